@@ -1,0 +1,166 @@
+import Link from "next/link";
+import { RunHistoryTable, type SortableColumn } from "@/components/history/RunHistoryTable";
+import { PageHeader, buttonClass, inputClass, labelClass, primaryButtonClass } from "@/components/ui/primitives";
+import { historyHref, parseListQueryLenient } from "@/lib/runs/list-query";
+import { countRuns, listFilterOptions, listRuns, type RunListQuery, type SortKey } from "@/lib/runs/queries";
+
+export const dynamic = "force-dynamic";
+
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+function sortColumn(query: RunListQuery, key: SortKey, label: string, numeric = false): SortableColumn {
+  const active = query.sort === key ? query.dir : null;
+  // Numbers and dates read best biggest/newest first; names A→Z.
+  const firstDir = key === "date" || key === "single_stream" || key === "peak" ? "desc" : "asc";
+  const dir = active === null ? firstDir : active === "asc" ? "desc" : "asc";
+  return { label, href: historyHref({ ...query, sort: key, dir, page: 1 }), active, numeric };
+}
+
+function EmptyHistory() {
+  return (
+    <div className="rounded-lg border border-dashed border-zinc-300 p-8 dark:border-zinc-700" data-testid="empty-history">
+      <h2 className="text-lg font-semibold">No runs yet</h2>
+      <p className="mt-2 max-w-2xl text-sm text-zinc-600 dark:text-zinc-400">
+        A run is one benchmark of an inference server: an engine and its launch flags, a model, hardware, and the
+        figures measured at each concurrency level. Add the first one:
+      </p>
+      <ol className="mt-4 list-decimal space-y-3 pl-5 text-sm">
+        <li>
+          <Link href="/upload" className="font-medium text-blue-700 hover:underline dark:text-blue-400">
+            Upload a results file
+          </Link>{" "}
+          in the browser and fill in what the file does not say (engine, model, GPU, launch command).
+        </li>
+        <li>
+          Or post a servebench/v1 document from a script:
+          <pre className="mt-2 overflow-x-auto rounded-md bg-zinc-100 p-3 text-xs dark:bg-zinc-900">
+            {`curl -X POST http://localhost:3000/api/runs \\
+  -H 'Content-Type: application/json' \\
+  --data @run.json`}
+          </pre>
+          The format is described by its{" "}
+          <a href="/api/schema" className="text-blue-700 hover:underline dark:text-blue-400">
+            JSON Schema
+          </a>
+          .
+        </li>
+      </ol>
+    </div>
+  );
+}
+
+function FilterSelect({ name, label, value, options }: { name: string; label: string; value: string | undefined; options: string[] }) {
+  return (
+    <div className="min-w-[9rem]">
+      <label htmlFor={`filter-${name}`} className={labelClass}>
+        {label}
+      </label>
+      <select id={`filter-${name}`} name={name} defaultValue={value ?? ""} className={inputClass}>
+        <option value="">All</option>
+        {options.map((option) => (
+          <option key={option} value={option}>
+            {option}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+export default async function HistoryPage({ searchParams }: { searchParams: SearchParams }) {
+  const query = parseListQueryLenient(await searchParams);
+  const [totalAll, { runs, total }, options] = await Promise.all([countRuns(), listRuns(query), listFilterOptions()]);
+
+  if (totalAll === 0) {
+    return (
+      <>
+        <PageHeader title="Runs" subtitle="Every benchmark your team has kept." />
+        <EmptyHistory />
+      </>
+    );
+  }
+
+  const filtered = Boolean(query.q || query.engine || query.model || query.gpu || query.tag);
+  const pages = Math.max(1, Math.ceil(total / query.per_page));
+  const first = total === 0 ? 0 : (query.page - 1) * query.per_page + 1;
+  const last = Math.min(total, query.page * query.per_page);
+  const columns: Record<string, SortableColumn> = {
+    name: sortColumn(query, "name", "Name"),
+    engine: sortColumn(query, "engine", "Engine"),
+    model: sortColumn(query, "model", "Model"),
+    hardware: { label: "Hardware", href: null, active: null },
+    single_stream: sortColumn(query, "single_stream", "Single stream tok/s", true),
+    peak: sortColumn(query, "peak", "Peak tok/s", true),
+    date: sortColumn(query, "date", "Date"),
+    tags: { label: "Tags", href: null, active: null },
+  };
+
+  return (
+    <>
+      <PageHeader
+        title="Runs"
+        subtitle={`${totalAll} run${totalAll === 1 ? "" : "s"} kept. Tick runs to compare them.`}
+        actions={
+          <Link href="/upload" className={primaryButtonClass}>
+            Upload a run
+          </Link>
+        }
+      />
+      <form method="get" action="/" className="mb-4 flex flex-wrap items-end gap-3" role="search">
+        <div className="min-w-[14rem] flex-1">
+          <label htmlFor="filter-q" className={labelClass}>
+            Search name, model, command, notes
+          </label>
+          <input id="filter-q" name="q" type="search" defaultValue={query.q ?? ""} className={inputClass} placeholder="e.g. cuda-graph" />
+        </div>
+        <FilterSelect name="engine" label="Engine" value={query.engine} options={options.engines} />
+        <FilterSelect name="model" label="Model" value={query.model} options={options.models} />
+        <FilterSelect name="gpu" label="GPU" value={query.gpu} options={options.gpus} />
+        <FilterSelect name="tag" label="Tag" value={query.tag} options={options.tags} />
+        {query.sort !== "date" ? <input type="hidden" name="sort" value={query.sort} /> : null}
+        {query.dir !== "desc" ? <input type="hidden" name="dir" value={query.dir} /> : null}
+        <button type="submit" className={buttonClass}>
+          Filter
+        </button>
+        {filtered ? (
+          <Link href="/" className="py-1.5 text-sm text-blue-700 hover:underline dark:text-blue-400">
+            Clear filters
+          </Link>
+        ) : null}
+      </form>
+
+      {total === 0 ? (
+        <div className="rounded-lg border border-dashed border-zinc-300 p-6 text-sm dark:border-zinc-700" data-testid="no-matches">
+          No runs match these filters.{" "}
+          <Link href="/" className="text-blue-700 hover:underline dark:text-blue-400">
+            Clear filters
+          </Link>
+        </div>
+      ) : (
+        <>
+          <RunHistoryTable runs={runs} columns={columns} />
+          <nav className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm" aria-label="Pagination">
+            <span className="text-zinc-600 dark:text-zinc-400" data-testid="pagination-summary">
+              {first}–{last} of {total}
+            </span>
+            <span className="flex items-center gap-2">
+              {query.page > 1 ? (
+                <Link className={buttonClass} href={historyHref({ ...query, page: query.page - 1 })} rel="prev">
+                  ← Previous
+                </Link>
+              ) : null}
+              <span className="text-zinc-600 dark:text-zinc-400">
+                Page {Math.min(query.page, pages)} of {pages}
+              </span>
+              {query.page < pages ? (
+                <Link className={buttonClass} href={historyHref({ ...query, page: query.page + 1 })} rel="next">
+                  Next →
+                </Link>
+              ) : null}
+            </span>
+          </nav>
+        </>
+      )}
+    </>
+  );
+}

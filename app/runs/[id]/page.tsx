@@ -1,0 +1,230 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { ConcurrencyChart } from "@/components/charts/ConcurrencyChart";
+import { FlagsTable, KeyValueTable } from "@/components/runs/ConfigTables";
+import { DeleteRunButton } from "@/components/runs/DeleteRunButton";
+import { PointsTable } from "@/components/runs/PointsTable";
+import { RunEditor } from "@/components/runs/RunEditor";
+import { Card, DefinitionList, DemoBadge, PageHeader, Section, Tag, buttonClass } from "@/components/ui/primitives";
+import { concurrencySeries } from "@/lib/analysis/series";
+import { AppError } from "@/lib/errors";
+import { formatDateTime, formatDuration, formatHardware, formatLoadLevel, formatNumber } from "@/lib/format";
+import { headline } from "@/lib/runs/derived";
+import { getRunOrThrow, type StoredRun } from "@/lib/runs/queries";
+
+export const dynamic = "force-dynamic";
+
+type Params = Promise<{ id: string }>;
+
+async function loadRun(id: string): Promise<StoredRun> {
+  try {
+    return await getRunOrThrow(id);
+  } catch (error) {
+    if (error instanceof AppError && error.code === "not_found") notFound();
+    throw error;
+  }
+}
+
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  const { id } = await params;
+  try {
+    const run = await getRunOrThrow(id);
+    return { title: run.name };
+  } catch {
+    return { title: "Run not found" };
+  }
+}
+
+function Figure({ label, value, detail, testId }: { label: string; value: string; detail?: string; testId?: string }) {
+  return (
+    <Card>
+      <div className="text-xs font-medium uppercase tracking-wide text-zinc-500 dark:text-zinc-400">{label}</div>
+      <div className="mt-1 text-2xl font-semibold tabular-nums" data-testid={testId}>
+        {value}
+      </div>
+      {detail ? <div className="mt-0.5 text-xs text-zinc-500 dark:text-zinc-400">{detail}</div> : null}
+    </Card>
+  );
+}
+
+export default async function RunPage({ params }: { params: Params }) {
+  const { id } = await params;
+  const run = await loadRun(id);
+  const figures = headline(run.results);
+  const throughput = concurrencySeries([run], "output_throughput");
+  const tpot = concurrencySeries([run], "mean_tpot_ms");
+  const workload = run.workload ?? {};
+  const speculative = run.speculative;
+
+  return (
+    <>
+      <PageHeader
+        title={
+          <span className="flex flex-wrap items-center gap-3">
+            <span data-testid="run-name">{run.name}</span>
+            {run.tags.includes("demo") ? <DemoBadge /> : null}
+          </span>
+        }
+        subtitle={
+          <span>
+            {run.engine}
+            {run.engine_version ? ` ${run.engine_version}` : ""} · {run.model} · {formatHardware(run.hardware)} ·{" "}
+            {run.measured_at ? `measured ${formatDateTime(run.measured_at)}` : `uploaded ${formatDateTime(run.created_at)}`}
+          </span>
+        }
+        actions={
+          <>
+            <Link className={buttonClass} href={`/compare?runs=${encodeURIComponent(run.id)}`}>
+              Compare…
+            </Link>
+            <a className={buttonClass} href={`/api/runs/${encodeURIComponent(run.id)}?download=1`} download data-testid="download-json">
+              Download JSON
+            </a>
+            <DeleteRunButton id={run.id} name={run.name} />
+          </>
+        }
+      />
+
+      <div className="mb-8 grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4">
+        <Figure
+          label="Single stream"
+          value={figures.single_stream ? `${formatNumber(figures.single_stream.output_tok_s)} tok/s` : "—"}
+          detail={
+            figures.single_stream
+              ? figures.single_stream.derived
+                ? "derived: 1000 / mean TPOT at C=1"
+                : "output throughput at C=1"
+              : "no concurrency-1 point"
+          }
+          testId="single-stream"
+        />
+        <Figure
+          label="Peak throughput"
+          value={figures.peak ? `${formatNumber(figures.peak.output_tok_s)} tok/s` : "—"}
+          detail={figures.peak ? `at ${formatLoadLevel(figures.peak)}` : "no output throughput"}
+          testId="peak"
+        />
+        <Figure
+          label="Server start-up"
+          value={run.server_startup_s !== undefined ? formatDuration(run.server_startup_s) : "—"}
+          detail="weight loading plus graph capture"
+        />
+        <Figure
+          label="Speculative decoding"
+          value={speculative?.method ?? "off"}
+          detail={
+            speculative
+              ? [
+                  speculative.acceptance_rate !== undefined ? `${formatNumber(speculative.acceptance_rate * 100)}% accepted` : null,
+                  speculative.num_speculative_tokens !== undefined ? `${speculative.num_speculative_tokens} tokens/step` : null,
+                ]
+                  .filter(Boolean)
+                  .join(" · ") || undefined
+              : "not recorded"
+          }
+        />
+      </div>
+
+      <div className="mb-8 grid grid-cols-1 gap-6 xl:grid-cols-2">
+        <Section title="Output throughput vs concurrency">
+          <ConcurrencyChart data={throughput} unit="tok/s" testId="chart-throughput" />
+        </Section>
+        <Section title="Mean TPOT vs concurrency">
+          <ConcurrencyChart data={tpot} unit="ms" testId="chart-tpot" />
+        </Section>
+      </div>
+
+      <Section title={`Results (${run.results.length} load level${run.results.length === 1 ? "" : "s"})`}>
+        <PointsTable points={run.results} />
+      </Section>
+
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
+        <Section title="Launch">
+          {run.command ? (
+            <pre className="mb-4 overflow-x-auto whitespace-pre-wrap break-all rounded-md bg-zinc-100 p-3 font-mono text-xs dark:bg-zinc-900" data-testid="run-command">
+              {run.command}
+            </pre>
+          ) : (
+            <p className="mb-4 text-sm text-zinc-500 dark:text-zinc-400">No launch command recorded.</p>
+          )}
+          <FlagsTable flags={run.flags} />
+          <h3 className="mb-2 mt-6 text-sm font-semibold">Environment</h3>
+          <KeyValueTable
+            rows={Object.entries(run.env).sort(([a], [b]) => a.localeCompare(b))}
+            keyLabel="Variable"
+            valueLabel="Value"
+            empty="No environment variables recorded."
+            testId="env-table"
+          />
+        </Section>
+        <Section title="Context">
+          <DefinitionList
+            items={[
+              { label: "Engine", value: `${run.engine}${run.engine_version ? ` ${run.engine_version}` : ""}` },
+              { label: "Model", value: run.model },
+              { label: "GPU", value: run.hardware?.gpu ?? "—" },
+              { label: "GPU count", value: run.hardware?.gpu_count ?? "—" },
+              {
+                label: "GPU memory",
+                value: run.hardware?.gpu_memory_mib ? `${formatNumber(run.hardware.gpu_memory_mib)} MiB` : "—",
+              },
+              { label: "Dataset", value: workload.dataset ?? "—" },
+              { label: "Input length", value: workload.input_len ?? "—" },
+              { label: "Output length", value: workload.output_len ?? "—" },
+              { label: "Prompts", value: workload.num_prompts ?? "—" },
+              { label: "Temperature", value: workload.temperature ?? "—" },
+              ...(speculative
+                ? [
+                    { label: "Speculative method", value: speculative.method ?? "—" },
+                    { label: "Draft model", value: speculative.draft_model ?? "—" },
+                  ]
+                : []),
+              { label: "Source format", value: run.source_format },
+              {
+                label: "Tags",
+                value:
+                  run.tags.length > 0 ? (
+                    <span className="flex flex-wrap gap-1">
+                      {run.tags.map((tag) => (
+                        <Link key={tag} href={`/?tag=${encodeURIComponent(tag)}`}>
+                          <Tag>{tag}</Tag>
+                        </Link>
+                      ))}
+                    </span>
+                  ) : (
+                    "—"
+                  ),
+              },
+            ]}
+          />
+          {Object.keys(run.metadata).length > 0 ? (
+            <>
+              <h3 className="mb-2 mt-6 text-sm font-semibold">Metadata</h3>
+              <KeyValueTable
+                rows={Object.entries(run.metadata).map(([key, value]): [string, string] => [key, String(value)])}
+                keyLabel="Key"
+                valueLabel="Value"
+                empty=""
+                testId="metadata-table"
+              />
+            </>
+          ) : null}
+        </Section>
+      </div>
+
+      <Section title="Notes">
+        {run.notes ? (
+          <p className="max-w-3xl whitespace-pre-wrap text-sm" data-testid="run-notes">
+            {run.notes}
+          </p>
+        ) : (
+          <p className="text-sm text-zinc-500 dark:text-zinc-400">No notes.</p>
+        )}
+        <div className="mt-4">
+          <RunEditor id={run.id} name={run.name} tags={run.tags} notes={run.notes ?? ""} />
+        </div>
+      </Section>
+    </>
+  );
+}

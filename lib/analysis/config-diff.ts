@@ -1,0 +1,148 @@
+/**
+ * "What changed": a run's configuration against the baseline's, flag by flag, variable by variable,
+ * field by field. Each change is one line a person can read next to the run's deltas.
+ */
+import { formatFlag, formatFlagValue } from "@/lib/runs/flags";
+import type { FlagValue, Flags } from "@/lib/runs/schema";
+
+export type ChangeKind = "added" | "removed" | "changed";
+
+export interface ConfigChange {
+  section: "flag" | "env" | "engine" | "model" | "hardware" | "workload" | "speculative";
+  key: string;
+  kind: ChangeKind;
+  from: string | null;
+  to: string | null;
+  /** The whole change as one line: `--disable-cuda-graph removed`, `--tp: 4 → 8`, `engine version: 0.5.7 → 0.5.8`. */
+  text: string;
+}
+
+export interface ComparableConfig {
+  engine: string;
+  engine_version?: string | undefined;
+  model: string;
+  hardware?: { gpu?: string | undefined; gpu_count?: number | undefined; gpu_memory_mib?: number | undefined } | undefined;
+  flags: Flags;
+  env: Record<string, string>;
+  workload?: Record<string, string | number | undefined> | undefined;
+  speculative?: Record<string, string | number | undefined> | undefined;
+}
+
+function sameFlagValue(a: FlagValue, b: FlagValue): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+export function diffFlags(base: Flags, other: Flags): ConfigChange[] {
+  const changes: ConfigChange[] = [];
+  const names = [...new Set([...Object.keys(base), ...Object.keys(other)])].sort();
+  for (const name of names) {
+    const before = base[name];
+    const after = other[name];
+    if (before !== undefined && after === undefined) {
+      changes.push({
+        section: "flag",
+        key: name,
+        kind: "removed",
+        from: formatFlagValue(before),
+        to: null,
+        text: `${formatFlag(name, before)} removed`,
+      });
+    } else if (before === undefined && after !== undefined) {
+      changes.push({
+        section: "flag",
+        key: name,
+        kind: "added",
+        from: null,
+        to: formatFlagValue(after),
+        text: `${formatFlag(name, after)} added`,
+      });
+    } else if (before !== undefined && after !== undefined && !sameFlagValue(before, after)) {
+      changes.push({
+        section: "flag",
+        key: name,
+        kind: "changed",
+        from: formatFlagValue(before),
+        to: formatFlagValue(after),
+        text: `${name}: ${formatFlagValue(before)} → ${formatFlagValue(after)}`,
+      });
+    }
+  }
+  return changes;
+}
+
+export function diffEnv(base: Record<string, string>, other: Record<string, string>): ConfigChange[] {
+  const changes: ConfigChange[] = [];
+  const names = [...new Set([...Object.keys(base), ...Object.keys(other)])].sort();
+  for (const name of names) {
+    const before = base[name];
+    const after = other[name];
+    if (before === after) continue;
+    if (after === undefined) {
+      changes.push({ section: "env", key: name, kind: "removed", from: before ?? null, to: null, text: `${name}=${before} removed` });
+    } else if (before === undefined) {
+      changes.push({ section: "env", key: name, kind: "added", from: null, to: after, text: `${name}=${after} added` });
+    } else {
+      changes.push({ section: "env", key: name, kind: "changed", from: before, to: after, text: `${name}: ${before} → ${after}` });
+    }
+  }
+  return changes;
+}
+
+function fieldChange(
+  section: ConfigChange["section"],
+  key: string,
+  label: string,
+  before: string | number | undefined,
+  after: string | number | undefined,
+): ConfigChange | null {
+  const from = before === undefined ? null : String(before);
+  const to = after === undefined ? null : String(after);
+  if (from === to) return null;
+  const kind: ChangeKind = from === null ? "added" : to === null ? "removed" : "changed";
+  return { section, key, kind, from, to, text: `${label}: ${from ?? "not set"} → ${to ?? "not set"}` };
+}
+
+const WORKLOAD_LABELS: Record<string, string> = {
+  dataset: "dataset",
+  input_len: "input length",
+  output_len: "output length",
+  num_prompts: "prompts",
+  temperature: "temperature",
+};
+const SPECULATIVE_LABELS: Record<string, string> = {
+  method: "speculative method",
+  draft_model: "draft model",
+  num_speculative_tokens: "speculative tokens",
+  acceptance_rate: "acceptance rate",
+};
+
+function diffRecord(
+  section: ConfigChange["section"],
+  labels: Record<string, string>,
+  base: Record<string, string | number | undefined> | undefined,
+  other: Record<string, string | number | undefined> | undefined,
+): ConfigChange[] {
+  const keys = [...new Set([...Object.keys(labels), ...Object.keys(base ?? {}), ...Object.keys(other ?? {})])];
+  return keys
+    .map((key) => fieldChange(section, key, labels[key] ?? key, base?.[key], other?.[key]))
+    .filter((change): change is ConfigChange => change !== null);
+}
+
+/** Everything that differs between the baseline's configuration and another run's, engine first, flags last. */
+export function diffConfigs(base: ComparableConfig, other: ComparableConfig): ConfigChange[] {
+  const fields = [
+    fieldChange("engine", "engine", "engine", base.engine, other.engine),
+    fieldChange("engine", "engine_version", "engine version", base.engine_version, other.engine_version),
+    fieldChange("model", "model", "model", base.model, other.model),
+    fieldChange("hardware", "gpu", "GPU", base.hardware?.gpu, other.hardware?.gpu),
+    fieldChange("hardware", "gpu_count", "GPU count", base.hardware?.gpu_count, other.hardware?.gpu_count),
+    fieldChange("hardware", "gpu_memory_mib", "GPU memory (MiB)", base.hardware?.gpu_memory_mib, other.hardware?.gpu_memory_mib),
+  ].filter((change): change is ConfigChange => change !== null);
+  return [
+    ...fields,
+    ...diffRecord("workload", WORKLOAD_LABELS, base.workload, other.workload),
+    ...diffRecord("speculative", SPECULATIVE_LABELS, base.speculative, other.speculative),
+    ...diffEnv(base.env, other.env),
+    ...diffFlags(base.flags, other.flags),
+  ];
+}

@@ -1,0 +1,43 @@
+/**
+ * The environment, read and validated once. Nothing else in the project reads process.env for its settings.
+ */
+import path from "node:path";
+import { z } from "zod";
+
+const EnvSchema = z.object({
+  DATABASE_URL: z.string().min(1).default("file:./data/servebench.db"),
+  PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
+  /** Largest accepted request body, in MB (10^6 bytes). */
+  SERVEBENCH_MAX_BODY_MB: z.coerce.number().positive().max(1024).default(25),
+  /** "0" keeps an empty database empty instead of loading the demo runs. */
+  SERVEBENCH_DEMO: z.enum(["0", "1"]).default("1"),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+let cached: Env | undefined;
+
+export function env(): Env {
+  if (cached) return cached;
+  const parsed = EnvSchema.safeParse(process.env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ");
+    throw new Error(`Invalid environment: ${problems}`);
+  }
+  cached = parsed.data;
+  return cached;
+}
+
+/** The SQLite file path behind DATABASE_URL (`file:./data/x.db` → absolute path). */
+export function databaseFilePath(url: string = env().DATABASE_URL): string {
+  if (!url.startsWith("file:")) {
+    throw new Error(`DATABASE_URL must be a SQLite file URL such as file:./data/servebench.db (got "${url}")`);
+  }
+  const file = url.slice("file:".length);
+  // Resolved at run time against the working directory; not a build input to trace.
+  return path.resolve(/*turbopackIgnore: true*/ process.cwd(), file);
+}
+
+export function maxBodyBytes(): number {
+  return Math.round(env().SERVEBENCH_MAX_BODY_MB * 1_000_000);
+}

@@ -1,0 +1,35 @@
+/**
+ * The one error type the application throws on purpose. Each code has one HTTP status (lib/http/errors.ts);
+ * anything else that is thrown becomes a generic 500 whose details go only to the server log.
+ */
+export type ErrorCode =
+  | "invalid_json"
+  | "bad_request"
+  | "unauthorized"
+  | "not_found"
+  | "payload_too_large"
+  | "unsupported_media_type"
+  | "validation_failed"
+  | "internal_error";
+
+export interface ErrorIssue {
+  /** Dotted path to the offending field, e.g. `results.0.concurrency`; empty for the document itself. */
+  path: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly issues: ErrorIssue[] | undefined;
+
+  constructor(code: ErrorCode, message: string, issues?: ErrorIssue[]) {
+    super(message);
+    this.name = "AppError";
+    this.code = code;
+    this.issues = issues;
+  }
+}
+
+export function notFoundError(what: string): AppError {
+  return new AppError("not_found", `${what} not found`);
+}

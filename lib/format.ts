@@ -1,0 +1,84 @@
+/**
+ * How numbers, changes and load levels read on screen. Every page formats through these functions so a
+ * figure reads the same in a card, a table, a chart tooltip and a copied link preview.
+ */
+
+const grouped = (fractionDigits: number) =>
+  new Intl.NumberFormat("en-US", { maximumFractionDigits: fractionDigits, minimumFractionDigits: 0 });
+const FORMATTERS = [grouped(0), grouped(1), grouped(2), grouped(3)] as const;
+
+/**
+ * A measured figure with as many decimals as it needs and no more: 2,370 · 63.6 · 15.7 · 0.42.
+ * Values of 100 and above are shown whole; smaller values keep one decimal, tiny ones up to three.
+ */
+export function formatNumber(value: number | null | undefined): string {
+  if (value == null || !Number.isFinite(value)) return "—";
+  const magnitude = Math.abs(value);
+  const digits = magnitude >= 100 ? 0 : magnitude >= 1 ? 1 : magnitude >= 0.01 ? 2 : 3;
+  return FORMATTERS[digits].format(value);
+}
+
+export function formatTokS(value: number | null | undefined): string {
+  return value == null ? "—" : `${formatNumber(value)} tok/s`;
+}
+
+export function formatMs(value: number | null | undefined): string {
+  return value == null ? "—" : `${formatNumber(value)} ms`;
+}
+
+/** Relative change from `base` to `value` as a fraction (0.5 = +50%); null when it cannot be computed. */
+export function relativeChange(base: number | null | undefined, value: number | null | undefined): number | null {
+  if (base == null || value == null || !Number.isFinite(base) || !Number.isFinite(value) || base === 0) return null;
+  return (value - base) / Math.abs(base);
+}
+
+/** `+135.6%`, `-23.0%`, `0.0%`: always a sign, one decimal. */
+export function formatPercentChange(change: number | null): string {
+  if (change === null) return "—";
+  const percent = change * 100;
+  const rounded = Math.round(percent * 10) / 10;
+  if (rounded === 0) return "0.0%";
+  return `${rounded > 0 ? "+" : "-"}${Math.abs(rounded).toFixed(1)}%`;
+}
+
+/** `27 → 63.6 tok/s (+135.6%)`: the line a comparison is remembered by. */
+export function formatChangeLine(base: number | null | undefined, value: number | null | undefined, unit: string): string {
+  if (base == null || value == null) return `${formatNumber(base)} → ${formatNumber(value)} ${unit}`;
+  return `${formatNumber(base)} → ${formatNumber(value)} ${unit} (${formatPercentChange(relativeChange(base, value))})`;
+}
+
+export function formatLoadLevel(point: { concurrency?: number | null; request_rate?: number | "inf" | null }): string {
+  if (point.concurrency != null) return `C=${point.concurrency}`;
+  if (point.request_rate === "inf") return "rate ∞";
+  if (point.request_rate != null) return `${formatNumber(point.request_rate)} req/s`;
+  return "—";
+}
+
+export function formatDate(iso: string | null | undefined): string {
+  if (!iso) return "—";
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return "—";
+  return date.toISOString().slice(0, 10);
+}
+
+export function formatDateTime(iso: string | null | undefined): string {
+  if (!iso) return "—";
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return "—";
+  return `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+
+export function formatHardware(hardware: { gpu?: string | null; gpu_count?: number | null } | undefined): string {
+  if (!hardware || (!hardware.gpu && !hardware.gpu_count)) return "—";
+  if (hardware.gpu && hardware.gpu_count) return `${hardware.gpu_count}× ${hardware.gpu}`;
+  if (hardware.gpu) return hardware.gpu;
+  return `${hardware.gpu_count} GPUs`;
+}
+
+export function formatDuration(seconds: number | null | undefined): string {
+  if (seconds == null) return "—";
+  if (seconds < 120) return `${formatNumber(seconds)} s`;
+  const minutes = Math.floor(seconds / 60);
+  const rest = Math.round(seconds - minutes * 60);
+  return `${formatNumber(seconds)} s (${minutes} min ${rest} s)`;
+}

@@ -1,0 +1,67 @@
+/**
+ * The history's query parameters, shared by GET /api/runs (strict: a bad value is a 400) and the history
+ * page (lenient: a bad value falls back to its default so a mistyped link still shows the runs).
+ */
+import { z } from "zod";
+import { SORT_KEYS, type RunListQuery } from "./queries";
+
+export const MAX_PER_PAGE = 100;
+export const DEFAULT_PER_PAGE = 25;
+
+const fields = {
+  engine: z.string().trim().max(64).optional(),
+  model: z.string().trim().max(200).optional(),
+  gpu: z.string().trim().max(200).optional(),
+  tag: z.string().trim().max(40).optional(),
+  q: z.string().trim().max(200).optional(),
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  per_page: z.coerce.number().int().min(1).max(MAX_PER_PAGE).default(DEFAULT_PER_PAGE),
+  sort: z.enum(SORT_KEYS).default("date"),
+  dir: z.enum(["asc", "desc"]).default("desc"),
+};
+
+export const ListQuerySchema = z.strictObject(fields);
+
+type RawParams = Record<string, string | string[] | undefined>;
+
+function firstValues(params: RawParams): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(params)) {
+    const first = Array.isArray(value) ? value[0] : value;
+    if (first !== undefined && first.trim() !== "") out[key] = first;
+  }
+  return out;
+}
+
+/** Strict parse; unknown parameters are ignored, invalid ones reported. */
+export function parseListQuery(params: RawParams) {
+  const known = Object.fromEntries(Object.entries(firstValues(params)).filter(([key]) => key in fields));
+  return ListQuerySchema.safeParse(known);
+}
+
+/** Lenient parse for pages: each invalid parameter falls back to its default. */
+export function parseListQueryLenient(params: RawParams): RunListQuery {
+  const values = firstValues(params);
+  const out: Record<string, unknown> = {};
+  for (const [key, schema] of Object.entries(fields)) {
+    const parsed = (schema as z.ZodType).safeParse(values[key]);
+    out[key] = parsed.success ? parsed.data : (schema as z.ZodType).safeParse(undefined).data;
+  }
+  return out as unknown as RunListQuery;
+}
+
+/** The history URL for a query, with defaults left out so links stay short. */
+export function historyHref(query: Partial<RunListQuery>): string {
+  const params = new URLSearchParams();
+  if (query.q) params.set("q", query.q);
+  if (query.engine) params.set("engine", query.engine);
+  if (query.model) params.set("model", query.model);
+  if (query.gpu) params.set("gpu", query.gpu);
+  if (query.tag) params.set("tag", query.tag);
+  if (query.sort && query.sort !== "date") params.set("sort", query.sort);
+  if (query.dir && query.dir !== "desc") params.set("dir", query.dir);
+  if (query.per_page && query.per_page !== DEFAULT_PER_PAGE) params.set("per_page", String(query.per_page));
+  if (query.page && query.page > 1) params.set("page", String(query.page));
+  const text = params.toString();
+  return text ? `/?${text}` : "/";
+}

@@ -1,0 +1,147 @@
+/**
+ * Raw upload → the canonical run document: validated, engine and tags lower-cased, the command parsed into
+ * flags and env, extra top-level keys moved into metadata. The canonical form is what is stored and what
+ * GET /api/runs/{id} returns, so normalizing it again changes nothing.
+ */
+import type { z } from "zod";
+import { AppError, type ErrorIssue } from "@/lib/errors";
+import { normalizeFlagObject, parseCommand, parseFlagTokens } from "./flags";
+import {
+  DOCUMENT_KEYS,
+  RUN_FORMAT,
+  RunDocumentSchema,
+  SERVER_KEYS,
+  type Flags,
+  type Hardware,
+  type ResultPoint,
+  type Speculative,
+  type Workload,
+} from "./schema";
+
+/** A run as stored and served: the servebench/v1 document in canonical form. */
+export interface RunDocument {
+  format: typeof RUN_FORMAT;
+  name: string;
+  engine: string;
+  engine_version?: string;
+  model: string;
+  hardware?: Hardware;
+  command?: string;
+  flags: Flags;
+  env: Record<string, string>;
+  workload?: Workload;
+  speculative?: Speculative;
+  server_startup_s?: number;
+  tags: string[];
+  notes?: string;
+  measured_at?: string;
+  metadata: Record<string, string | number | boolean>;
+  results: ResultPoint[];
+}
+
+export function defaultRunName(engine: string, engineVersion: string | undefined, model: string): string {
+  return [engine, engineVersion, "·", model].filter(Boolean).join(" ");
+}
+
+function pathOf(path: readonly PropertyKey[]): string {
+  return path.map((part) => String(part)).join(".");
+}
+
+/** zod issues → `{ path, message }` pairs that name every violated field. */
+export function issuesFromZod(error: z.ZodError): ErrorIssue[] {
+  const issues: ErrorIssue[] = [];
+  for (const issue of error.issues) {
+    const path = pathOf(issue.path);
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) {
+        issues.push({ path: path ? `${path}.${key}` : key, message: `unknown field "${key}"` });
+      }
+      continue;
+    }
+    if (issue.path.length === 1 && typeof issue.path[0] === "string" && !DOCUMENT_KEYS.has(issue.path[0])) {
+      issues.push({
+        path,
+        message:
+          "unknown top-level field: extra fields are kept as metadata and must be a string, number or boolean",
+      });
+      continue;
+    }
+    let message = issue.message;
+    if (issue.code === "invalid_type" && /received undefined$/.test(message)) message = "is required";
+    if (issue.code === "invalid_value" && path === "format") {
+      message = `must be "${RUN_FORMAT}"`;
+    }
+    issues.push({ path, message });
+  }
+  return issues;
+}
+
+export function validationError(issues: ErrorIssue[]): AppError {
+  const first = issues[0];
+  const summary = first ? `${first.path || "document"}: ${first.message}` : "invalid document";
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : "";
+  return new AppError("validation_failed", `The run document is invalid. ${summary}${more}`, issues);
+}
+
+function canonicalTags(tags: readonly string[] | undefined): string[] {
+  const seen = new Set<string>();
+  for (const tag of tags ?? []) seen.add(tag.trim().toLowerCase());
+  return [...seen];
+}
+
+function definedOnly<T extends object>(value: T | undefined): T | undefined {
+  if (!value) return undefined;
+  const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+  return entries.length > 0 ? (Object.fromEntries(entries) as T) : undefined;
+}
+
+/** Validate and normalize an upload. Throws a 422 AppError naming every violated field. */
+export function normalizeRunDocument(raw: unknown): RunDocument {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    throw validationError([{ path: "", message: "a run document must be a JSON object" }]);
+  }
+  const parsed = RunDocumentSchema.safeParse(raw);
+  if (!parsed.success) throw validationError(issuesFromZod(parsed.error));
+  const doc = parsed.data;
+
+  const fromCommand = doc.command ? parseCommand(doc.command) : { flags: {}, env: {} };
+  const explicitFlags = doc.flags === undefined
+    ? {}
+    : Array.isArray(doc.flags)
+      ? parseFlagTokens(doc.flags.map(String))
+      : normalizeFlagObject(doc.flags);
+  const env: Record<string, string> = { ...fromCommand.env };
+  for (const [key, value] of Object.entries(doc.env ?? {})) env[key] = String(value);
+
+  const metadata: Record<string, string | number | boolean> = { ...(doc.metadata ?? {}) };
+  const ignored = new Set<string>(SERVER_KEYS);
+  for (const [key, value] of Object.entries(doc)) {
+    if (DOCUMENT_KEYS.has(key) || ignored.has(key)) continue;
+    metadata[key] = value as string | number | boolean;
+  }
+
+  const engine = doc.engine.toLowerCase();
+  const result: RunDocument = {
+    format: RUN_FORMAT,
+    name: doc.name ?? defaultRunName(engine, doc.engine_version, doc.model),
+    engine,
+    model: doc.model,
+    flags: { ...fromCommand.flags, ...explicitFlags },
+    env,
+    tags: canonicalTags(doc.tags),
+    metadata,
+    results: doc.results.map((point) => definedOnly(point) as ResultPoint),
+  };
+  if (doc.engine_version !== undefined) result.engine_version = doc.engine_version;
+  const hardware = definedOnly(doc.hardware);
+  if (hardware) result.hardware = hardware;
+  if (doc.command !== undefined) result.command = doc.command;
+  const workload = definedOnly(doc.workload);
+  if (workload) result.workload = workload;
+  const speculative = definedOnly(doc.speculative);
+  if (speculative) result.speculative = speculative;
+  if (doc.server_startup_s !== undefined) result.server_startup_s = doc.server_startup_s;
+  if (doc.notes !== undefined && doc.notes.trim() !== "") result.notes = doc.notes;
+  if (doc.measured_at !== undefined) result.measured_at = new Date(doc.measured_at).toISOString();
+  return result;
+}

@@ -1,0 +1,350 @@
+/**
+ * Every database access for runs. Pages and route handlers call these functions; nothing else touches Prisma.
+ */
+import { randomBytes } from "node:crypto";
+import { db } from "@/lib/db/client";
+import { notFoundError } from "@/lib/errors";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { headline, type Headline } from "./derived";
+import { RUN_FORMAT, LATENCY_KEYS, type ResultPoint } from "./schema";
+import type { RunDocument } from "./normalize";
+
+/** Short, URL-safe and unguessable: 72 random bits in 12 base64url characters. */
+export function newRunId(): string {
+  return randomBytes(9).toString("base64url");
+}
+
+export interface RunSummary extends Headline {
+  id: string;
+  url: string;
+  name: string;
+  engine: string;
+  engine_version: string | null;
+  model: string;
+  hardware: { gpu: string | null; gpu_count: number | null };
+  tags: string[];
+  measured_at: string | null;
+  created_at: string;
+  point_count: number;
+  source_format: string;
+}
+
+export interface StoredRun extends RunDocument {
+  id: string;
+  created_at: string;
+  source_format: string;
+}
+
+export const SORT_KEYS = ["date", "name", "engine", "model", "single_stream", "peak"] as const;
+export type SortKey = (typeof SORT_KEYS)[number];
+
+export interface RunListQuery {
+  engine?: string | undefined;
+  model?: string | undefined;
+  gpu?: string | undefined;
+  tag?: string | undefined;
+  q?: string | undefined;
+  page: number;
+  per_page: number;
+  sort: SortKey;
+  dir: "asc" | "desc";
+}
+
+const POINT_NUMBER_KEYS = [
+  "completed",
+  "failed",
+  "duration_s",
+  "total_input_tokens",
+  "total_output_tokens",
+  "request_throughput",
+  "output_throughput",
+  "total_token_throughput",
+  ...LATENCY_KEYS,
+] as const;
+
+type PointRow = Prisma.ResultPointGetPayload<object>;
+type RunRow = Prisma.RunGetPayload<{ include: { tags: true } }>;
+type RunRowWithPoints = Prisma.RunGetPayload<{ include: { tags: true; points: true } }>;
+
+function pointToRow(point: ResultPoint, position: number): Omit<Prisma.ResultPointCreateManyInput, "runId"> {
+  const row: Omit<Prisma.ResultPointCreateManyInput, "runId"> = {
+    position,
+    concurrency: point.concurrency ?? null,
+    request_rate: typeof point.request_rate === "number" ? point.request_rate : null,
+    request_rate_infinite: point.request_rate === "inf",
+  };
+  for (const key of POINT_NUMBER_KEYS) {
+    const value = point[key];
+    if (value !== undefined) row[key] = value;
+  }
+  return row;
+}
+
+export function rowToPoint(row: PointRow): ResultPoint {
+  const point: ResultPoint = {};
+  if (row.concurrency !== null) point.concurrency = row.concurrency;
+  if (row.request_rate_infinite) point.request_rate = "inf";
+  else if (row.request_rate !== null) point.request_rate = row.request_rate;
+  for (const key of POINT_NUMBER_KEYS) {
+    const value = row[key];
+    if (value !== null) point[key] = value;
+  }
+  return point;
+}
+
+function parseJson<T>(text: string | null): T | undefined {
+  return text === null ? undefined : (JSON.parse(text) as T);
+}
+
+function searchTextOf(doc: RunDocument): string {
+  return [doc.name, doc.engine, doc.model, doc.command ?? "", doc.notes ?? ""].join("\n").toLowerCase();
+}
+
+function headlineColumns(points: readonly ResultPoint[]) {
+  const figures = headline(points);
+  return {
+    singleStreamTokS: figures.single_stream?.output_tok_s ?? null,
+    singleStreamDerived: figures.single_stream?.derived ?? false,
+    peakTokS: figures.peak?.output_tok_s ?? null,
+    peakConcurrency: figures.peak?.concurrency ?? null,
+    peakRequestRate: figures.peak?.request_rate == null ? null : String(figures.peak.request_rate),
+  };
+}
+
+function summaryOf(row: RunRow): RunSummary {
+  return {
+    id: row.id,
+    url: `/runs/${row.id}`,
+    name: row.name,
+    engine: row.engine,
+    engine_version: row.engineVersion,
+    model: row.model,
+    hardware: { gpu: row.gpu, gpu_count: row.gpuCount },
+    tags: row.tags.map((tag) => tag.tag).sort(),
+    measured_at: row.measuredAt?.toISOString() ?? null,
+    created_at: row.createdAt.toISOString(),
+    point_count: row.pointCount,
+    source_format: row.sourceFormat,
+    single_stream:
+      row.singleStreamTokS === null ? null : { output_tok_s: row.singleStreamTokS, derived: row.singleStreamDerived },
+    peak:
+      row.peakTokS === null
+        ? null
+        : {
+            output_tok_s: row.peakTokS,
+            concurrency: row.peakConcurrency,
+            request_rate:
+              row.peakRequestRate === null
+                ? null
+                : row.peakRequestRate === "inf"
+                  ? "inf"
+                  : Number(row.peakRequestRate),
+          },
+  };
+}
+
+function documentOf(row: RunRowWithPoints): StoredRun {
+  const doc: StoredRun = {
+    id: row.id,
+    created_at: row.createdAt.toISOString(),
+    source_format: row.sourceFormat,
+    format: RUN_FORMAT,
+    name: row.name,
+    engine: row.engine,
+    model: row.model,
+    flags: parseJson(row.flagsJson) ?? {},
+    env: parseJson(row.envJson) ?? {},
+    tags: row.tags.map((tag) => tag.tag).sort(),
+    metadata: parseJson(row.metadataJson) ?? {},
+    results: [...row.points].sort((a, b) => a.position - b.position).map(rowToPoint),
+  };
+  if (row.engineVersion !== null) doc.engine_version = row.engineVersion;
+  if (row.gpu !== null || row.gpuCount !== null || row.gpuMemoryMib !== null) {
+    doc.hardware = {};
+    if (row.gpu !== null) doc.hardware.gpu = row.gpu;
+    if (row.gpuCount !== null) doc.hardware.gpu_count = row.gpuCount;
+    if (row.gpuMemoryMib !== null) doc.hardware.gpu_memory_mib = row.gpuMemoryMib;
+  }
+  if (row.command !== null) doc.command = row.command;
+  const workload = parseJson<RunDocument["workload"]>(row.workloadJson);
+  if (workload) doc.workload = workload;
+  const speculative = parseJson<RunDocument["speculative"]>(row.speculativeJson);
+  if (speculative) doc.speculative = speculative;
+  if (row.serverStartupS !== null) doc.server_startup_s = row.serverStartupS;
+  if (row.notes !== null) doc.notes = row.notes;
+  if (row.measuredAt !== null) doc.measured_at = row.measuredAt.toISOString();
+  return doc;
+}
+
+export interface CreateRunOptions {
+  sourceFormat?: string;
+  /** For tests and the demo loader: a fixed creation time. */
+  createdAt?: Date;
+}
+
+/** Store a run and all its points in one transaction: all of it or nothing. */
+export async function createRun(doc: RunDocument, options: CreateRunOptions = {}): Promise<{ id: string }> {
+  const id = newRunId();
+  const now = options.createdAt ?? new Date();
+  const measuredAt = doc.measured_at ? new Date(doc.measured_at) : null;
+  await db().run.create({
+    data: {
+      id,
+      name: doc.name,
+      engine: doc.engine,
+      engineVersion: doc.engine_version ?? null,
+      model: doc.model,
+      gpu: doc.hardware?.gpu ?? null,
+      gpuCount: doc.hardware?.gpu_count ?? null,
+      gpuMemoryMib: doc.hardware?.gpu_memory_mib ?? null,
+      command: doc.command ?? null,
+      flagsJson: JSON.stringify(doc.flags),
+      envJson: JSON.stringify(doc.env),
+      workloadJson: doc.workload ? JSON.stringify(doc.workload) : null,
+      speculativeJson: doc.speculative ? JSON.stringify(doc.speculative) : null,
+      serverStartupS: doc.server_startup_s ?? null,
+      notes: doc.notes ?? null,
+      metadataJson: JSON.stringify(doc.metadata),
+      sourceFormat: options.sourceFormat ?? RUN_FORMAT,
+      measuredAt,
+      createdAt: now,
+      updatedAt: now,
+      sortAt: measuredAt ?? now,
+      searchText: searchTextOf(doc),
+      ...headlineColumns(doc.results),
+      pointCount: doc.results.length,
+      // Nested writes run in one transaction: the run, its points and its tags land together or not at all.
+      points: { createMany: { data: doc.results.map(pointToRow) } },
+      tags: { createMany: { data: doc.tags.map((tag) => ({ tag })) } },
+    },
+  });
+  return { id };
+}
+
+export async function getRunOrThrow(id: string): Promise<StoredRun> {
+  const row = await db().run.findUnique({ where: { id }, include: { tags: true, points: true } });
+  if (!row) throw notFoundError(`Run "${id}"`);
+  return documentOf(row);
+}
+
+/** Runs by id, in the order asked for; unknown ids are returned separately so a page can say which. */
+export async function getRunsByIds(ids: readonly string[]): Promise<{ runs: StoredRun[]; missing: string[] }> {
+  const rows = await db().run.findMany({
+    where: { id: { in: [...ids] } },
+    include: { tags: true, points: true },
+  });
+  const byId = new Map(rows.map((row) => [row.id, documentOf(row)]));
+  const runs: StoredRun[] = [];
+  const missing: string[] = [];
+  for (const id of ids) {
+    const run = byId.get(id);
+    if (run) runs.push(run);
+    else missing.push(id);
+  }
+  return { runs, missing };
+}
+
+function whereOf(query: RunListQuery): Prisma.RunWhereInput {
+  const where: Prisma.RunWhereInput = {};
+  if (query.engine) where.engine = query.engine.toLowerCase();
+  if (query.model) where.model = query.model;
+  if (query.gpu) where.gpu = query.gpu;
+  if (query.tag) where.tags = { some: { tag: query.tag.toLowerCase() } };
+  if (query.q) where.searchText = { contains: query.q.toLowerCase() };
+  return where;
+}
+
+function orderOf(sort: SortKey, dir: "asc" | "desc"): Prisma.RunOrderByWithRelationInput[] {
+  const tieBreak: Prisma.RunOrderByWithRelationInput[] = [{ sortAt: "desc" }, { id: "asc" }];
+  switch (sort) {
+    case "date":
+      return [{ sortAt: dir }, { id: "asc" }];
+    case "name":
+      return [{ name: dir }, ...tieBreak];
+    case "engine":
+      return [{ engine: dir }, ...tieBreak];
+    case "model":
+      return [{ model: dir }, ...tieBreak];
+    case "single_stream":
+      return [{ singleStreamTokS: { sort: dir, nulls: "last" } }, ...tieBreak];
+    case "peak":
+      return [{ peakTokS: { sort: dir, nulls: "last" } }, ...tieBreak];
+  }
+}
+
+export async function listRuns(query: RunListQuery): Promise<{ runs: RunSummary[]; total: number }> {
+  const where = whereOf(query);
+  const [rows, total] = await Promise.all([
+    db().run.findMany({
+      where,
+      include: { tags: true },
+      orderBy: orderOf(query.sort, query.dir),
+      skip: (query.page - 1) * query.per_page,
+      take: query.per_page,
+    }),
+    db().run.count({ where }),
+  ]);
+  return { runs: rows.map(summaryOf), total };
+}
+
+export async function countRuns(): Promise<number> {
+  return db().run.count();
+}
+
+/** The values the history filters offer, each with its count. */
+export async function listFilterOptions(): Promise<{
+  engines: string[];
+  models: string[];
+  gpus: string[];
+  tags: string[];
+}> {
+  const [engines, models, gpus, tags] = await Promise.all([
+    db().run.findMany({ distinct: ["engine"], select: { engine: true }, orderBy: { engine: "asc" } }),
+    db().run.findMany({ distinct: ["model"], select: { model: true }, orderBy: { model: "asc" } }),
+    db().run.findMany({
+      distinct: ["gpu"],
+      select: { gpu: true },
+      where: { gpu: { not: null } },
+      orderBy: { gpu: "asc" },
+    }),
+    db().runTag.findMany({ distinct: ["tag"], select: { tag: true }, orderBy: { tag: "asc" } }),
+  ]);
+  return {
+    engines: engines.map((row) => row.engine),
+    models: models.map((row) => row.model),
+    gpus: gpus.map((row) => row.gpu).filter((gpu): gpu is string => gpu !== null),
+    tags: tags.map((row) => row.tag),
+  };
+}
+
+export interface RunPatch {
+  name?: string | undefined;
+  tags?: string[] | undefined;
+  notes?: string | null | undefined;
+}
+
+export async function updateRunOrThrow(id: string, patch: RunPatch): Promise<StoredRun> {
+  const existing = await db().run.findUnique({ where: { id }, select: { id: true, name: true, engine: true, model: true, command: true, notes: true } });
+  if (!existing) throw notFoundError(`Run "${id}"`);
+  const name = patch.name ?? existing.name;
+  const notes = patch.notes === undefined ? existing.notes : patch.notes;
+  const searchText = [name, existing.engine, existing.model, existing.command ?? "", notes ?? ""].join("\n").toLowerCase();
+  await db().$transaction([
+    db().run.update({
+      where: { id },
+      data: { name, notes, searchText, updatedAt: new Date() },
+    }),
+    ...(patch.tags === undefined
+      ? []
+      : [
+          db().runTag.deleteMany({ where: { runId: id } }),
+          db().runTag.createMany({ data: patch.tags.map((tag) => ({ runId: id, tag })) }),
+        ]),
+  ]);
+  return getRunOrThrow(id);
+}
+
+export async function deleteRunOrThrow(id: string): Promise<void> {
+  const result = await db().run.deleteMany({ where: { id } });
+  if (result.count === 0) throw notFoundError(`Run "${id}"`);
+}

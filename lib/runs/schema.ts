@@ -1,0 +1,274 @@
+/**
+ * The servebench/v1 run document: the upload format, the API's representation of a run and the
+ * download format. Everything else (types, the published JSON Schema, validation messages) is derived
+ * from the zod schemas in this file, so there is one definition to keep true.
+ */
+import { z } from "zod";
+
+export const RUN_FORMAT = "servebench/v1" as const;
+
+/** Field limits. They keep one upload bounded; they are documented in docs/run-format.md. */
+export const LIMITS = {
+  nameChars: 200,
+  shortTextChars: 200,
+  commandChars: 20_000,
+  notesChars: 20_000,
+  tagChars: 40,
+  tags: 32,
+  flags: 500,
+  envVars: 500,
+  metadataKeys: 200,
+  metadataValueChars: 2_000,
+  points: 1_000,
+  maxInt: 2_147_483_647,
+} as const;
+
+export const LATENCY_METRICS = ["ttft", "tpot", "itl", "e2el"] as const;
+export const LATENCY_STATS = ["mean", "median", "p90", "p99"] as const;
+export type LatencyMetric = (typeof LATENCY_METRICS)[number];
+export type LatencyStat = (typeof LATENCY_STATS)[number];
+export type LatencyKey = `${LatencyStat}_${LatencyMetric}_ms`;
+
+export const LATENCY_KEYS: readonly LatencyKey[] = LATENCY_STATS.flatMap((stat) =>
+  LATENCY_METRICS.map((metric) => `${stat}_${metric}_ms` as LatencyKey),
+);
+
+const LATENCY_LABELS: Record<LatencyMetric, string> = {
+  ttft: "time to first token",
+  tpot: "time per output token, excluding the first: (e2e latency − TTFT) / (output tokens − 1)",
+  itl: "inter-token latency: gaps between streamed chunks",
+  e2el: "end-to-end request latency",
+};
+const STAT_LABELS: Record<LatencyStat, string> = {
+  mean: "Mean",
+  median: "Median",
+  p90: "90th percentile of",
+  p99: "99th percentile of",
+};
+
+const nonNegative = () => z.number().nonnegative();
+const count = () => z.number().int().nonnegative().max(LIMITS.maxInt);
+const text = (max: number) => z.string().trim().min(1, "must not be empty").max(max);
+
+const latencyShape = Object.fromEntries(
+  LATENCY_KEYS.map((key) => {
+    const [stat, metric] = key.split("_") as [LatencyStat, LatencyMetric];
+    return [key, nonNegative().optional().describe(`${STAT_LABELS[stat]} ${LATENCY_LABELS[metric]}, in ms.`)];
+  }),
+) as Record<LatencyKey, z.ZodOptional<z.ZodNumber>>;
+
+export const RequestRateSchema = z
+  .union([z.number().positive(), z.literal("inf")])
+  .describe('Requests per second the load generator aimed at; "inf" sends every request at once.');
+
+export const ResultPointSchema = z
+  .strictObject({
+    concurrency: z
+      .number()
+      .int()
+      .min(1)
+      .max(1_000_000)
+      .optional()
+      .describe("Maximum number of requests in flight at this load point."),
+    request_rate: RequestRateSchema.optional(),
+    completed: count().optional().describe("Requests that completed successfully."),
+    failed: count().optional().describe("Requests that failed."),
+    duration_s: nonNegative().optional().describe("Wall-clock duration of this load point, in seconds."),
+    total_input_tokens: count().optional().describe("Prompt tokens over all completed requests."),
+    total_output_tokens: count().optional().describe("Generated tokens over all completed requests."),
+    request_throughput: nonNegative().optional().describe("Completed requests per second."),
+    output_throughput: nonNegative()
+      .optional()
+      .describe("Generated tokens per second over all requests together (tok/s)."),
+    total_token_throughput: nonNegative()
+      .optional()
+      .describe("Prompt plus generated tokens per second over all requests together (tok/s)."),
+    ...latencyShape,
+  })
+  .refine((point) => point.concurrency !== undefined || point.request_rate !== undefined, {
+    message: "a result point needs `concurrency` or `request_rate`",
+    path: ["concurrency"],
+  })
+  .describe("Figures measured at one load level. Field names follow vLLM's `bench serve` on purpose.");
+
+export const HardwareSchema = z
+  .strictObject({
+    gpu: text(LIMITS.shortTextChars).optional().describe('GPU model, e.g. "RTX PRO 6000 Blackwell".'),
+    gpu_count: z.number().int().min(1).max(100_000).optional().describe("Number of GPUs serving the model."),
+    gpu_memory_mib: z.number().int().min(1).max(LIMITS.maxInt).optional().describe("Memory per GPU, in MiB."),
+  })
+  .describe("The machine the server ran on.");
+
+export const WorkloadSchema = z
+  .strictObject({
+    dataset: text(LIMITS.shortTextChars).optional().describe('Prompt source, e.g. "random" or "sharegpt".'),
+    input_len: count().optional().describe("Prompt length in tokens."),
+    output_len: count().optional().describe("Requested output length in tokens (max_tokens)."),
+    num_prompts: count().optional().describe("Requests sent per load point."),
+    temperature: z.number().min(0).max(100).optional().describe("Sampling temperature."),
+  })
+  .describe("What the load generator sent. Runs are comparable only when their workloads match.");
+
+export const SpeculativeSchema = z
+  .strictObject({
+    method: text(LIMITS.shortTextChars).optional().describe('Speculative decoding method, e.g. "eagle3", "ngram".'),
+    draft_model: text(LIMITS.shortTextChars).optional().describe("The drafter model."),
+    num_speculative_tokens: z.number().int().min(1).max(1_000).optional().describe("Tokens drafted per step."),
+    acceptance_rate: z.number().min(0).max(1).optional().describe("Measured share of drafted tokens accepted, 0–1."),
+  })
+  .describe("Speculative decoding settings, when the server used it.");
+
+const scalar = z.union([z.string().max(LIMITS.metadataValueChars), z.number(), z.boolean()]);
+
+export const FlagValueSchema = z.union([
+  z.string().max(LIMITS.commandChars),
+  z.number(),
+  z.boolean(),
+  z.array(z.union([z.string().max(LIMITS.commandChars), z.number()])).max(100),
+]);
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Keys the server sets on the documents it returns; an upload may carry them and they are ignored. */
+export const SERVER_KEYS = ["id", "created_at", "source_format"] as const;
+
+const documentShape = {
+  format: z.literal(RUN_FORMAT).describe(`Always "${RUN_FORMAT}".`),
+  name: text(LIMITS.nameChars).optional().describe("A short title. Defaults to engine, version and model."),
+  engine: text(64).describe('The serving engine: "vllm", "sglang", "trt-llm", "llama.cpp"… Stored lower-case.'),
+  engine_version: text(64).optional().describe('Engine version, e.g. "0.5.8".'),
+  model: text(LIMITS.shortTextChars).describe("The model served, as you name it (include the quantization)."),
+  hardware: HardwareSchema.optional(),
+  command: z
+    .string()
+    .trim()
+    .min(1, "must not be empty")
+    .max(LIMITS.commandChars)
+    .optional()
+    .describe("The server launch command as typed. Parsed into `flags` (and leading VAR=value into `env`)."),
+  flags: z
+    .union([
+      z.record(z.string().min(1).max(200), FlagValueSchema),
+      z.array(z.union([z.string().max(LIMITS.commandChars), z.number()])).max(LIMITS.flags * 2),
+    ])
+    .optional()
+    .describe(
+      'Launch flags as an object flag → value (`{"--tp": 8, "--disable-cuda-graph": true}`) or as an array of ' +
+        "command-line tokens. Merged over the flags parsed from `command`; returned as an object.",
+    ),
+  env: z
+    .record(
+      z.string().regex(ENV_NAME, "must be an environment variable name (letters, digits, _)").max(200),
+      z.union([z.string().max(LIMITS.metadataValueChars), z.number(), z.boolean()]),
+    )
+    .optional()
+    .describe("Environment variables of the server process. Values are stored as strings."),
+  workload: WorkloadSchema.optional(),
+  speculative: SpeculativeSchema.optional(),
+  server_startup_s: nonNegative()
+    .optional()
+    .describe("Seconds from launch until the server accepted requests (weight loading plus graph capture)."),
+  tags: z
+    .array(
+      z
+        .string()
+        .trim()
+        .min(1, "must not be empty")
+        .max(LIMITS.tagChars)
+        .regex(/^[^,]+$/, "must not contain a comma"),
+    )
+    .max(LIMITS.tags)
+    .optional()
+    .describe("Labels to filter by. Stored lower-case, without duplicates."),
+  notes: z.string().max(LIMITS.notesChars).optional().describe("Free text."),
+  measured_at: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .describe("When the benchmark ran (ISO 8601). Defaults to the upload time in listings."),
+  metadata: z
+    .record(z.string().min(1).max(200), scalar)
+    .optional()
+    .describe("Anything else, as string, number or boolean values. Unknown top-level keys are kept here."),
+  results: z.array(ResultPointSchema).min(1, "needs at least one result point").max(LIMITS.points),
+  id: z.string().optional().describe("Set by the server on documents it returns; ignored on upload."),
+  created_at: z.string().optional().describe("Set by the server on documents it returns; ignored on upload."),
+  source_format: z
+    .string()
+    .optional()
+    .describe("Set by the server: the tool format the run was imported from. Ignored on upload."),
+};
+
+/**
+ * The document as uploaded. Unknown top-level keys are allowed when their value is a string, number or
+ * boolean: they are moved into `metadata` by the normalizer.
+ */
+export const RunDocumentSchema = z
+  .object(documentShape)
+  .catchall(scalar)
+  .superRefine((doc, ctx) => {
+    const seenConcurrency = new Map<number, number>();
+    const seenRate = new Map<string, number>();
+    doc.results.forEach((point, index) => {
+      if (point.concurrency !== undefined) {
+        const first = seenConcurrency.get(point.concurrency);
+        if (first !== undefined) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["results", index, "concurrency"],
+            message: `concurrency ${point.concurrency} appears twice (also at results.${first}); a run has one point per load level`,
+          });
+        } else {
+          seenConcurrency.set(point.concurrency, index);
+        }
+      } else if (point.request_rate !== undefined) {
+        const key = String(point.request_rate);
+        const first = seenRate.get(key);
+        if (first !== undefined) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["results", index, "request_rate"],
+            message: `request_rate ${key} appears twice (also at results.${first}); a run has one point per load level`,
+          });
+        } else {
+          seenRate.set(key, index);
+        }
+      }
+    });
+    if (doc.flags && !Array.isArray(doc.flags) && Object.keys(doc.flags).length > LIMITS.flags) {
+      ctx.addIssue({ code: "custom", path: ["flags"], message: `at most ${LIMITS.flags} flags` });
+    }
+    if (doc.env && Object.keys(doc.env).length > LIMITS.envVars) {
+      ctx.addIssue({ code: "custom", path: ["env"], message: `at most ${LIMITS.envVars} environment variables` });
+    }
+    const extraKeys = Object.keys(doc).filter((key) => !(key in documentShape));
+    const metadataCount = Object.keys(doc.metadata ?? {}).length + extraKeys.length;
+    if (metadataCount > LIMITS.metadataKeys) {
+      ctx.addIssue({ code: "custom", path: ["metadata"], message: `at most ${LIMITS.metadataKeys} metadata keys` });
+    }
+  })
+  .describe("servebench/v1: one benchmark run of an inference server, measured at one or more load levels.");
+
+/** The known fields of an upload (extra scalar keys are allowed too, see RunDocumentSchema). */
+export type RunDocumentInput = z.input<z.ZodObject<typeof documentShape>>;
+export type ParsedRunDocument = z.output<typeof RunDocumentSchema>;
+export type ResultPoint = z.output<typeof ResultPointSchema>;
+export type Hardware = z.output<typeof HardwareSchema>;
+export type Workload = z.output<typeof WorkloadSchema>;
+export type Speculative = z.output<typeof SpeculativeSchema>;
+export type RequestRate = z.output<typeof RequestRateSchema>;
+
+/** A flag's value after normalization: `true` for a switch, `false` for `--no-x`, strings otherwise. */
+export type FlagValue = string | boolean | string[];
+export type Flags = Record<string, FlagValue>;
+
+export const DOCUMENT_KEYS = new Set(Object.keys(documentShape));
+
+/** The published JSON Schema of what may be uploaded. */
+export function runDocumentJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(RunDocumentSchema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+  return {
+    $id: "servebench/v1",
+    title: "servebench/v1 run document",
+    ...schema,
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * Is the production build in .next built from the code on disk? `npm start` and the browser tests ask this
+ * so a `git pull` never leaves an old build serving: the build is stamped with a hash of every input file.
+ */
+import { createHash } from "node:crypto";
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+const ROOT = process.cwd();
+const INPUT_DIRS = ["app", "components", "lib", "public", "prisma"];
+const INPUT_FILES = ["package.json", "package-lock.json", "next.config.js", "postcss.config.mjs", "tsconfig.json"];
+const SKIP_DIRS = new Set(["generated", "node_modules", ".next"]);
+const STAMP = path.join(ROOT, ".next", "servebench-source-hash");
+
+function walk(dir: string, out: string[]): void {
+  if (!fs.existsSync(dir)) return;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (!SKIP_DIRS.has(entry.name)) walk(full, out);
+    } else if (entry.isFile()) {
+      out.push(full);
+    }
+  }
+}
+
+export function sourceHash(): string {
+  const files: string[] = [];
+  for (const dir of INPUT_DIRS) walk(path.join(ROOT, dir), files);
+  for (const file of INPUT_FILES) if (fs.existsSync(path.join(ROOT, file))) files.push(path.join(ROOT, file));
+  files.sort();
+  const hash = createHash("sha256");
+  for (const file of files) {
+    hash.update(path.relative(ROOT, file));
+    hash.update("\0");
+    hash.update(fs.readFileSync(file));
+    hash.update("\0");
+  }
+  return hash.digest("hex");
+}
+
+export function buildIsCurrent(): boolean {
+  return fs.existsSync(path.join(ROOT, ".next", "BUILD_ID")) && fs.existsSync(STAMP) && fs.readFileSync(STAMP, "utf8") === sourceHash();
+}
+
+/** Build with `next build` unless the existing build is of the current code. */
+export function ensureBuild(log: (line: string) => void = console.log): void {
+  if (buildIsCurrent()) {
+    log("servebench: the build is current");
+    return;
+  }
+  log("servebench: building (the code changed or no build exists)…");
+  const hash = sourceHash();
+  const result = spawnSync(path.join(ROOT, "node_modules", ".bin", "next"), ["build"], {
+    stdio: "inherit",
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  if (result.status !== 0) throw new Error(`next build failed with exit code ${result.status}`);
+  fs.writeFileSync(STAMP, hash);
+}
