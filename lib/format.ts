@@ -35,10 +35,10 @@ export function relativeChange(base: number | null | undefined, value: number | 
 /** `+135.6%`, `-23.0%`, `0.0%`: always a sign, one decimal. */
 export function formatPercentChange(change: number | null): string {
   if (change === null) return "—";
-  const percent = change * 100;
-  const rounded = Math.round(percent * 10) / 10;
-  if (rounded === 0) return "0.0%";
-  return `${rounded > 0 ? "+" : "-"}${Math.abs(rounded).toFixed(1)}%`;
+  // Round the magnitude so a change and its opposite read the same apart from the sign.
+  const magnitude = Math.round(Math.abs(change) * 1000) / 10;
+  if (magnitude === 0) return "0.0%";
+  return `${change > 0 ? "+" : "-"}${magnitude.toFixed(1)}%`;
 }
 
 /** `27 → 63.6 tok/s (+135.6%)`: the line a comparison is remembered by. */
@@ -72,13 +72,14 @@ export function formatHardware(hardware: { gpu?: string | null; gpu_count?: numb
   if (!hardware || (!hardware.gpu && !hardware.gpu_count)) return "—";
   if (hardware.gpu && hardware.gpu_count) return `${hardware.gpu_count}× ${hardware.gpu}`;
   if (hardware.gpu) return hardware.gpu;
-  return `${hardware.gpu_count} GPUs`;
+  return `${hardware.gpu_count} GPU${hardware.gpu_count === 1 ? "" : "s"}`;
 }
 
 export function formatDuration(seconds: number | null | undefined): string {
   if (seconds == null) return "—";
   if (seconds < 120) return `${formatNumber(seconds)} s`;
-  const minutes = Math.floor(seconds / 60);
-  const rest = Math.round(seconds - minutes * 60);
+  const whole = Math.round(seconds);
+  const minutes = Math.floor(whole / 60);
+  const rest = whole - minutes * 60;
   return `${formatNumber(seconds)} s (${minutes} min ${rest} s)`;
 }

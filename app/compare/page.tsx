@@ -197,10 +197,10 @@ export default async function ComparePage({ searchParams }: { searchParams: Sear
         <SingleStreamChart bars={singleStreamBars(runs)} />
       </Section>
       <div className="grid grid-cols-1 gap-6 xl:grid-cols-2">
-        <Section title="Output throughput vs concurrency">
+        <Section title="Output throughput (tok/s) vs concurrency">
           <ConcurrencyChart data={concurrencySeries(runs, "output_throughput")} unit="tok/s" testId="chart-throughput" />
         </Section>
-        <Section title="Mean TPOT vs concurrency">
+        <Section title="Mean TPOT (ms) vs concurrency">
           <ConcurrencyChart data={concurrencySeries(runs, "mean_tpot_ms")} unit="ms" testId="chart-tpot" />
         </Section>
       </div>

@@ -46,14 +46,12 @@ export function ConcurrencyChart({
             ticks={data.ticks}
             tickFormatter={(x: number) => String(concurrencyOf(x))}
             stroke="currentColor"
-            label={{ value: "concurrency", position: "insideBottomRight", offset: -4, fill: "currentColor", fontSize: 12 }}
-            height={40}
+            height={32}
           />
           <YAxis
             stroke="currentColor"
             tickFormatter={(value: number) => formatNumber(value)}
             width={64}
-            label={{ value: unit, angle: -90, position: "insideLeft", fill: "currentColor", fontSize: 12 }}
           />
           <Tooltip
             labelFormatter={(x) => `concurrency ${concurrencyOf(Number(x))}`}

@@ -24,7 +24,7 @@ export function compareLevels(a: LoadLevel, b: LoadLevel): number {
   if (b.concurrency !== null) return 1;
   const rateA = a.request_rate === "inf" ? Infinity : (a.request_rate ?? 0);
   const rateB = b.request_rate === "inf" ? Infinity : (b.request_rate ?? 0);
-  return rateA - rateB;
+  return rateA === rateB ? 0 : rateA - rateB;
 }
 
 /** The union of the runs' load levels, sorted. */

@@ -51,6 +51,11 @@ export function tokenizeCommand(command: string): string[] {
         tokens.push(entry.pattern);
         continue;
       }
+      // `2>&1` arrives as the word "2" then the operator: the file descriptor is part of the redirect.
+      const previous = tokens[tokens.length - 1];
+      if (/^[<>]/.test(entry.op) && previous !== undefined && /^\d+$/.test(previous) && joined.includes(`${previous}${entry.op}`)) {
+        tokens.pop();
+      }
       break;
     }
   }

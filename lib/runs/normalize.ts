@@ -67,6 +67,8 @@ export function issuesFromZod(error: z.ZodError): ErrorIssue[] {
       continue;
     }
     let message = issue.message;
+    // A record key that failed its own schema: the key's message says why ("must be an environment variable name").
+    if (issue.code === "invalid_key" && issue.issues[0]) message = issue.issues[0].message;
     if (issue.code === "invalid_type" && /received undefined$/.test(message)) message = "is required";
     if (issue.code === "invalid_value" && path === "format") {
       message = `must be "${RUN_FORMAT}"`;

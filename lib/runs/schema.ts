@@ -266,6 +266,12 @@ export const DOCUMENT_KEYS = new Set(Object.keys(documentShape));
 /** The published JSON Schema of what may be uploaded. */
 export function runDocumentJsonSchema(): Record<string, unknown> {
   const schema = z.toJSONSchema(RunDocumentSchema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+  // Refinements are not expressible by zod's converter; state the one that JSON Schema can express.
+  const results = (schema.properties as Record<string, { items?: Record<string, unknown>; description?: string }>).results;
+  if (results?.items) {
+    results.items.anyOf = [{ required: ["concurrency"] }, { required: ["request_rate"] }];
+    results.description = "One point per load level: no two points share a concurrency (or, without one, a request rate).";
+  }
   return {
     $id: "servebench/v1",
     title: "servebench/v1 run document",

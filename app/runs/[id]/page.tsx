@@ -127,10 +127,10 @@ export default async function RunPage({ params }: { params: Params }) {
       </div>
 
       <div className="mb-8 grid grid-cols-1 gap-6 xl:grid-cols-2">
-        <Section title="Output throughput vs concurrency">
+        <Section title="Output throughput (tok/s) vs concurrency">
           <ConcurrencyChart data={throughput} unit="tok/s" testId="chart-throughput" />
         </Section>
-        <Section title="Mean TPOT vs concurrency">
+        <Section title="Mean TPOT (ms) vs concurrency">
           <ConcurrencyChart data={tpot} unit="ms" testId="chart-tpot" />
         </Section>
       </div>

@@ -1,0 +1,87 @@
+/**
+ * The committed migrations are the database's only definition at run time; these tests hold them to the
+ * Prisma schema the client was generated from, and check how they are applied.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, it } from "vitest";
+import { MIGRATIONS_DIR, migrateDatabase } from "@/lib/db/migrate";
+import { Prisma } from "@/lib/generated/prisma/client";
+
+const dirs: string[] = [];
+function tempFile(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "servebench-migrate-"));
+  dirs.push(dir);
+  return path.join(dir, "db.sqlite");
+}
+
+afterEach(() => {
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const MODELS = {
+  Run: Prisma.RunScalarFieldEnum,
+  ResultPoint: Prisma.ResultPointScalarFieldEnum,
+  RunTag: Prisma.RunTagScalarFieldEnum,
+} as const;
+
+describe("migrations", () => {
+  it("create exactly the tables and columns of prisma/schema.prisma", () => {
+    const file = tempFile();
+    migrateDatabase(file);
+    const database = new Database(file, { readonly: true });
+    const tables = (database.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[])
+      .map((row) => row.name)
+      .filter((name) => name !== "sqlite_sequence");
+    expect(tables).toEqual(["ResultPoint", "Run", "RunTag", "_prisma_migrations"]);
+    for (const [model, fields] of Object.entries(MODELS)) {
+      const columns = (database.prepare(`PRAGMA table_info("${model}")`).all() as { name: string }[]).map((row) => row.name);
+      expect(columns.sort()).toEqual(Object.values(fields).sort());
+    }
+    database.close();
+  });
+
+  it("record each applied migration as Prisma does, in WAL mode, and apply nothing twice", () => {
+    const file = tempFile();
+    const names = fs.readdirSync(MIGRATIONS_DIR, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    expect(migrateDatabase(file)).toEqual({ applied: names, alreadyApplied: [] });
+    expect(migrateDatabase(file)).toEqual({ applied: [], alreadyApplied: names });
+    const database = new Database(file, { readonly: true });
+    const rows = database.prepare('SELECT migration_name, finished_at, applied_steps_count FROM "_prisma_migrations"').all() as {
+      migration_name: string;
+      finished_at: string | null;
+      applied_steps_count: number;
+    }[];
+    expect(rows.map((row) => row.migration_name)).toEqual(names);
+    expect(rows.every((row) => row.finished_at !== null && row.applied_steps_count === 1)).toBe(true);
+    expect(database.pragma("journal_mode", { simple: true })).toBe("wal");
+    database.close();
+  });
+
+  it("refuse a migration that was edited after it was applied", () => {
+    const file = tempFile();
+    const copy = path.join(path.dirname(file), "migrations");
+    fs.cpSync(MIGRATIONS_DIR, copy, { recursive: true });
+    migrateDatabase(file, copy);
+    const first = fs.readdirSync(copy, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort()[0]!;
+    fs.appendFileSync(path.join(copy, first, "migration.sql"), "\n-- edited\n");
+    expect(() => migrateDatabase(file, copy)).toThrow(`Migration ${first} was changed after it was applied`);
+  });
+
+  it("roll back a migration that fails, leaving no record of it", () => {
+    const file = tempFile();
+    const copy = path.join(path.dirname(file), "migrations");
+    fs.cpSync(MIGRATIONS_DIR, copy, { recursive: true });
+    fs.mkdirSync(path.join(copy, "99999999999999_broken"));
+    fs.writeFileSync(path.join(copy, "99999999999999_broken", "migration.sql"), 'CREATE TABLE "Half" ("id" TEXT);\nNOT SQL;');
+    expect(() => migrateDatabase(file, copy)).toThrow();
+    const database = new Database(file, { readonly: true });
+    const half = database.prepare("SELECT name FROM sqlite_master WHERE name = 'Half'").all();
+    const recorded = database.prepare(`SELECT migration_name FROM "_prisma_migrations" WHERE migration_name = '99999999999999_broken'`).all();
+    expect(half).toEqual([]);
+    expect(recorded).toEqual([]);
+    database.close();
+  });
+});

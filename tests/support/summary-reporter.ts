@@ -1,0 +1,26 @@
+/**
+ * Prints one plain closing line, `N passed, N failed`, after vitest's own summary, so any CI log reader can
+ * tell at a glance how the whole suite went.
+ */
+import type { Reporter, TestModule } from "vitest/node";
+
+export default class SummaryReporter implements Reporter {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
+    let passed = 0;
+    let failed = 0;
+    let skipped = 0;
+    for (const module of testModules) {
+      for (const test of module.children.allTests()) {
+        const state = test.result().state;
+        if (state === "passed") passed += 1;
+        else if (state === "failed") failed += 1;
+        else skipped += 1;
+      }
+      // A file that failed to load has no tests to count; it is a failure all the same.
+      if (module.state() === "failed" && [...module.children.allTests()].length === 0) failed += 1;
+    }
+    failed += unhandledErrors.length;
+    const line = `${passed} passed, ${failed} failed` + (skipped > 0 ? `, ${skipped} skipped` : "");
+    process.stdout.write(`\n${line}\n`);
+  }
+}

@@ -1,0 +1,271 @@
+import { describe, expect, it, test } from "vitest";
+import { diffConfigs, diffEnv, diffFlags, type ComparableConfig, type ConfigChange } from "@/lib/analysis/config-diff";
+import { DEMO_RUNS } from "@/lib/demo/runs";
+import { normalizeRunDocument } from "@/lib/runs/normalize";
+import type { Flags } from "@/lib/runs/schema";
+import { SGLANG_GRAPHS_RUN, SGLANG_NO_GRAPHS_RUN, VLLM_RUN, seedDocument } from "./seeds";
+
+const BASE: ComparableConfig = {
+  engine: "sglang",
+  engine_version: "0.5.7",
+  model: "Kimi-K2.5 INT4",
+  hardware: { gpu: "RTX PRO 6000 Blackwell", gpu_count: 8, gpu_memory_mib: 97887 },
+  flags: { "--tp": "8", "--attention-backend": "triton" },
+  env: { NCCL_P2P_LEVEL: "NVL" },
+  workload: { dataset: "fixed chat prompt", output_len: 256, temperature: 0 },
+};
+
+function variant(changes: Partial<ComparableConfig>): ComparableConfig {
+  return { ...BASE, ...changes };
+}
+
+describe("diffFlags", () => {
+  test.each<[string, Flags, Flags, ConfigChange[]]>([
+    [
+      "a removed switch",
+      { "--disable-cuda-graph": true },
+      {},
+      [{ section: "flag", key: "--disable-cuda-graph", kind: "removed", from: "on", to: null, text: "--disable-cuda-graph removed" }],
+    ],
+    [
+      "an added flag with a value",
+      {},
+      { "--x": "1" },
+      [{ section: "flag", key: "--x", kind: "added", from: null, to: "1", text: "--x 1 added" }],
+    ],
+    [
+      "a changed value",
+      { "--tp": "4" },
+      { "--tp": "8" },
+      [{ section: "flag", key: "--tp", kind: "changed", from: "4", to: "8", text: "--tp: 4 → 8" }],
+    ],
+    [
+      "an added negation",
+      {},
+      { "--enable-prefix-caching": false },
+      [
+        {
+          section: "flag",
+          key: "--enable-prefix-caching",
+          kind: "added",
+          from: null,
+          to: "off",
+          text: "--no-enable-prefix-caching added",
+        },
+      ],
+    ],
+    [
+      "a switch turned off",
+      { "--enable-prefix-caching": true },
+      { "--enable-prefix-caching": false },
+      [
+        {
+          section: "flag",
+          key: "--enable-prefix-caching",
+          kind: "changed",
+          from: "on",
+          to: "off",
+          text: "--enable-prefix-caching: on → off",
+        },
+      ],
+    ],
+    [
+      "a changed list",
+      { "--cuda-graph-bs": ["1", "2", "4"] },
+      { "--cuda-graph-bs": ["1", "2", "4", "8"] },
+      [
+        {
+          section: "flag",
+          key: "--cuda-graph-bs",
+          kind: "changed",
+          from: "1 2 4",
+          to: "1 2 4 8",
+          text: "--cuda-graph-bs: 1 2 4 → 1 2 4 8",
+        },
+      ],
+    ],
+    ["equal lists", { "--cuda-graph-bs": ["1", "2"] }, { "--cuda-graph-bs": ["1", "2"] }, []],
+    ["identical flags", { "--tp": "8", "--disable-cuda-graph": true }, { "--disable-cuda-graph": true, "--tp": "8" }, []],
+    ["no flags", {}, {}, []],
+  ])("%s", (_label, base, other, expected) => {
+    expect(diffFlags(base, other)).toEqual(expected);
+  });
+
+  it("lists changes sorted by flag name", () => {
+    const changes = diffFlags({ "--tp": "4", "--b": "x" }, { "--tp": "8", "--a": true, "--c": "1" });
+    expect(changes.map((change) => change.text)).toEqual(["--a added", "--b x removed", "--c 1 added", "--tp: 4 → 8"]);
+  });
+});
+
+describe("diffEnv", () => {
+  test.each<[string, Record<string, string>, Record<string, string>, ConfigChange[]]>([
+    [
+      "a changed value",
+      { NCCL_P2P_LEVEL: "NVL" },
+      { NCCL_P2P_LEVEL: "SYS" },
+      [{ section: "env", key: "NCCL_P2P_LEVEL", kind: "changed", from: "NVL", to: "SYS", text: "NCCL_P2P_LEVEL: NVL → SYS" }],
+    ],
+    [
+      "an added variable",
+      {},
+      { CUDA_VISIBLE_DEVICES: "0,1" },
+      [
+        {
+          section: "env",
+          key: "CUDA_VISIBLE_DEVICES",
+          kind: "added",
+          from: null,
+          to: "0,1",
+          text: "CUDA_VISIBLE_DEVICES=0,1 added",
+        },
+      ],
+    ],
+    [
+      "a removed variable",
+      { NCCL_IB_DISABLE: "1" },
+      {},
+      [{ section: "env", key: "NCCL_IB_DISABLE", kind: "removed", from: "1", to: null, text: "NCCL_IB_DISABLE=1 removed" }],
+    ],
+    ["an empty value that stays empty", { FOO: "" }, { FOO: "" }, []],
+    ["identical env", { A: "1", B: "2" }, { B: "2", A: "1" }, []],
+  ])("%s", (_label, base, other, expected) => {
+    expect(diffEnv(base, other)).toEqual(expected);
+  });
+
+  it("sorts by variable name", () => {
+    expect(diffEnv({ B: "1" }, { A: "1", C: "2" }).map((change) => change.key)).toEqual(["A", "B", "C"]);
+  });
+});
+
+describe("diffConfigs", () => {
+  it("finds nothing between identical configs", () => {
+    expect(diffConfigs(BASE, { ...BASE })).toEqual([]);
+  });
+
+  test.each<[string, Partial<ComparableConfig>, ConfigChange]>([
+    [
+      "engine version",
+      { engine_version: "0.5.8" },
+      { section: "engine", key: "engine_version", kind: "changed", from: "0.5.7", to: "0.5.8", text: "engine version: 0.5.7 → 0.5.8" },
+    ],
+    [
+      "engine",
+      { engine: "vllm" },
+      { section: "engine", key: "engine", kind: "changed", from: "sglang", to: "vllm", text: "engine: sglang → vllm" },
+    ],
+    [
+      "removed engine version",
+      { engine_version: undefined },
+      { section: "engine", key: "engine_version", kind: "removed", from: "0.5.7", to: null, text: "engine version: 0.5.7 → not set" },
+    ],
+    [
+      "model",
+      { model: "Kimi-K2.5 FP8" },
+      { section: "model", key: "model", kind: "changed", from: "Kimi-K2.5 INT4", to: "Kimi-K2.5 FP8", text: "model: Kimi-K2.5 INT4 → Kimi-K2.5 FP8" },
+    ],
+    [
+      "GPU count",
+      { hardware: { gpu: "RTX PRO 6000 Blackwell", gpu_count: 4, gpu_memory_mib: 97887 } },
+      { section: "hardware", key: "gpu_count", kind: "changed", from: "8", to: "4", text: "GPU count: 8 → 4" },
+    ],
+    [
+      "workload output_len",
+      { workload: { dataset: "fixed chat prompt", output_len: 1024, temperature: 0 } },
+      { section: "workload", key: "output_len", kind: "changed", from: "256", to: "1024", text: "output length: 256 → 1024" },
+    ],
+    [
+      "added workload input_len",
+      { workload: { dataset: "fixed chat prompt", input_len: 1000, output_len: 256, temperature: 0 } },
+      { section: "workload", key: "input_len", kind: "added", from: null, to: "1000", text: "input length: not set → 1000" },
+    ],
+    [
+      "speculative method",
+      { speculative: { method: "eagle3" } },
+      { section: "speculative", key: "method", kind: "added", from: null, to: "eagle3", text: "speculative method: not set → eagle3" },
+    ],
+    [
+      "env",
+      { env: { NCCL_P2P_LEVEL: "SYS" } },
+      { section: "env", key: "NCCL_P2P_LEVEL", kind: "changed", from: "NVL", to: "SYS", text: "NCCL_P2P_LEVEL: NVL → SYS" },
+    ],
+    [
+      "an added flag",
+      { flags: { "--tp": "8", "--attention-backend": "triton", "--x": "1" } },
+      { section: "flag", key: "--x", kind: "added", from: null, to: "1", text: "--x 1 added" },
+    ],
+    [
+      "a changed flag",
+      { flags: { "--tp": "4", "--attention-backend": "triton" } },
+      { section: "flag", key: "--tp", kind: "changed", from: "8", to: "4", text: "--tp: 8 → 4" },
+    ],
+  ])("reports a change of %s alone", (_label, changes, expected) => {
+    expect(diffConfigs(BASE, variant(changes))).toEqual([expected]);
+  });
+
+  it("orders engine, model, hardware, workload, speculative, env, then flags", () => {
+    const other = variant({
+      engine: "vllm",
+      engine_version: "0.11.0",
+      model: "Kimi-K2.5 FP8",
+      hardware: { gpu: "B200", gpu_count: 8, gpu_memory_mib: 97887 },
+      workload: { dataset: "fixed chat prompt", output_len: 512, temperature: 0 },
+      speculative: { num_speculative_tokens: 3 },
+      env: { NCCL_P2P_LEVEL: "SYS" },
+      flags: { "--tensor-parallel-size": "8" },
+    });
+    expect(diffConfigs(BASE, other).map((change) => change.text)).toEqual([
+      "engine: sglang → vllm",
+      "engine version: 0.5.7 → 0.11.0",
+      "model: Kimi-K2.5 INT4 → Kimi-K2.5 FP8",
+      "GPU: RTX PRO 6000 Blackwell → B200",
+      "output length: 256 → 512",
+      "speculative tokens: not set → 3",
+      "NCCL_P2P_LEVEL: NVL → SYS",
+      "--attention-backend triton removed",
+      "--tensor-parallel-size 8 added",
+      "--tp 8 removed",
+    ]);
+  });
+
+  it("gives the seed pair exactly one change: --disable-cuda-graph removed", () => {
+    const base = normalizeRunDocument(seedDocument(SGLANG_NO_GRAPHS_RUN));
+    const other = normalizeRunDocument(seedDocument(SGLANG_GRAPHS_RUN));
+    expect(diffConfigs(base, other)).toEqual([
+      {
+        section: "flag",
+        key: "--disable-cuda-graph",
+        kind: "removed",
+        from: "on",
+        to: null,
+        text: "--disable-cuda-graph removed",
+      },
+    ]);
+  });
+
+  it("gives the reverse seed pair --disable-cuda-graph added", () => {
+    const base = normalizeRunDocument(seedDocument(SGLANG_GRAPHS_RUN));
+    const other = normalizeRunDocument(seedDocument(SGLANG_NO_GRAPHS_RUN));
+    expect(diffConfigs(base, other).map((change) => [change.kind, change.text])).toEqual([
+      ["added", "--disable-cuda-graph added"],
+    ]);
+  });
+
+  it("lists engine and every flag between the vLLM seed and the SGLang seed", () => {
+    const base = normalizeRunDocument(seedDocument(VLLM_RUN));
+    const other = normalizeRunDocument(seedDocument(SGLANG_GRAPHS_RUN));
+    expect(diffConfigs(base, other).map((change) => change.text)).toEqual([
+      "engine: vllm → sglang",
+      "--attention-backend triton added",
+      "--model-path moonshotai/Kimi-K2.5 added",
+      "--tensor-parallel-size 8 removed",
+      "--tp 8 added",
+    ]);
+  });
+
+  it("gives the shipped demo SGLang pair the same single change", () => {
+    const [, noGraphs, graphs] = DEMO_RUNS.map((run) => normalizeRunDocument(run));
+    expect(noGraphs && graphs ? diffConfigs(noGraphs, graphs).map((change) => change.text) : null).toEqual([
+      "--disable-cuda-graph removed",
+    ]);
+  });
+});
