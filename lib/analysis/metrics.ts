@@ -1,7 +1,7 @@
 /**
  * The metrics a comparison can chart or tabulate, with their unit and which direction is better.
  */
-import { LATENCY_KEYS, type LatencyKey } from "@/lib/runs/schema";
+import { LATENCY_KEYS, splitLatencyKey, type LatencyKey } from "@/lib/runs/schema";
 
 export type ThroughputKey = "output_throughput" | "total_token_throughput" | "request_throughput";
 export type MetricKey = ThroughputKey | LatencyKey;
@@ -25,12 +25,18 @@ const THROUGHPUT: Record<ThroughputKey, MetricInfo> = {
   request_throughput: { key: "request_throughput", label: "Request throughput", unit: "req/s", better: "higher" },
 };
 
-const STAT_NAMES: Record<string, string> = { mean: "Mean", median: "Median", p90: "P90", p99: "P99" };
-const LATENCY_NAMES: Record<string, string> = { ttft: "TTFT", tpot: "TPOT", itl: "ITL", e2el: "E2E latency" };
+const STAT_NAMES: Record<string, string> = { mean: "Mean", median: "Median", std: "Std dev of", p90: "P90", p95: "P95", p99: "P99" };
+const LATENCY_NAMES: Record<string, string> = {
+  ttft: "TTFT",
+  tpot: "TPOT",
+  itl: "ITL",
+  e2el: "E2E latency",
+  e2el_per_token: "E2E latency per token",
+};
 
 export function metricInfo(key: MetricKey): MetricInfo {
   if (key in THROUGHPUT) return THROUGHPUT[key as ThroughputKey];
-  const [stat, metric] = key.split("_") as [string, string];
+  const [stat, metric] = splitLatencyKey(key as LatencyKey);
   return { key, label: `${STAT_NAMES[stat]} ${LATENCY_NAMES[metric]}`, unit: "ms", better: "lower" };
 }
 

@@ -36,6 +36,9 @@ export interface RunDocument {
   notes?: string;
   measured_at?: string;
   metadata: Record<string, string | number | boolean>;
+  warnings: string[];
+  /** The tool format the run came from; "servebench/v1" for documents written by hand or by servebench. */
+  source_format: string;
   results: ResultPoint[];
 }
 
@@ -97,6 +100,12 @@ function definedOnly<T extends object>(value: T | undefined): T | undefined {
   return entries.length > 0 ? (Object.fromEntries(entries) as T) : undefined;
 }
 
+function canonicalPoint(point: ResultPoint): ResultPoint {
+  const canonical = definedOnly(point) ?? {};
+  if (canonical.sources && Object.keys(canonical.sources).length === 0) delete canonical.sources;
+  return canonical;
+}
+
 /** Validate and normalize an upload. Throws a 422 AppError naming every violated field. */
 export function normalizeRunDocument(raw: unknown): RunDocument {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
@@ -132,7 +141,9 @@ export function normalizeRunDocument(raw: unknown): RunDocument {
     env,
     tags: canonicalTags(doc.tags),
     metadata,
-    results: doc.results.map((point) => definedOnly(point) as ResultPoint),
+    warnings: doc.warnings ?? [],
+    source_format: doc.source_format ?? RUN_FORMAT,
+    results: doc.results.map(canonicalPoint),
   };
   if (doc.engine_version !== undefined) result.engine_version = doc.engine_version;
   const hardware = definedOnly(doc.hardware);

@@ -32,7 +32,6 @@ export interface RunSummary extends Headline {
 export interface StoredRun extends RunDocument {
   id: string;
   created_at: string;
-  source_format: string;
 }
 
 export const SORT_KEYS = ["date", "name", "engine", "model", "single_stream", "peak"] as const;
@@ -69,6 +68,7 @@ type RunRowWithPoints = Prisma.RunGetPayload<{ include: { tags: true; points: tr
 function pointToRow(point: ResultPoint, position: number): Omit<Prisma.ResultPointCreateManyInput, "runId"> {
   const row: Omit<Prisma.ResultPointCreateManyInput, "runId"> = {
     position,
+    sourcesJson: point.sources ? JSON.stringify(point.sources) : null,
     concurrency: point.concurrency ?? null,
     request_rate: typeof point.request_rate === "number" ? point.request_rate : null,
     request_rate_infinite: point.request_rate === "inf",
@@ -89,6 +89,8 @@ export function rowToPoint(row: PointRow): ResultPoint {
     const value = row[key];
     if (value !== null) point[key] = value;
   }
+  const sources = parseJson<Record<string, string>>(row.sourcesJson);
+  if (sources) point.sources = sources;
   return point;
 }
 
@@ -156,6 +158,7 @@ function documentOf(row: RunRowWithPoints): StoredRun {
     env: parseJson(row.envJson) ?? {},
     tags: row.tags.map((tag) => tag.tag).sort(),
     metadata: parseJson(row.metadataJson) ?? {},
+    warnings: parseJson(row.warningsJson) ?? [],
     results: [...row.points].sort((a, b) => a.position - b.position).map(rowToPoint),
   };
   if (row.engineVersion !== null) doc.engine_version = row.engineVersion;
@@ -177,7 +180,6 @@ function documentOf(row: RunRowWithPoints): StoredRun {
 }
 
 export interface CreateRunOptions {
-  sourceFormat?: string;
   /** For tests and the demo loader: a fixed creation time. */
   createdAt?: Date;
 }
@@ -205,7 +207,8 @@ export async function createRun(doc: RunDocument, options: CreateRunOptions = {}
       serverStartupS: doc.server_startup_s ?? null,
       notes: doc.notes ?? null,
       metadataJson: JSON.stringify(doc.metadata),
-      sourceFormat: options.sourceFormat ?? RUN_FORMAT,
+      warningsJson: JSON.stringify(doc.warnings),
+      sourceFormat: doc.source_format,
       measuredAt,
       createdAt: now,
       updatedAt: now,

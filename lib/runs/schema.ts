@@ -23,8 +23,8 @@ export const LIMITS = {
   maxInt: 2_147_483_647,
 } as const;
 
-export const LATENCY_METRICS = ["ttft", "tpot", "itl", "e2el"] as const;
-export const LATENCY_STATS = ["mean", "median", "p90", "p99"] as const;
+export const LATENCY_METRICS = ["ttft", "tpot", "itl", "e2el", "e2el_per_token"] as const;
+export const LATENCY_STATS = ["mean", "median", "std", "p90", "p95", "p99"] as const;
 export type LatencyMetric = (typeof LATENCY_METRICS)[number];
 export type LatencyStat = (typeof LATENCY_STATS)[number];
 export type LatencyKey = `${LatencyStat}_${LatencyMetric}_ms`;
@@ -38,13 +38,24 @@ const LATENCY_LABELS: Record<LatencyMetric, string> = {
   tpot: "time per output token, excluding the first: (e2e latency − TTFT) / (output tokens − 1)",
   itl: "inter-token latency: gaps between streamed chunks",
   e2el: "end-to-end request latency",
+  e2el_per_token:
+    "end-to-end latency divided by output tokens, first token included (what GuideLLM and LLMPerf call TPOT or inter-token latency; not TPOT here)",
 };
 const STAT_LABELS: Record<LatencyStat, string> = {
   mean: "Mean",
   median: "Median",
+  std: "Standard deviation of",
   p90: "90th percentile of",
+  p95: "95th percentile of",
   p99: "99th percentile of",
 };
+
+/** `p99_e2el_per_token_ms` → ["p99", "e2el_per_token"]. */
+export function splitLatencyKey(key: LatencyKey): [LatencyStat, LatencyMetric] {
+  const stat = key.slice(0, key.indexOf("_")) as LatencyStat;
+  const metric = key.slice(stat.length + 1, -"_ms".length) as LatencyMetric;
+  return [stat, metric];
+}
 
 const nonNegative = () => z.number().nonnegative();
 const count = () => z.number().int().nonnegative().max(LIMITS.maxInt);
@@ -52,7 +63,7 @@ const text = (max: number) => z.string().trim().min(1, "must not be empty").max(
 
 const latencyShape = Object.fromEntries(
   LATENCY_KEYS.map((key) => {
-    const [stat, metric] = key.split("_") as [LatencyStat, LatencyMetric];
+    const [stat, metric] = splitLatencyKey(key);
     return [key, nonNegative().optional().describe(`${STAT_LABELS[stat]} ${LATENCY_LABELS[metric]}, in ms.`)];
   }),
 ) as Record<LatencyKey, z.ZodOptional<z.ZodNumber>>;
@@ -84,6 +95,13 @@ export const ResultPointSchema = z
       .optional()
       .describe("Prompt plus generated tokens per second over all requests together (tok/s)."),
     ...latencyShape,
+    sources: z
+      .record(z.string().max(64), z.string().max(300))
+      .optional()
+      .describe(
+        "Where each figure came from, for imported files: point field → the source file's field name " +
+          '(e.g. `"mean_tpot_ms": "metrics.inter_token_latency_ms.successful.mean"`).',
+      ),
   })
   .refine((point) => point.concurrency !== undefined || point.request_rate !== undefined, {
     message: "a result point needs `concurrency` or `request_rate`",
@@ -130,12 +148,12 @@ export const FlagValueSchema = z.union([
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Keys the server sets on the documents it returns; an upload may carry them and they are ignored. */
-export const SERVER_KEYS = ["id", "created_at", "source_format"] as const;
+export const SERVER_KEYS = ["id", "created_at"] as const;
 
 const documentShape = {
   format: z.literal(RUN_FORMAT).describe(`Always "${RUN_FORMAT}".`),
   name: text(LIMITS.nameChars).optional().describe("A short title. Defaults to engine, version and model."),
-  engine: text(64).describe('The serving engine: "vllm", "sglang", "trt-llm", "llama.cpp"… Stored lower-case.'),
+  engine: text(64).describe('The serving engine: "vllm", "sglang", "tensorrt-llm", "llama.cpp"… Stored lower-case.'),
   engine_version: text(64).optional().describe('Engine version, e.g. "0.5.8".'),
   model: text(LIMITS.shortTextChars).describe("The model served, as you name it (include the quantization)."),
   hardware: HardwareSchema.optional(),
@@ -181,6 +199,11 @@ const documentShape = {
     .optional()
     .describe("Labels to filter by. Stored lower-case, without duplicates."),
   notes: z.string().max(LIMITS.notesChars).optional().describe("Free text."),
+  warnings: z
+    .array(z.string().trim().min(1).max(1_000))
+    .max(100)
+    .optional()
+    .describe("Problems found while importing (e.g. a load level whose requests all failed), shown on the run's page."),
   measured_at: z.iso
     .datetime({ offset: true })
     .optional()
@@ -194,8 +217,11 @@ const documentShape = {
   created_at: z.string().optional().describe("Set by the server on documents it returns; ignored on upload."),
   source_format: z
     .string()
+    .trim()
+    .min(1)
+    .max(64)
     .optional()
-    .describe("Set by the server: the tool format the run was imported from. Ignored on upload."),
+    .describe('The tool format the run was imported from, e.g. "vllm-bench-serve". Defaults to "servebench/v1".'),
 };
 
 /**

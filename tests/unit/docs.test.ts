@@ -16,10 +16,12 @@ describe("docs", () => {
   it("docs/run-format.md documents every field of the document", () => {
     const text = read("docs/run-format.md");
     const nested = [HardwareSchema, WorkloadSchema, SpeculativeSchema].flatMap((schema) => Object.keys(schema.shape));
-    const pointKeys = Object.keys(ResultPointSchema.shape).filter((key) => !/_(ttft|tpot|itl|e2el)_ms$/.test(key));
+    const pointKeys = Object.keys(ResultPointSchema.shape).filter((key) => !/_(ttft|tpot|itl|e2el|e2el_per_token)_ms$/.test(key));
     const missing = [...DOCUMENT_KEYS, ...nested, ...pointKeys].filter((key) => !text.includes(`\`${key}\``));
     expect(missing).toEqual([]);
-    for (const metric of ["ttft", "tpot", "itl", "e2el"]) expect(text).toContain(`{mean,median,p90,p99}_${metric}_ms`);
+    for (const metric of ["ttft", "tpot", "itl", "e2el", "e2el_per_token"]) {
+      expect(text).toContain(`{mean,median,std,p90,p95,p99}_${metric}_ms`);
+    }
   });
 
   it("README shows the two commands of a fresh clone", () => {

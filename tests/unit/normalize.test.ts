@@ -38,6 +38,8 @@ describe("normalizeRunDocument: canonical form", () => {
       env: {},
       tags: [],
       metadata: {},
+      warnings: [],
+      source_format: "servebench/v1",
       results: [{ concurrency: 1, output_throughput: 27 }],
     });
   });
@@ -45,7 +47,7 @@ describe("normalizeRunDocument: canonical form", () => {
   it("leaves optional fields out when they are absent", () => {
     const doc = normalizeRunDocument(MINIMAL);
     expect(Object.keys(doc).sort()).toEqual(
-      ["engine", "env", "flags", "format", "metadata", "model", "name", "results", "tags"].sort(),
+      ["engine", "env", "flags", "format", "metadata", "model", "name", "results", "source_format", "tags", "warnings"].sort(),
     );
   });
 
@@ -149,7 +151,7 @@ describe("normalizeRunDocument: tags, metadata and dates", () => {
     expect(doc.tags).toEqual(["blackwell", "tp8", "kimi-k2.5"]);
   });
 
-  it("moves extra top-level scalars into metadata and ignores server keys", () => {
+  it("moves extra top-level scalars into metadata, keeps the source format and ignores server keys", () => {
     const doc = normalizeRunDocument(
       withFields({
         id: "run_123",
@@ -164,7 +166,7 @@ describe("normalizeRunDocument: tags, metadata and dates", () => {
     expect(doc.metadata).toEqual({ driver: "570.86", gpu_clock_mhz: 2400, cuda: "12.8", ecc: true });
     expect("id" in doc).toBe(false);
     expect("created_at" in doc).toBe(false);
-    expect("source_format" in doc).toBe(false);
+    expect(doc.source_format).toBe("vllm-bench");
   });
 
   test.each([

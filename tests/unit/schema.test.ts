@@ -63,9 +63,18 @@ describe("runDocumentJsonSchema", () => {
 });
 
 describe("LATENCY_KEYS", () => {
-  it("crosses four statistics with four metrics", () => {
-    expect(LATENCY_KEYS).toHaveLength(16);
-    expect(LATENCY_KEYS.slice(0, 4)).toEqual(["mean_ttft_ms", "mean_tpot_ms", "mean_itl_ms", "mean_e2el_ms"]);
+  it("crosses six statistics with five metrics", () => {
+    expect(LATENCY_KEYS).toHaveLength(30);
+    expect(LATENCY_KEYS.slice(0, 5)).toEqual([
+      "mean_ttft_ms",
+      "mean_tpot_ms",
+      "mean_itl_ms",
+      "mean_e2el_ms",
+      "mean_e2el_per_token_ms",
+    ]);
+    expect(LATENCY_KEYS).toContain("std_tpot_ms");
+    expect(LATENCY_KEYS).toContain("p95_ttft_ms");
+    expect(LATENCY_KEYS).toContain("p99_e2el_per_token_ms");
     expect(LATENCY_KEYS).toContain("p99_e2el_ms");
     expect(LATENCY_KEYS).toContain("median_itl_ms");
     expect(LATENCY_KEYS).toContain("p90_ttft_ms");

@@ -1,0 +1,138 @@
+/**
+ * Bytes of an uploaded file → a SourceFile: JSON, JSON lines, YAML or CSV, tried in that order. The
+ * decoder never looks at the file name; the content decides.
+ */
+import { parse as parseCsv } from "csv-parse/sync";
+import { parse as parseYaml } from "yaml";
+import type { SourceFile } from "./types";
+
+export class DecodeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "DecodeError";
+  }
+}
+
+const NON_FINITE = ["-Infinity", "Infinity", "NaN"] as const;
+
+/**
+ * Python's json module writes bare NaN, Infinity and -Infinity, which JSON.parse rejects. Outside strings,
+ * turn them into the strings "NaN", "Infinity" and "-Infinity" so the parsers can see and handle them.
+ */
+export function quoteNonFiniteLiterals(text: string): string {
+  let out = "";
+  let inString = false;
+  let index = 0;
+  let last = 0;
+  while (index < text.length) {
+    const char = text[index];
+    if (inString) {
+      if (char === "\\") index += 2;
+      else {
+        if (char === '"') inString = false;
+        index += 1;
+      }
+      continue;
+    }
+    if (char === '"') {
+      inString = true;
+      index += 1;
+      continue;
+    }
+    const literal = NON_FINITE.find((word) => text.startsWith(word, index));
+    if (literal) {
+      const before = text[index - 1] ?? " ";
+      const after = text[index + literal.length] ?? " ";
+      if (!/[\w.]/.test(before) && !/[\w.]/.test(after)) {
+        out += `${text.slice(last, index)}"${literal}"`;
+        index += literal.length;
+        last = index;
+        continue;
+      }
+    }
+    index += 1;
+  }
+  return out + text.slice(last);
+}
+
+/** JSON.parse that also accepts Python's NaN/Infinity literals. Throws SyntaxError when it is not JSON. */
+export function parseLenientJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    if (!/NaN|Infinity/.test(text)) throw error;
+    return JSON.parse(quoteNonFiniteLiterals(text)) as unknown;
+  }
+}
+
+function tryJsonLines(text: string): unknown[] | null {
+  const lines = text.split(/\r?\n/).filter((line) => line.trim() !== "");
+  if (lines.length < 2) return null;
+  const values: unknown[] = [];
+  for (const line of lines) {
+    try {
+      values.push(parseLenientJson(line));
+    } catch {
+      return null;
+    }
+  }
+  return values.every((value) => typeof value === "object" && value !== null && !Array.isArray(value)) ? values : null;
+}
+
+function tryYaml(text: string): unknown {
+  // A YAML document of ours is a mapping: `key: value` on its first content line.
+  if (!/^\s*(#.*\n\s*)*(---\s*\n\s*)?[\w"'-][^\n]*:(\s|$)/.test(text)) return null;
+  try {
+    const value: unknown = parseYaml(text, { maxAliasCount: 100 });
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+function tryCsv(text: string): string[][] | null {
+  const firstLine = text.split(/\r?\n/, 1)[0] ?? "";
+  if ((firstLine.match(/,/g) ?? []).length < 1) return null;
+  try {
+    // Rows as written, header included: some tools write several sections with their own headers.
+    const rows = parseCsv(text, { skip_empty_lines: true, trim: true, bom: true, relax_column_count: true }) as string[][];
+    return rows.length > 1 ? rows : null;
+  } catch {
+    return null;
+  }
+}
+
+function looksBinary(bytes: Uint8Array): boolean {
+  const sample = bytes.subarray(0, 4096);
+  let control = 0;
+  for (const byte of sample) {
+    if (byte === 0) return true;
+    if (byte < 9 || (byte > 13 && byte < 32)) control += 1;
+  }
+  return sample.length > 0 && control / sample.length > 0.05;
+}
+
+export function decodeFile(name: string, bytes: Uint8Array): SourceFile {
+  if (looksBinary(bytes)) {
+    throw new DecodeError(`"${name}" is a binary file, not JSON, JSON lines, YAML or CSV.`);
+  }
+  const text = new TextDecoder("utf-8").decode(bytes).replace(/^\uFEFF/, "");
+  if (text.trim() === "") throw new DecodeError(`"${name}" is empty.`);
+  try {
+    return { name, kind: "json", data: parseLenientJson(text), bytes: bytes.byteLength };
+  } catch (jsonError) {
+    const lines = tryJsonLines(text);
+    if (lines) return { name, kind: "jsonl", data: lines, bytes: bytes.byteLength };
+    const yaml = tryYaml(text);
+    if (yaml) return { name, kind: "yaml", data: yaml, bytes: bytes.byteLength };
+    const csv = tryCsv(text);
+    if (csv) return { name, kind: "csv", data: csv, bytes: bytes.byteLength };
+    const detail = jsonError instanceof Error ? jsonError.message : String(jsonError);
+    throw new DecodeError(`"${name}" is not valid JSON (${detail}), nor JSON lines, YAML or CSV.`);
+  }
+}
+
+/** For tests and scripts: decode a string as if it were an uploaded file. */
+export function decodeText(name: string, text: string): SourceFile {
+  return decodeFile(name, new TextEncoder().encode(text));
+}

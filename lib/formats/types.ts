@@ -1,0 +1,101 @@
+/**
+ * The contract between the upload pipeline and the per-tool parsers. A parser is a pure function from one
+ * decoded file to fragments: load points with the run context the file states, each figure carrying the
+ * name of the field it came from.
+ */
+import type { FlagValue, Hardware, ResultPoint, Speculative, Workload } from "@/lib/runs/schema";
+
+export type FormatId =
+  | "servebench/v1"
+  | "vllm-bench-serve"
+  | "vllm-sweep"
+  | "sglang-bench-serving"
+  | "sglang-bench-one-batch-server"
+  | "guidellm"
+  | "aiperf"
+  | "llmperf"
+  | "inference-perf"
+  | "trtllm-bench"
+  | "llama-bench"
+  | "llm-d-benchmark-report";
+
+export type SourceKind = "json" | "jsonl" | "csv" | "yaml";
+
+/**
+ * One uploaded file, decoded once. Parsers recognize a format from `data` (its keys), never from `name`,
+ * which is only for messages and ordering.
+ *
+ * - json: `data` is the parsed value. Bare `NaN`, `Infinity` and `-Infinity` (which Python's json writes and
+ *   JSON.parse rejects) arrive as the strings "NaN", "Infinity", "-Infinity".
+ * - jsonl: `data` is the array of the parsed lines (blank lines skipped), with the same NaN/Infinity rule.
+ * - csv: `data` is the array of rows (`string[][]`), the header row included and blank lines skipped; every
+ *   cell is a string, trimmed. Some tools write several sections, each with its own header row.
+ * - yaml: `data` is the parsed document (an object).
+ */
+export interface SourceFile {
+  name: string;
+  kind: SourceKind;
+  data: unknown;
+  /** Size of the original file in bytes. */
+  bytes: number;
+}
+
+/** What a file says about the run besides its load points. Everything is optional: most files say little. */
+export interface RunContext {
+  name?: string;
+  engine?: string;
+  engine_version?: string;
+  model?: string;
+  hardware?: Hardware;
+  command?: string;
+  flags?: Record<string, FlagValue | number>;
+  env?: Record<string, string>;
+  workload?: Workload;
+  speculative?: Speculative;
+  server_startup_s?: number;
+  measured_at?: string;
+  tags?: string[];
+  notes?: string;
+  metadata?: Record<string, string | number | boolean>;
+}
+
+/** Load points from one file (or one part of it, such as one line of a JSONL file) that share a context. */
+export interface Fragment {
+  format: FormatId;
+  /** The file it came from, as uploaded (a path inside a folder or zip). */
+  file: string;
+  /** Which part of the file, when it has several: "line 3", "benchmark 2 (constant 4 req/s)". Empty otherwise. */
+  part: string;
+  context: RunContext;
+  /** Points with `sources` set: field → source field name. */
+  points: ResultPoint[];
+  /** Things a person should know: figures that were NaN, a level whose requests all failed. */
+  warnings: string[];
+}
+
+export interface FormatParser {
+  id: FormatId;
+  /** The tool and output, as a person would name it: "vLLM bench serve --save-result". */
+  label: string;
+  /** The keys that identify the format, in words, for docs and for the "not recognized" message. */
+  signature: string;
+  /** True when the decoded file has this format's signature keys. Must not throw. */
+  detect(file: SourceFile): boolean;
+  /**
+   * Fragments of the file. Throws FormatError when the file is recognized but broken, naming the field.
+   * Returns [] for a file of the format that holds no load points of its own (a sweep's aggregate that
+   * repeats the per-point files, say); the pipeline reports such files as skipped.
+   */
+  parse(file: SourceFile): Fragment[];
+}
+
+/** A recognized file that cannot be imported: `path` names the field inside the file that broke it. */
+export class FormatError extends Error {
+  readonly path: string;
+
+  constructor(path: string, message: string) {
+    super(message);
+    this.name = "FormatError";
+    this.path = path;
+  }
+}
