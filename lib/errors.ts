@@ -10,6 +10,8 @@ export type ErrorCode =
   | "payload_too_large"
   | "unsupported_media_type"
   | "validation_failed"
+  | "unsupported_format"
+  | "conflicting_files"
   | "internal_error";
 
 export interface ErrorIssue {

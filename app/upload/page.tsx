@@ -11,12 +11,13 @@ export default function UploadPage() {
         title="Upload a run"
         subtitle={
           <>
-            Drop a servebench/v1 JSON file (the{" "}
+            Drop the files your benchmark tool wrote: vLLM, SGLang, GuideLLM, AIPerf, LLMPerf, inference-perf, TensorRT-LLM,
+            llama-bench, llm-d reports, or{" "}
             <a href="/api/schema" className="text-blue-700 hover:underline dark:text-blue-400">
-              JSON Schema
+              servebench/v1
             </a>{" "}
-            describes it; a run downloaded from any servebench works as is). Fill in what the file does not say, check the
-            preview, then save.
+            (a run downloaded from any servebench). Several files, a folder or a .zip of one become one run with a point per
+            load level. Fill in what the files do not say, check the preview, then save.
           </>
         }
       />

@@ -1,5 +1,5 @@
 /** A run's launch flags, environment and free-form metadata as key/value tables. */
-import { formatFlagValue } from "@/lib/runs/flags";
+import { formatFlagValue } from "@/lib/runs/flag-format";
 import type { Flags } from "@/lib/runs/schema";
 import { tableClass, tdClass, thClass } from "@/components/ui/primitives";
 

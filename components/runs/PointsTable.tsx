@@ -1,33 +1,31 @@
 /** Every figure of every load level of one run; columns appear only when some point has them. */
 import { formatLoadLevel, formatNumber } from "@/lib/format";
-import type { ResultPoint } from "@/lib/runs/schema";
+import { metricInfo } from "@/lib/analysis/metrics";
+import { LATENCY_METRICS, LATENCY_STATS, type LatencyKey, type ResultPoint } from "@/lib/runs/schema";
 import { tableClass, tdClass, thClass } from "@/components/ui/primitives";
 
-type PointKey = keyof ResultPoint;
+type PointKey = Exclude<keyof ResultPoint, "sources">;
 
-const COLUMNS: { key: PointKey; label: string }[] = [
+const COUNT_COLUMNS: { key: PointKey; label: string }[] = [
   { key: "completed", label: "Completed" },
   { key: "failed", label: "Failed" },
   { key: "duration_s", label: "Duration s" },
   { key: "output_throughput", label: "Output tok/s" },
   { key: "total_token_throughput", label: "Total tok/s" },
   { key: "request_throughput", label: "Req/s" },
-  { key: "mean_ttft_ms", label: "Mean TTFT ms" },
-  { key: "median_ttft_ms", label: "Median TTFT ms" },
-  { key: "p90_ttft_ms", label: "P90 TTFT ms" },
-  { key: "p99_ttft_ms", label: "P99 TTFT ms" },
-  { key: "mean_tpot_ms", label: "Mean TPOT ms" },
-  { key: "median_tpot_ms", label: "Median TPOT ms" },
-  { key: "p90_tpot_ms", label: "P90 TPOT ms" },
-  { key: "p99_tpot_ms", label: "P99 TPOT ms" },
-  { key: "mean_itl_ms", label: "Mean ITL ms" },
-  { key: "median_itl_ms", label: "Median ITL ms" },
-  { key: "p90_itl_ms", label: "P90 ITL ms" },
-  { key: "p99_itl_ms", label: "P99 ITL ms" },
-  { key: "mean_e2el_ms", label: "Mean E2E ms" },
-  { key: "median_e2el_ms", label: "Median E2E ms" },
-  { key: "p90_e2el_ms", label: "P90 E2E ms" },
-  { key: "p99_e2el_ms", label: "P99 E2E ms" },
+];
+
+// Latency columns grouped by metric (TTFT, TPOT, ITL, E2E, E2E per token), each in the order mean … p99.
+const LATENCY_COLUMNS: { key: PointKey; label: string }[] = LATENCY_METRICS.flatMap((metric) =>
+  LATENCY_STATS.map((stat) => {
+    const key = `${stat}_${metric}_ms` as LatencyKey;
+    return { key, label: `${metricInfo(key).label} ms` };
+  }),
+);
+
+const COLUMNS: { key: PointKey; label: string }[] = [
+  ...COUNT_COLUMNS,
+  ...LATENCY_COLUMNS,
   { key: "total_input_tokens", label: "Input tokens" },
   { key: "total_output_tokens", label: "Output tokens" },
 ];
@@ -53,8 +51,9 @@ export function PointsTable({ points }: { points: ResultPoint[] }) {
               <td className={`${tdClass} whitespace-nowrap font-medium`}>{formatLoadLevel(point)}</td>
               {columns.map((column) => {
                 const value = point[column.key];
+                const source = point.sources?.[column.key];
                 return (
-                  <td key={column.key} className={`${tdClass} num`}>
+                  <td key={column.key} className={`${tdClass} num`} title={source ? `from ${source}` : undefined}>
                     {typeof value === "number" ? formatNumber(value) : "—"}
                   </td>
                 );
@@ -64,5 +63,39 @@ export function PointsTable({ points }: { points: ResultPoint[] }) {
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** Where each figure came from, for runs imported from a tool's file: field → the file's field names. */
+export function SourcesTable({ points }: { points: ResultPoint[] }) {
+  const byField = new Map<string, Set<string>>();
+  for (const point of points) {
+    for (const [field, source] of Object.entries(point.sources ?? {})) {
+      const set = byField.get(field) ?? new Set<string>();
+      set.add(source);
+      byField.set(field, set);
+    }
+  }
+  if (byField.size === 0) return null;
+  return (
+    <details className="mt-3 text-sm" data-testid="sources">
+      <summary className="cursor-pointer text-zinc-600 dark:text-zinc-400">Where these figures came from in the imported file</summary>
+      <table className={`${tableClass} mt-2`}>
+        <thead>
+          <tr>
+            <th className={thClass}>Field</th>
+            <th className={thClass}>Source field</th>
+          </tr>
+        </thead>
+        <tbody>
+          {[...byField.entries()].map(([field, sources]) => (
+            <tr key={field}>
+              <td className={`${tdClass} font-mono text-xs`}>{field}</td>
+              <td className={`${tdClass} break-all font-mono text-xs`}>{[...sources].join(", ")}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </details>
   );
 }

@@ -1,18 +1,19 @@
 "use client";
 
 /**
- * Upload: pick or drop a file, fill the context it lacks, preview what the server parsed (a dry run of the
- * same endpoint that stores it), then save and land on the run page. The form keeps everything on errors.
+ * Upload: pick or drop results files (several at once, a folder, or a .zip of one), fill the context they
+ * lack, check what the server recognized (a dry run of the same endpoint that stores them), settle any
+ * conflict, then save and land on the new run, or on a comparison of the new runs. The form keeps
+ * everything when the server rejects it.
  */
 import { useRouter } from "next/navigation";
-import { useRef, useState, type DragEvent, type ReactNode } from "react";
+import { useEffect, useRef, useState, type DragEvent, type ReactNode } from "react";
 import { ErrorMessage } from "@/components/ui/ErrorMessage";
 import { readApiError, type ApiErrorView } from "@/components/ui/api-error";
-import { buttonClass, inputClass, labelClass, primaryButtonClass, tableClass, tdClass, thClass } from "@/components/ui/primitives";
-import { formatFlag } from "@/lib/runs/flags";
-import { formatLoadLevel, formatNumber } from "@/lib/format";
-import type { Headline } from "@/lib/runs/derived";
-import type { RunDocument } from "@/lib/runs/normalize";
+import { buttonClass, inputClass, labelClass, primaryButtonClass } from "@/components/ui/primitives";
+import { formatNumber } from "@/lib/format";
+import type { UploadPreview } from "@/lib/runs/preview";
+import { UploadPreviewPanel } from "./UploadPreview";
 
 type FieldName = "name" | "engine" | "engine_version" | "model" | "gpu" | "gpu_count" | "command" | "tags" | "notes";
 type Fields = Record<FieldName, string>;
@@ -37,30 +38,30 @@ function fieldOfPath(path: string): FieldName | null {
   return head in EMPTY_FIELDS ? (head as FieldName) : null;
 }
 
-interface Preview extends Headline {
-  document: RunDocument;
+/** A file's name for the server: its path inside a picked folder when there is one. */
+function uploadName(file: File): string {
+  return file.webkitRelativePath || file.name;
 }
 
 function Field({
   name,
   label,
   hint,
-  fields,
-  setField,
-  errors,
+  value,
+  onChange,
+  error,
   placeholder,
   children,
 }: {
   name: FieldName;
   label: string;
   hint?: string;
-  fields: Fields;
-  setField: (name: FieldName, value: string) => void;
-  errors: Partial<Record<FieldName, string>>;
+  value: string;
+  onChange: (value: string) => void;
+  error: string | undefined;
   placeholder?: string | undefined;
   children?: ReactNode;
 }) {
-  const error = errors[name];
   return (
     <div>
       <label htmlFor={`field-${name}`} className={labelClass}>
@@ -71,9 +72,9 @@ function Field({
           id={`field-${name}`}
           name={name}
           className={`${inputClass} ${error ? "border-red-500" : ""}`}
-          value={fields[name]}
+          value={value}
           placeholder={placeholder}
-          onChange={(event) => setField(name, event.target.value)}
+          onChange={(event) => onChange(event.target.value)}
           aria-invalid={error ? true : undefined}
         />
       )}
@@ -90,78 +91,100 @@ function Field({
 
 export function UploadForm() {
   const router = useRouter();
-  const inputRef = useRef<HTMLInputElement>(null);
-  const [file, setFile] = useState<File | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const folderInput = useRef<HTMLInputElement>(null);
+  const [files, setFiles] = useState<File[]>([]);
   const [fields, setFields] = useState<Fields>(EMPTY_FIELDS);
-  const [preview, setPreview] = useState<Preview | null>(null);
+  const [split, setSplit] = useState(false);
+  const [picked, setPicked] = useState<Set<number> | null>(null);
+  const [preview, setPreview] = useState<UploadPreview | null>(null);
   const [error, setError] = useState<ApiErrorView | null>(null);
   const [busy, setBusy] = useState<"preview" | "save" | null>(null);
   const [dragging, setDragging] = useState(false);
 
+  useEffect(() => {
+    // The folder picker needs a non-standard attribute that React does not pass through.
+    folderInput.current?.setAttribute("webkitdirectory", "");
+  }, []);
+
   const fieldErrors: Partial<Record<FieldName, string>> = {};
-  for (const issue of error?.issues ?? []) {
+  for (const issue of [...(error?.issues ?? []), ...(preview?.runs.flatMap((run) => run.issues) ?? [])]) {
     const field = fieldOfPath(issue.path);
     if (field && !fieldErrors[field]) fieldErrors[field] = issue.message;
   }
 
-  function setField(name: FieldName, value: string) {
-    setFields((current) => ({ ...current, [name]: value }));
-  }
-
-  function formData(target: File): FormData {
+  function formData(options: { split: boolean; picked: Set<number> | null }): FormData {
     const data = new FormData();
-    data.set("file", target);
+    for (const file of files) data.append("file", file, uploadName(file));
     for (const [name, value] of Object.entries(fields)) if (value.trim()) data.set(name, value);
+    if (options.split) data.set("split", "1");
+    if (options.picked) data.set("fragments", [...options.picked].sort((a, b) => a - b).join(","));
     return data;
   }
 
-  async function send(target: File, mode: "preview" | "save") {
+  async function send(mode: "preview" | "save", options = { split, picked }, target = files) {
+    if (target.length === 0) return;
     setBusy(mode);
     setError(null);
-    const response = await fetch(mode === "preview" ? "/api/runs?dry_run=1" : "/api/runs", {
-      method: "POST",
-      body: formData(target),
-    }).catch(() => null);
+    const data = formData(options);
+    if (target !== files) {
+      data.delete("file");
+      for (const file of target) data.append("file", file, uploadName(file));
+    }
+    const response = await fetch(mode === "preview" ? "/api/runs?dry_run=1" : "/api/runs", { method: "POST", body: data }).catch(() => null);
     if (!response || !response.ok) {
       setError(await readApiError(response));
       if (mode === "preview") setPreview(null);
       setBusy(null);
       return;
     }
-    const body = (await response.json()) as Preview | { id: string; url: string };
     if (mode === "preview") {
-      setPreview(body as Preview);
+      setPreview((await response.json()) as UploadPreview);
       setBusy(null);
       return;
     }
-    router.push((body as { url: string }).url);
+    const body = (await response.json()) as { url: string; runs?: { id: string }[] };
+    router.push(body.runs && body.runs.length > 1 ? `/compare?runs=${body.runs.map((run) => run.id).join(",")}` : body.url);
   }
 
-  function choose(next: File | null | undefined) {
-    if (!next) return;
-    setFile(next);
+  function choose(next: File[]) {
+    if (next.length === 0) return;
+    setFiles(next);
     setPreview(null);
-    void send(next, "preview");
+    setPicked(null);
+    setSplit(false);
+    void send("preview", { split: false, picked: null }, next);
   }
 
   function onDrop(event: DragEvent<HTMLDivElement>) {
     event.preventDefault();
     setDragging(false);
-    choose(event.dataTransfer.files[0]);
+    choose([...event.dataTransfer.files]);
   }
 
-  const doc = preview?.document;
-  const missing = doc
-    ? [
-        !doc.hardware?.gpu && !fields.gpu ? "GPU" : null,
-        !doc.hardware?.gpu_count && !fields.gpu_count ? "GPU count" : null,
-        !doc.engine_version && !fields.engine_version ? "engine version" : null,
-        !doc.command && !fields.command ? "launch command" : null,
-      ].filter((item): item is string => item !== null)
-    : [];
+  function togglePick(index: number) {
+    const all = new Set(preview?.fragments.map((fragment) => fragment.index) ?? []);
+    const next = new Set(picked ?? all);
+    if (next.has(index)) next.delete(index);
+    else next.add(index);
+    const value = next.size === all.size ? null : next;
+    setPicked(value);
+    void send("preview", { split, picked: value });
+  }
+
+  function changeSplit(value: boolean) {
+    setSplit(value);
+    void send("preview", { split: value, picked });
+  }
+
+  const firstRun = preview?.runs[0]?.document;
+  const placeholder = (key: string) => (preview && preview.runs.length === 1 && firstRun && firstRun[key] ? String(firstRun[key]) : undefined);
+  const hardware = (firstRun?.hardware ?? {}) as { gpu?: string; gpu_count?: number };
+  const blocked = preview !== null && preview.conflicts.length > 0 && !split;
+  const totalBytes = files.reduce((sum, file) => sum + file.size, 0);
 
   return (
-    <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.2fr)]">
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.3fr)]">
       <div className="space-y-4">
         <div
           onDragOver={(event) => {
@@ -170,85 +193,88 @@ export function UploadForm() {
           }}
           onDragLeave={() => setDragging(false)}
           onDrop={onDrop}
-          className={`flex flex-col items-center justify-center rounded-lg border-2 border-dashed p-8 text-center text-sm ${
+          className={`flex flex-col items-center justify-center rounded-lg border-2 border-dashed p-6 text-center text-sm ${
             dragging ? "border-blue-500 bg-blue-50 dark:bg-blue-950/30" : "border-zinc-300 dark:border-zinc-700"
           }`}
           data-testid="drop-zone"
         >
-          <p className="font-medium">{file ? file.name : "Drop a results file here"}</p>
-          <p className="mt-1 text-zinc-500 dark:text-zinc-400">
-            {file ? `${formatNumber(file.size / 1000)} kB` : "or"}
+          <p className="font-medium" data-testid="chosen-files">
+            {files.length === 0 ? "Drop results files here" : files.length === 1 ? uploadName(files[0]!) : `${files.length} files`}
           </p>
-          <button type="button" className={`${buttonClass} mt-3`} onClick={() => inputRef.current?.click()}>
-            {file ? "Choose another file" : "Choose a file"}
-          </button>
+          <p className="mt-1 text-zinc-500 dark:text-zinc-400">
+            {files.length > 0
+              ? `${formatNumber(totalBytes / 1000)} kB`
+              : "servebench/v1, vLLM, SGLang, GuideLLM, AIPerf, LLMPerf, inference-perf, TensorRT-LLM, llama-bench, llm-d; several files, a folder or a .zip"}
+          </p>
+          <div className="mt-3 flex gap-2">
+            <button type="button" className={buttonClass} onClick={() => fileInput.current?.click()}>
+              Choose files
+            </button>
+            <button type="button" className={buttonClass} onClick={() => folderInput.current?.click()}>
+              Choose a folder
+            </button>
+          </div>
           <input
-            ref={inputRef}
+            ref={fileInput}
             type="file"
-            accept=".json,application/json"
+            multiple
             className="sr-only"
             data-testid="file-input"
-            onChange={(event) => choose(event.target.files?.[0])}
+            onChange={(event) => choose([...(event.target.files ?? [])])}
           />
+          <input ref={folderInput} type="file" multiple className="sr-only" data-testid="folder-input" onChange={(event) => choose([...(event.target.files ?? [])])} />
         </div>
 
         <form
           className="space-y-3"
           onSubmit={(event) => {
             event.preventDefault();
-            if (file) void send(file, "save");
+            void send("save");
           }}
         >
           <p className="text-sm text-zinc-600 dark:text-zinc-400">
-            Context the file lacks. Filled fields override the file; empty ones keep what it says.
+            Context the files lack. Filled fields override the files; empty ones keep what they say.
           </p>
-          <Field name="name" label="Name" fields={fields} setField={setField} errors={fieldErrors} placeholder={doc?.name} />
+          <Field name="name" label="Name" value={fields.name} onChange={(v) => setFields({ ...fields, name: v })} error={fieldErrors.name} placeholder={placeholder("name")} />
           <div className="grid grid-cols-2 gap-3">
-            <Field name="engine" label="Engine" fields={fields} setField={setField} errors={fieldErrors} placeholder={doc?.engine ?? "vllm, sglang…"} />
-            <Field name="engine_version" label="Engine version" fields={fields} setField={setField} errors={fieldErrors} placeholder={doc?.engine_version} />
+            <Field name="engine" label="Engine" value={fields.engine} onChange={(v) => setFields({ ...fields, engine: v })} error={fieldErrors.engine} placeholder={placeholder("engine") ?? "vllm, sglang…"} />
+            <Field name="engine_version" label="Engine version" value={fields.engine_version} onChange={(v) => setFields({ ...fields, engine_version: v })} error={fieldErrors.engine_version} placeholder={placeholder("engine_version")} />
           </div>
-          <Field name="model" label="Model" fields={fields} setField={setField} errors={fieldErrors} placeholder={doc?.model} />
+          <Field name="model" label="Model" value={fields.model} onChange={(v) => setFields({ ...fields, model: v })} error={fieldErrors.model} placeholder={placeholder("model")} />
           <div className="grid grid-cols-[minmax(0,2fr)_minmax(0,1fr)] gap-3">
-            <Field name="gpu" label="GPU" fields={fields} setField={setField} errors={fieldErrors} placeholder={doc?.hardware?.gpu ?? "e.g. H100 80GB"} />
+            <Field name="gpu" label="GPU" value={fields.gpu} onChange={(v) => setFields({ ...fields, gpu: v })} error={fieldErrors.gpu} placeholder={hardware.gpu ?? "e.g. H100 80GB"} />
             <Field
               name="gpu_count"
               label="GPU count"
-              fields={fields}
-              setField={setField}
-              errors={fieldErrors}
-              placeholder={doc?.hardware?.gpu_count !== undefined ? String(doc.hardware.gpu_count) : "8"}
+              value={fields.gpu_count}
+              onChange={(v) => setFields({ ...fields, gpu_count: v })}
+              error={fieldErrors.gpu_count}
+              placeholder={hardware.gpu_count !== undefined ? String(hardware.gpu_count) : "8"}
             />
           </div>
-          <Field name="command" label="Launch command" hint="Parsed into flags, so runs can be diffed flag by flag." fields={fields} setField={setField} errors={fieldErrors}>
+          <Field name="command" label="Launch command" hint="Parsed into flags, so runs can be diffed flag by flag." value={fields.command} onChange={(v) => setFields({ ...fields, command: v })} error={fieldErrors.command}>
             <textarea
               id="field-command"
               name="command"
               rows={3}
               className={`${inputClass} font-mono text-xs ${fieldErrors.command ? "border-red-500" : ""}`}
               value={fields.command}
-              placeholder={doc?.command ?? "vllm serve MODEL --tensor-parallel-size 8"}
-              onChange={(event) => setField("command", event.target.value)}
+              placeholder={placeholder("command") ?? "vllm serve MODEL --tensor-parallel-size 8"}
+              onChange={(event) => setFields({ ...fields, command: event.target.value })}
             />
           </Field>
-          <Field name="tags" label="Tags, comma-separated" fields={fields} setField={setField} errors={fieldErrors} placeholder={doc?.tags.join(", ")} />
-          <Field name="notes" label="Notes" fields={fields} setField={setField} errors={fieldErrors}>
-            <textarea
-              id="field-notes"
-              name="notes"
-              rows={3}
-              className={inputClass}
-              value={fields.notes}
-              placeholder={doc?.notes}
-              onChange={(event) => setField("notes", event.target.value)}
-            />
+          <Field name="tags" label="Tags, comma-separated" value={fields.tags} onChange={(v) => setFields({ ...fields, tags: v })} error={fieldErrors.tags} />
+          <Field name="notes" label="Notes" value={fields.notes} onChange={(v) => setFields({ ...fields, notes: v })} error={fieldErrors.notes}>
+            <textarea id="field-notes" name="notes" rows={3} className={inputClass} value={fields.notes} onChange={(event) => setFields({ ...fields, notes: event.target.value })} />
           </Field>
           {error ? <ErrorMessage error={error} /> : null}
+          {blocked ? <p className="text-sm text-amber-800 dark:text-amber-300">Settle the conflict in the preview before saving.</p> : null}
           <div className="flex gap-2">
-            <button type="button" className={buttonClass} disabled={!file || busy !== null} onClick={() => file && void send(file, "preview")}>
+            <button type="button" className={buttonClass} disabled={files.length === 0 || busy !== null} onClick={() => void send("preview")}>
               {busy === "preview" ? "Checking…" : "Update preview"}
             </button>
-            <button type="submit" className={primaryButtonClass} disabled={!file || busy !== null} data-testid="save-run">
-              {busy === "save" ? "Saving…" : "Save run"}
+            <button type="submit" className={primaryButtonClass} disabled={files.length === 0 || busy !== null || blocked} data-testid="save-run">
+              {busy === "save" ? "Saving…" : preview && preview.runs.length > 1 ? `Save ${preview.runs.length} runs` : "Save run"}
             </button>
           </div>
         </form>
@@ -256,78 +282,16 @@ export function UploadForm() {
 
       <div data-testid="preview">
         <h2 className="mb-3 text-lg font-semibold tracking-tight">Preview</h2>
-        {!doc ? (
+        {!preview ? (
           <p className="text-sm text-zinc-500 dark:text-zinc-400">
-            {file ? (busy ? "Reading the file…" : "The file could not be read; see the message on the left.") : "Choose a file to see what will be stored."}
+            {files.length > 0
+              ? busy
+                ? "Reading the files…"
+                : "The files could not be read; see the message on the left."
+              : "Choose files to see what will be stored."}
           </p>
         ) : (
-          <div className="space-y-4 text-sm">
-            <div>
-              <div className="text-base font-semibold" data-testid="preview-name">
-                {doc.name}
-              </div>
-              <div className="text-zinc-600 dark:text-zinc-400">
-                {doc.engine}
-                {doc.engine_version ? ` ${doc.engine_version}` : ""} · {doc.model}
-                {doc.hardware?.gpu ? ` · ${doc.hardware.gpu_count ? `${doc.hardware.gpu_count}× ` : ""}${doc.hardware.gpu}` : ""}
-              </div>
-              <div className="mt-2 flex flex-wrap gap-4">
-                <span>
-                  Single stream:{" "}
-                  <strong data-testid="preview-single-stream">
-                    {preview.single_stream ? `${formatNumber(preview.single_stream.output_tok_s)} tok/s` : "—"}
-                  </strong>
-                </span>
-                <span>
-                  Peak:{" "}
-                  <strong>
-                    {preview.peak ? `${formatNumber(preview.peak.output_tok_s)} tok/s @ ${formatLoadLevel(preview.peak)}` : "—"}
-                  </strong>
-                </span>
-              </div>
-            </div>
-            {missing.length > 0 ? (
-              <p className="rounded-md border border-amber-300 bg-amber-50 p-2 text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-200" data-testid="missing-context">
-                The file does not say: {missing.join(", ")}. Fill them in on the left so this run can be compared fairly.
-              </p>
-            ) : null}
-            <div className="overflow-x-auto">
-              <table className={tableClass} data-testid="preview-points">
-                <thead>
-                  <tr>
-                    <th className={thClass}>Load</th>
-                    <th className={`${thClass} text-right`}>Output tok/s</th>
-                    <th className={`${thClass} text-right`}>Mean TPOT ms</th>
-                    <th className={`${thClass} text-right`}>Mean TTFT ms</th>
-                    <th className={`${thClass} text-right`}>Completed</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {doc.results.map((point, index) => (
-                    <tr key={index}>
-                      <td className={tdClass}>{formatLoadLevel(point)}</td>
-                      <td className={`${tdClass} num`}>{formatNumber(point.output_throughput)}</td>
-                      <td className={`${tdClass} num`}>{formatNumber(point.mean_tpot_ms)}</td>
-                      <td className={`${tdClass} num`}>{formatNumber(point.mean_ttft_ms)}</td>
-                      <td className={`${tdClass} num`}>{formatNumber(point.completed)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            {Object.keys(doc.flags).length > 0 ? (
-              <div>
-                <div className="mb-1 text-xs font-medium uppercase tracking-wide text-zinc-500 dark:text-zinc-400">Parsed flags</div>
-                <ul className="flex flex-wrap gap-1.5 font-mono text-xs">
-                  {Object.entries(doc.flags).map(([name, value]) => (
-                    <li key={name} className="rounded bg-zinc-100 px-1.5 py-0.5 dark:bg-zinc-800">
-                      {formatFlag(name, value)}
-                    </li>
-                  ))}
-                </ul>
-              </div>
-            ) : null}
-          </div>
+          <UploadPreviewPanel preview={preview} picked={picked} onTogglePick={togglePick} split={split} onSplit={changeSplit} />
         )}
       </div>
     </div>

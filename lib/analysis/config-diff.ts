@@ -2,7 +2,7 @@
  * "What changed": a run's configuration against the baseline's, flag by flag, variable by variable,
  * field by field. Each change is one line a person can read next to the run's deltas.
  */
-import { formatFlag, formatFlagValue } from "@/lib/runs/flags";
+import { formatFlag, formatFlagValue } from "@/lib/runs/flag-format";
 import type { FlagValue, Flags } from "@/lib/runs/schema";
 
 export type ChangeKind = "added" | "removed" | "changed";

@@ -25,7 +25,7 @@ const THROUGHPUT: Record<ThroughputKey, MetricInfo> = {
   request_throughput: { key: "request_throughput", label: "Request throughput", unit: "req/s", better: "higher" },
 };
 
-const STAT_NAMES: Record<string, string> = { mean: "Mean", median: "Median", std: "Std dev of", p90: "P90", p95: "P95", p99: "P99" };
+const STAT_NAMES: Record<string, string> = { mean: "Mean", median: "Median", std: "Std", p90: "P90", p95: "P95", p99: "P99" };
 const LATENCY_NAMES: Record<string, string> = {
   ttft: "TTFT",
   tpot: "TPOT",

@@ -9,6 +9,8 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   validation_failed: 422,
+  unsupported_format: 422,
+  conflicting_files: 422,
   internal_error: 500,
 };
 

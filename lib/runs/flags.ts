@@ -160,17 +160,4 @@ export function normalizeFlagObject(input: Record<string, string | number | bool
   return flags;
 }
 
-/** How a flag's value reads on screen and in diffs. */
-export function formatFlagValue(value: FlagValue): string {
-  if (value === true) return "on";
-  if (value === false) return "off";
-  if (Array.isArray(value)) return value.join(" ");
-  return value;
-}
-
-/** How a flag reads as the user would type it: `--tp 8`, `--disable-cuda-graph`, `--no-enable-prefix-caching`. */
-export function formatFlag(name: string, value: FlagValue): string {
-  if (value === true) return name;
-  if (value === false) return name.startsWith("--") ? `--no-${name.slice(2)}` : `${name}=false`;
-  return `${name} ${formatFlagValue(value)}`;
-}
+export { formatFlag, formatFlagValue } from "./flag-format";

@@ -1,13 +1,17 @@
 /**
- * An upload request → a canonical run document. Accepts a servebench/v1 JSON body, or a multipart form
- * with a `file` field and optional context fields that fill or override what the file says.
+ * An upload request → runs ready to store. Accepts a raw body (a servebench/v1 document or any file a
+ * supported benchmark tool writes, a zip of a results folder included) or a multipart form with one or
+ * more `file` fields plus context fields that fill or override what the files say.
  */
 import { z } from "zod";
-import { AppError } from "@/lib/errors";
-import { decodeUtf8, isJsonMediaType, mediaTypeOf, parseJsonText, readBodyWithLimit } from "@/lib/http/body";
-import { normalizeRunDocument, type RunDocument } from "./normalize";
+import { AppError, type ErrorIssue } from "@/lib/errors";
+import { conflictError, planRuns, readUploads, type ParsedUpload, type Plan, type UploadFile } from "@/lib/formats/import";
+import { FORMAT_PARSERS } from "@/lib/formats/registry";
+import { mediaTypeOf, readBodyWithLimit } from "@/lib/http/body";
+import { defaultRunName, normalizeRunDocument, type RunDocument } from "./normalize";
+import { RUN_FORMAT } from "./schema";
 
-/** Form fields that may accompany an uploaded file. Empty fields are ignored. */
+/** Form fields that may accompany uploaded files. Empty fields are ignored. */
 export const UPLOAD_CONTEXT_FIELDS = [
   "name",
   "engine",
@@ -53,45 +57,103 @@ export function applyUploadContext(raw: unknown, context: UploadContext): unknow
   return doc;
 }
 
-export interface ParsedUpload {
-  raw: unknown;
-  context: UploadContext;
-  fileName: string | null;
+/** Media types of a raw (non-multipart) upload body. Anything else is a 415 that says what to send. */
+const RAW_MEDIA_TYPES = new Set([
+  "application/json",
+  "application/x-ndjson",
+  "application/jsonl",
+  "application/json-lines",
+  "application/x-jsonlines",
+  "text/csv",
+  "application/yaml",
+  "application/x-yaml",
+  "text/yaml",
+  "text/x-yaml",
+  "application/zip",
+  "application/x-zip-compressed",
+  "application/octet-stream",
+]);
+
+const SUPPORTED_TYPES =
+  "application/json (a servebench/v1 document or a benchmark tool's results), another raw results file " +
+  "(application/x-ndjson, text/csv, application/yaml, application/zip), or multipart/form-data with one or more `file` fields";
+
+export interface UploadOptions {
+  split: boolean;
+  pick: number[] | undefined;
 }
 
-const SUPPORTED_TYPES = "application/json (a servebench/v1 document) or multipart/form-data with a `file` field";
+export interface UploadRequest {
+  files: UploadFile[];
+  context: UploadContext;
+  options: UploadOptions;
+}
 
-/** Read an upload request's body into the parsed file and its form context. Does not validate the run. */
-export async function readUploadRequest(request: Request, limitBytes: number): Promise<ParsedUpload> {
-  const mediaType = mediaTypeOf(request);
-  if (isJsonMediaType(mediaType)) {
-    const bytes = await readBodyWithLimit(request, limitBytes);
-    return { raw: parseJsonText(decodeUtf8(bytes), "The request body"), context: {}, fileName: null };
+function parseBoolean(value: string | null): boolean {
+  return value !== null && ["1", "true", "yes", "on"].includes(value.trim().toLowerCase());
+}
+
+function parsePick(value: string | null): number[] | undefined {
+  if (value === null || value.trim() === "") return undefined;
+  const parts = value.split(",").map((part) => part.trim());
+  if (!parts.every((part) => /^\d+$/.test(part))) {
+    throw new AppError("bad_request", "fragments must be a comma-separated list of fragment numbers from the preview.", [
+      { path: "fragments", message: "expected numbers such as 0,2,3" },
+    ]);
   }
+  return parts.map(Number);
+}
+
+/** Read the files, form context and options of an upload request. Does not parse the files. */
+export async function readUploadRequest(request: Request, limitBytes: number): Promise<UploadRequest> {
+  const url = new URL(request.url);
+  const mediaType = mediaTypeOf(request);
   if (mediaType === "multipart/form-data") {
     const bytes = await readBodyWithLimit(request, limitBytes);
     let form: FormData;
     try {
-      form = await new Response(bytes, {
-        headers: { "content-type": request.headers.get("content-type") ?? "" },
-      }).formData();
+      form = await new Response(bytes, { headers: { "content-type": request.headers.get("content-type") ?? "" } }).formData();
     } catch {
       throw new AppError("bad_request", "The multipart body could not be read; check its boundary and encoding.");
     }
-    const file = form.get("file");
-    if (file === null) {
+    const entries = form.getAll("file");
+    if (entries.length === 0) {
       throw new AppError("bad_request", "The multipart body has no `file` field; attach the results file as `file`.", [
         { path: "file", message: "is required" },
       ]);
     }
-    const text = typeof file === "string" ? file : await file.text();
-    const fileName = typeof file === "string" ? null : file.name;
+    const files: UploadFile[] = [];
+    for (const [index, entry] of entries.entries()) {
+      if (typeof entry === "string") {
+        files.push({ name: entries.length > 1 ? `file ${index + 1}` : "file", bytes: new TextEncoder().encode(entry) });
+      } else {
+        files.push({ name: entry.name || `file ${index + 1}`, bytes: new Uint8Array(await entry.arrayBuffer()) });
+      }
+    }
     const context: UploadContext = {};
     for (const field of UPLOAD_CONTEXT_FIELDS) {
       const value = form.get(field);
       if (typeof value === "string") context[field] = value;
     }
-    return { raw: parseJsonText(text, fileName ? `The file "${fileName}"` : "The file"), context, fileName };
+    const split = form.get("split");
+    const pick = form.get("fragments");
+    return {
+      files,
+      context,
+      options: {
+        split: parseBoolean(typeof split === "string" ? split : url.searchParams.get("split")),
+        pick: parsePick(typeof pick === "string" ? pick : url.searchParams.get("fragments")),
+      },
+    };
+  }
+  if (RAW_MEDIA_TYPES.has(mediaType) || /^application\/[a-z0-9.+-]+\+json$/.test(mediaType)) {
+    const bytes = await readBodyWithLimit(request, limitBytes);
+    const declaredJson = mediaType === "application/json" || mediaType.endsWith("+json");
+    return {
+      files: [{ name: url.searchParams.get("filename") ?? "request body", bytes, declaredJson }],
+      context: {},
+      options: { split: parseBoolean(url.searchParams.get("split")), pick: parsePick(url.searchParams.get("fragments")) },
+    };
   }
   throw new AppError(
     "unsupported_media_type",
@@ -99,10 +161,102 @@ export async function readUploadRequest(request: Request, limitBytes: number): P
   );
 }
 
-/** Read, merge and validate an upload. Throws 400/413/415/422 AppErrors; writes nothing. */
-export async function parseUploadRequest(request: Request, limitBytes: number): Promise<RunDocument> {
+export interface PlannedRunResult {
+  /** The planned document with the form context applied, before validation: what the preview shows. */
+  raw: Record<string, unknown>;
+  /** The canonical document, or null when the run is not valid yet (see issues). */
+  document: RunDocument | null;
+  issues: ErrorIssue[];
+  fragments: number[];
+}
+
+export interface PreparedUpload {
+  parsed: ParsedUpload;
+  plan: Plan;
+  runs: PlannedRunResult[];
+  context: UploadContext;
+  options: UploadOptions;
+}
+
+const MISSING_HINT: Record<string, string> = {
+  engine: "is required: the file does not say which engine served the benchmark; fill in the engine",
+  model: "is required: the file does not name the model; fill in the model",
+};
+
+/**
+ * Name an imported run once its engine and model are known (from the files or the form): "vllm 0.25.1 ·
+ * facebook/opt-125m", plus what tells it apart from the other runs of the same upload.
+ */
+function nameRun(raw: Record<string, unknown>, suffix: string, namedByPerson: boolean): void {
+  if (typeof raw.name === "string" && raw.name.trim() !== "") {
+    if (namedByPerson && suffix) raw.name = `${raw.name} (${suffix})`;
+    return;
+  }
+  if (typeof raw.engine !== "string" || typeof raw.model !== "string") return;
+  const version = typeof raw.engine_version === "string" ? raw.engine_version : undefined;
+  const base = defaultRunName(raw.engine.trim().toLowerCase(), version, raw.model.trim());
+  raw.name = suffix ? `${base} (${suffix})` : base;
+}
+
+/** Validate each planned run with the form context applied, keeping every run's issues. */
+function validatePlannedRuns(plan: Plan, context: UploadContext): PlannedRunResult[] {
+  return plan.runs.map((run) => {
+    const raw = applyUploadContext(run.document, context) as Record<string, unknown>;
+    nameRun(raw, run.nameSuffix, Boolean(context.name?.trim()));
+    try {
+      return { raw, document: normalizeRunDocument(raw), issues: [], fragments: run.fragments };
+    } catch (error) {
+      if (!(error instanceof AppError) || error.code !== "validation_failed") throw error;
+      const imported = typeof raw.source_format === "string" && raw.source_format !== RUN_FORMAT;
+      const issues = (error.issues ?? []).map((issue) => {
+        const hint = imported && issue.message === "is required" ? MISSING_HINT[issue.path] : undefined;
+        return { path: issue.path, message: hint ?? issue.message };
+      });
+      return { raw, document: null, issues, fragments: run.fragments };
+    }
+  });
+}
+
+/** One 422 for every invalid run: each issue names its field and, when there are several runs, the run. */
+export function invalidRunsError(runs: readonly PlannedRunResult[]): AppError | null {
+  const issues: ErrorIssue[] = [];
+  for (const [index, run] of runs.entries()) {
+    const name = typeof run.raw.name === "string" ? `: "${run.raw.name}"` : "";
+    const label = runs.length > 1 ? ` (run ${index + 1} of ${runs.length}${name})` : "";
+    for (const issue of run.issues) {
+      const text = `${issue.message}${label}`;
+      if (!issues.some((existing) => existing.path === issue.path && existing.message === text)) {
+        issues.push({ path: issue.path, message: text });
+      }
+    }
+  }
+  if (issues.length === 0) return null;
+  const first = issues[0]!;
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : "";
+  return new AppError("validation_failed", `The run document is invalid. ${first.path || "document"}: ${first.message}${more}`, issues);
+}
+
+/** Read, parse, plan and validate an upload. Throws 400/413/415/422 AppErrors for what cannot be previewed. */
+export async function prepareUpload(request: Request, limitBytes: number): Promise<PreparedUpload> {
   const upload = await readUploadRequest(request, limitBytes);
-  return normalizeRunDocument(applyUploadContext(upload.raw, upload.context));
+  const parsed = readUploads(upload.files, FORMAT_PARSERS);
+  const plan = planRuns(parsed, { split: upload.options.split, pick: upload.options.pick });
+  if (plan.runs.length === 0) {
+    const reasons = parsed.skipped.map((skipped) => `${skipped.file}: ${skipped.reason}`);
+    const why = reasons.length > 0 ? ` Skipped ${reasons.join("; ")}.` : "";
+    throw new AppError("validation_failed", `Nothing to store: no load points were found or kept.${why}`, [
+      { path: "files", message: "no load points" },
+    ]);
+  }
+  return { parsed, plan, runs: validatePlannedRuns(plan, upload.context), context: upload.context, options: upload.options };
+}
+
+/** The documents to store, or the error that says why they cannot be stored as asked. Writes nothing. */
+export function documentsToStore(prepared: PreparedUpload): RunDocument[] {
+  if (prepared.plan.conflicts.length > 0 && !prepared.options.split) throw conflictError(prepared.plan);
+  const invalid = invalidRunsError(prepared.runs);
+  if (invalid) throw invalid;
+  return prepared.runs.map((run) => run.document).filter((document): document is RunDocument => document !== null);
 }
 
 const PatchSchema = z.strictObject({

@@ -184,44 +184,53 @@ export interface CreateRunOptions {
   createdAt?: Date;
 }
 
+function runCreateData(doc: RunDocument, id: string, now: Date): Prisma.RunCreateInput {
+  const measuredAt = doc.measured_at ? new Date(doc.measured_at) : null;
+  return {
+    id,
+    name: doc.name,
+    engine: doc.engine,
+    engineVersion: doc.engine_version ?? null,
+    model: doc.model,
+    gpu: doc.hardware?.gpu ?? null,
+    gpuCount: doc.hardware?.gpu_count ?? null,
+    gpuMemoryMib: doc.hardware?.gpu_memory_mib ?? null,
+    command: doc.command ?? null,
+    flagsJson: JSON.stringify(doc.flags),
+    envJson: JSON.stringify(doc.env),
+    workloadJson: doc.workload ? JSON.stringify(doc.workload) : null,
+    speculativeJson: doc.speculative ? JSON.stringify(doc.speculative) : null,
+    serverStartupS: doc.server_startup_s ?? null,
+    notes: doc.notes ?? null,
+    metadataJson: JSON.stringify(doc.metadata),
+    warningsJson: JSON.stringify(doc.warnings),
+    sourceFormat: doc.source_format,
+    measuredAt,
+    createdAt: now,
+    updatedAt: now,
+    sortAt: measuredAt ?? now,
+    searchText: searchTextOf(doc),
+    ...headlineColumns(doc.results),
+    pointCount: doc.results.length,
+    points: { createMany: { data: doc.results.map(pointToRow) } },
+    tags: { createMany: { data: doc.tags.map((tag) => ({ tag })) } },
+  };
+}
+
 /** Store a run and all its points in one transaction: all of it or nothing. */
 export async function createRun(doc: RunDocument, options: CreateRunOptions = {}): Promise<{ id: string }> {
   const id = newRunId();
-  const now = options.createdAt ?? new Date();
-  const measuredAt = doc.measured_at ? new Date(doc.measured_at) : null;
-  await db().run.create({
-    data: {
-      id,
-      name: doc.name,
-      engine: doc.engine,
-      engineVersion: doc.engine_version ?? null,
-      model: doc.model,
-      gpu: doc.hardware?.gpu ?? null,
-      gpuCount: doc.hardware?.gpu_count ?? null,
-      gpuMemoryMib: doc.hardware?.gpu_memory_mib ?? null,
-      command: doc.command ?? null,
-      flagsJson: JSON.stringify(doc.flags),
-      envJson: JSON.stringify(doc.env),
-      workloadJson: doc.workload ? JSON.stringify(doc.workload) : null,
-      speculativeJson: doc.speculative ? JSON.stringify(doc.speculative) : null,
-      serverStartupS: doc.server_startup_s ?? null,
-      notes: doc.notes ?? null,
-      metadataJson: JSON.stringify(doc.metadata),
-      warningsJson: JSON.stringify(doc.warnings),
-      sourceFormat: doc.source_format,
-      measuredAt,
-      createdAt: now,
-      updatedAt: now,
-      sortAt: measuredAt ?? now,
-      searchText: searchTextOf(doc),
-      ...headlineColumns(doc.results),
-      pointCount: doc.results.length,
-      // Nested writes run in one transaction: the run, its points and its tags land together or not at all.
-      points: { createMany: { data: doc.results.map(pointToRow) } },
-      tags: { createMany: { data: doc.tags.map((tag) => ({ tag })) } },
-    },
-  });
+  // A nested write is one transaction: the run, its points and its tags land together or not at all.
+  await db().run.create({ data: runCreateData(doc, id, options.createdAt ?? new Date()) });
   return { id };
+}
+
+/** Store several runs in one transaction: all of them or none. */
+export async function createRuns(docs: readonly RunDocument[]): Promise<{ id: string; name: string }[]> {
+  const now = new Date();
+  const created = docs.map((doc) => ({ id: newRunId(), name: doc.name, doc }));
+  await db().$transaction(created.map(({ id, doc }) => db().run.create({ data: runCreateData(doc, id, now), select: { id: true } })));
+  return created.map(({ id, name }) => ({ id, name }));
 }
 
 export async function getRunOrThrow(id: string): Promise<StoredRun> {

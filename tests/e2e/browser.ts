@@ -19,3 +19,16 @@ export async function launchBrowser(): Promise<Browser> {
     ],
   });
 }
+
+/** Delete every run through the API, so a test file starts from an empty history whatever ran before it. */
+export async function deleteAllRuns(baseUrl: string): Promise<void> {
+  for (;;) {
+    const response = await fetch(`${baseUrl}/api/runs?per_page=100`);
+    const { runs } = (await response.json()) as { runs: { id: string }[] };
+    if (runs.length === 0) return;
+    for (const run of runs) {
+      const deleted = await fetch(`${baseUrl}/api/runs/${run.id}`, { method: "DELETE" });
+      if (deleted.status !== 204) throw new Error(`could not delete run ${run.id}: ${deleted.status}`);
+    }
+  }
+}

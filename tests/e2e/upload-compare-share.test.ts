@@ -5,7 +5,7 @@
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser } from "./browser";
+import { deleteAllRuns, launchBrowser } from "./browser";
 
 const baseUrl = inject("baseUrl");
 const FIXTURES = path.join(__dirname, "..", "fixtures", "servebench");
@@ -23,6 +23,7 @@ const ids: Partial<Record<keyof typeof RUNS, string>> = {};
 let sharedLink = "";
 
 beforeAll(async () => {
+  await deleteAllRuns(baseUrl);
   browser = await launchBrowser();
   context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseUrl });
@@ -44,7 +45,7 @@ describe.sequential("upload → history → compare → share", () => {
     expect(await page.getByTestId("empty-history").textContent()).toContain("Upload a results file");
   });
 
-  it("keeps the form and names the field when the server rejects a file", async () => {
+  it("names the broken field in the preview, and keeps the form when the server refuses to save", async () => {
     await page.goto(`${baseUrl}/upload`);
     await page.locator("#field-gpu").fill("H100 80GB");
     await page.getByTestId("file-input").setInputFiles({
@@ -52,9 +53,11 @@ describe.sequential("upload → history → compare → share", () => {
       mimeType: "application/json",
       buffer: Buffer.from(JSON.stringify({ format: "servebench/v1", engine: "vllm", model: "m", results: [{ concurrency: 0 }] })),
     });
+    await expect.poll(() => page.getByTestId("preview-issues").textContent()).toContain("results.0.concurrency");
+    await page.getByTestId("save-run").click();
     const error = page.getByTestId("api-error");
     await error.waitFor();
-    expect(await error.textContent()).toContain("results.0.concurrency");
+    expect(await error.textContent()).toContain("results.0.concurrency: Too small: expected number to be >=1");
     expect(await page.locator("#field-gpu").inputValue()).toBe("H100 80GB");
   });
 

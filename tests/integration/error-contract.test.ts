@@ -48,7 +48,7 @@ describe("malformed bodies → 400", () => {
       {
         error: {
           code: "invalid_json",
-          message: expect.stringMatching(/^The file "results\.json" is not valid JSON: .+/) as unknown as string,
+          message: expect.stringMatching(/^"results\.json" is not valid JSON \(.+\), nor JSON lines, YAML or CSV\.$/) as unknown as string,
         },
       },
     );
@@ -92,6 +92,10 @@ describe("oversized bodies → 413", () => {
   });
 });
 
+const SUPPORTED =
+  "application/json (a servebench/v1 document or a benchmark tool's results), another raw results file " +
+  "(application/x-ndjson, text/csv, application/yaml, application/zip), or multipart/form-data with one or more `file` fields";
+
 describe("unsupported content types → 415", () => {
   it.each([
     ["text/plain", 'Content-Type "text/plain" is not supported'],
@@ -101,7 +105,7 @@ describe("unsupported content types → 415", () => {
     await expectRejected(jsonRequest("/api/runs", "POST", JSON.stringify(valid()), contentType), 415, {
       error: {
         code: "unsupported_media_type",
-        message: `${start}; send application/json (a servebench/v1 document) or multipart/form-data with a \`file\` field.`,
+        message: `${start}; send ${SUPPORTED}.`,
       },
     });
   });
@@ -112,7 +116,7 @@ describe("unsupported content types → 415", () => {
       error: {
         code: "unsupported_media_type",
         message:
-          "Content-Type (none) is not supported; send application/json (a servebench/v1 document) or multipart/form-data with a `file` field.",
+          `Content-Type (none) is not supported; send ${SUPPORTED}.`,
       },
     });
   });
@@ -147,8 +151,6 @@ describe("schema violations → 422 naming every field", () => {
   });
 
   it.each([
-    ["a document that is an array", [], "", "a run document must be a JSON object"],
-    ["a document that is a string", "servebench", "", "a run document must be a JSON object"],
     ["a missing format", { ...valid(), format: undefined }, "format", 'must be "servebench/v1"'],
     ["another format", { ...valid(), format: "servebench/v2" }, "format", 'must be "servebench/v1"'],
     ["a missing model", { ...valid(), model: undefined }, "model", "is required"],
@@ -177,6 +179,20 @@ describe("schema violations → 422 naming every field", () => {
     expect(body.error.issues).toEqual([{ path, message }]);
     expect(body.error.message).toBe(`The run document is invalid. ${path || "document"}: ${message}`);
     expect(await counts()).toEqual(before);
+  });
+
+  it.each([
+    ["an array", "[]"],
+    ["a string", '"servebench"'],
+    ["a number", "42"],
+    ["an object of no known tool", '{"hello": "world"}'],
+  ])("refuses a JSON body that is %s as an unknown format", async (_label, body) => {
+    await expectRejected(jsonRequest("/api/runs", "POST", body), 422, {
+      error: {
+        code: "unsupported_format",
+        message: expect.stringMatching(/^"request body" is not a results file servebench recognizes\. Supported: servebench\/v1 JSON; /) as unknown as string,
+      },
+    });
   });
 
   it("names multipart context fields as document paths", async () => {

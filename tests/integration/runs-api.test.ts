@@ -163,14 +163,18 @@ describe("POST /api/runs", () => {
     );
     expect(response.status).toBe(200);
     const body = (await response.json()) as {
-      document: { name: string; flags: Record<string, unknown> };
-      single_stream: unknown;
-      peak: unknown;
+      runs: { document: { name: string; flags: Record<string, unknown> }; valid: boolean; missing: string[]; single_stream: unknown; peak: unknown }[];
+      conflicts: string[];
     };
-    expect(body.document.name).toBe("vLLM TP8 baseline");
-    expect(body.document.flags).toEqual({ "--tensor-parallel-size": "8" });
-    expect(body.single_stream).toEqual({ output_tok_s: 82.5, derived: false });
-    expect(body.peak).toEqual({ output_tok_s: 1536, concurrency: 128, request_rate: null });
+    expect(body.runs).toHaveLength(1);
+    const run = body.runs[0]!;
+    expect(run.valid).toBe(true);
+    expect(run.document.name).toBe("vLLM TP8 baseline");
+    expect(run.document.flags).toEqual({ "--tensor-parallel-size": "8" });
+    expect(run.missing).toEqual(["engine version"]);
+    expect(run.single_stream).toEqual({ output_tok_s: 82.5, derived: false });
+    expect(run.peak).toEqual({ output_tok_s: 1536, concurrency: 128, request_rate: null });
+    expect(body.conflicts).toEqual([]);
     expect(await counts()).toEqual({ runs: 0, points: 0, tags: 0 });
   });
 

@@ -2,11 +2,11 @@ import { NextResponse } from "next/server";
 import { AppError } from "@/lib/errors";
 import { maxBodyBytes } from "@/lib/env";
 import { apiRoute } from "@/lib/http/route";
-import { headline } from "@/lib/runs/derived";
-import { parseUploadRequest } from "@/lib/runs/ingest";
+import { documentsToStore, prepareUpload } from "@/lib/runs/ingest";
 import { parseListQuery } from "@/lib/runs/list-query";
 import { issuesFromZod } from "@/lib/runs/normalize";
-import { createRun, listRuns } from "@/lib/runs/queries";
+import { previewOf } from "@/lib/runs/preview";
+import { createRuns, listRuns } from "@/lib/runs/queries";
 
 export const dynamic = "force-dynamic";
 
@@ -20,11 +20,14 @@ export const GET = apiRoute(async (request) => {
 });
 
 export const POST = apiRoute(async (request) => {
-  const document = await parseUploadRequest(request, maxBodyBytes());
+  const prepared = await prepareUpload(request, maxBodyBytes());
   if (new URL(request.url).searchParams.get("dry_run") === "1") {
-    // The upload page's preview: the run as it would be stored, without storing it.
-    return NextResponse.json({ document, ...headline(document.results) });
+    // The upload page's preview: what would be stored, and what is missing or in conflict. Nothing is written.
+    return NextResponse.json(previewOf(prepared));
   }
-  const { id } = await createRun(document);
-  return NextResponse.json({ id, url: `/runs/${id}` }, { status: 201, headers: { Location: `/runs/${id}` } });
+  const created = await createRuns(documentsToStore(prepared));
+  const runs = created.map((run) => ({ id: run.id, url: `/runs/${run.id}`, name: run.name }));
+  const first = runs[0]!;
+  const body = runs.length === 1 ? { id: first.id, url: first.url } : { id: first.id, url: first.url, runs };
+  return NextResponse.json(body, { status: 201, headers: { Location: first.url } });
 });

@@ -4,11 +4,12 @@ import { notFound } from "next/navigation";
 import { ConcurrencyChart } from "@/components/charts/ConcurrencyChart";
 import { FlagsTable, KeyValueTable } from "@/components/runs/ConfigTables";
 import { DeleteRunButton } from "@/components/runs/DeleteRunButton";
-import { PointsTable } from "@/components/runs/PointsTable";
+import { PointsTable, SourcesTable } from "@/components/runs/PointsTable";
 import { RunEditor } from "@/components/runs/RunEditor";
 import { Card, DefinitionList, DemoBadge, PageHeader, Section, Tag, buttonClass } from "@/components/ui/primitives";
 import { concurrencySeries } from "@/lib/analysis/series";
 import { AppError } from "@/lib/errors";
+import { formatName } from "@/lib/formats/names";
 import { formatDateTime, formatDuration, formatHardware, formatLoadLevel, formatNumber } from "@/lib/format";
 import { headline } from "@/lib/runs/derived";
 import { getRunOrThrow, type StoredRun } from "@/lib/runs/queries";
@@ -71,6 +72,7 @@ export default async function RunPage({ params }: { params: Params }) {
             {run.engine}
             {run.engine_version ? ` ${run.engine_version}` : ""} · {run.model} · {formatHardware(run.hardware)} ·{" "}
             {run.measured_at ? `measured ${formatDateTime(run.measured_at)}` : `uploaded ${formatDateTime(run.created_at)}`}
+            {run.source_format !== "servebench/v1" ? ` · imported from ${formatName(run.source_format)}` : ""}
           </span>
         }
         actions={
@@ -85,6 +87,17 @@ export default async function RunPage({ params }: { params: Params }) {
           </>
         }
       />
+
+      {run.warnings.length > 0 ? (
+        <div className="mb-6 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-200" role="status" data-testid="run-warnings">
+          <p className="font-medium">Imported with warnings</p>
+          <ul className="mt-1 list-disc space-y-0.5 pl-5">
+            {run.warnings.map((warning, index) => (
+              <li key={index}>{warning}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
 
       <div className="mb-8 grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4">
         <Figure
@@ -137,6 +150,7 @@ export default async function RunPage({ params }: { params: Params }) {
 
       <Section title={`Results (${run.results.length} load level${run.results.length === 1 ? "" : "s"})`}>
         <PointsTable points={run.results} />
+        <SourcesTable points={run.results} />
       </Section>
 
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
@@ -180,7 +194,7 @@ export default async function RunPage({ params }: { params: Params }) {
                     { label: "Draft model", value: speculative.draft_model ?? "—" },
                   ]
                 : []),
-              { label: "Source format", value: run.source_format },
+              { label: "Source format", value: formatName(run.source_format) },
               {
                 label: "Tags",
                 value:

@@ -1,0 +1,376 @@
+/**
+ * Uploaded files → runs. Each file is decoded, its format detected by content, and parsed into fragments;
+ * fragments that share a configuration become one run with one point per load level. When the files
+ * disagree (different configurations, or two points at one load level) the plan says so, and the person
+ * either splits them into separate runs or picks the fragments to keep.
+ */
+import { AppError, type ErrorIssue } from "@/lib/errors";
+import { levelOf, compareLevels } from "@/lib/analysis/levels";
+import { formatLoadLevel } from "@/lib/format";
+import { RUN_FORMAT, type ResultPoint, type RunDocumentInput } from "@/lib/runs/schema";
+import { expandZip, isZip } from "./archive";
+import { DecodeError, decodeFile, parseLenientJson } from "./decode";
+import { FormatError, type FormatId, type FormatParser, type Fragment, type RunContext, type SourceFile } from "./types";
+
+export interface UploadFile {
+  name: string;
+  bytes: Uint8Array;
+  /** Set for a raw request body sent as application/json: it is decoded as JSON only, and errors say so. */
+  declaredJson?: boolean;
+}
+
+export interface IndexedFragment extends Fragment {
+  index: number;
+  formatLabel: string;
+}
+
+export interface SkippedFile {
+  file: string;
+  format: FormatId;
+  reason: string;
+}
+
+export interface ParsedUpload {
+  /** servebench/v1 documents: complete runs, taken as they are. */
+  documents: { file: string; raw: Record<string, unknown> }[];
+  fragments: IndexedFragment[];
+  /** Files recognized but holding no load points of their own (a sweep's aggregate, server-side metrics). */
+  skipped: SkippedFile[];
+  /** Fragments dropped because another file holds exactly the same figures (a sweep summary repeating its runs). */
+  duplicates: { file: string; part: string; sameAs: string }[];
+}
+
+function describe(fragment: Pick<Fragment, "file" | "part">): string {
+  return fragment.part ? `${fragment.file} (${fragment.part})` : fragment.file;
+}
+
+function isServebenchDocument(data: unknown): data is Record<string, unknown> {
+  return typeof data === "object" && data !== null && !Array.isArray(data) && (data as Record<string, unknown>).format === RUN_FORMAT;
+}
+
+/** An object clearly trying to be a run document (another servebench version, or a list of results without a format). */
+function looksLikeRunDocument(data: unknown): data is Record<string, unknown> {
+  if (typeof data !== "object" || data === null || Array.isArray(data)) return false;
+  const record = data as Record<string, unknown>;
+  return (typeof record.format === "string" && record.format.startsWith("servebench")) || Array.isArray(record.results);
+}
+
+export function supportedFormatsText(parsers: readonly FormatParser[]): string {
+  const labels = [...new Set(parsers.map((parser) => parser.label))];
+  return ["servebench/v1 JSON", ...labels].join("; ");
+}
+
+function expandUploads(files: readonly UploadFile[]): UploadFile[] {
+  return files.flatMap((file) => (isZip(file.bytes) ? expandZip(file.name, file.bytes) : [file]));
+}
+
+/** Decode, detect and parse every file. Throws AppErrors naming the file (and field) that could not be read. */
+export function readUploads(files: readonly UploadFile[], parsers: readonly FormatParser[]): ParsedUpload {
+  const result: ParsedUpload = { documents: [], fragments: [], skipped: [], duplicates: [] };
+  const seen = new Map<string, string>();
+  const expanded = expandUploads(files);
+  if (expanded.length === 0) throw new AppError("bad_request", "The upload holds no files.");
+
+  for (const upload of expanded) {
+    let source: SourceFile;
+    try {
+      source = upload.declaredJson ? decodeJsonBody(upload) : decodeFile(upload.name, upload.bytes);
+    } catch (error) {
+      if (error instanceof DecodeError) throw new AppError("invalid_json", error.message);
+      throw error;
+    }
+    if (isServebenchDocument(source.data)) {
+      result.documents.push({ file: upload.name, raw: source.data });
+      continue;
+    }
+    const parser = parsers.find((candidate) => {
+      try {
+        return candidate.detect(source);
+      } catch {
+        return false;
+      }
+    });
+    if (!parser && looksLikeRunDocument(source.data)) {
+      // No tool's file, but shaped like a run document: validation will name what is wrong with it.
+      result.documents.push({ file: upload.name, raw: source.data });
+      continue;
+    }
+    if (!parser) {
+      throw new AppError(
+        "unsupported_format",
+        `"${upload.name}" is not a results file servebench recognizes. Supported: ${supportedFormatsText(parsers)}.`,
+      );
+    }
+    let fragments: Fragment[];
+    try {
+      fragments = parser.parse(source);
+    } catch (error) {
+      if (error instanceof FormatError) {
+        throw new AppError("validation_failed", `"${upload.name}" (${parser.label}) could not be imported: ${error.path}: ${error.message}`, [
+          { path: error.path, message: `${error.message} (in "${upload.name}")` },
+        ]);
+      }
+      throw error;
+    }
+    if (fragments.length === 0) {
+      result.skipped.push({ file: upload.name, format: parser.id, reason: `${parser.label}: holds no load points of its own` });
+      continue;
+    }
+    for (const fragment of fragments) {
+      if (fragment.points.length === 0) {
+        // A part of the file with no load level to file its figures under (a trace replay, say).
+        const why = fragment.warnings.length > 0 ? fragment.warnings.join(" ") : "no load points";
+        result.skipped.push({ file: describe(fragment), format: parser.id, reason: why });
+        continue;
+      }
+      const key = JSON.stringify([fragment.format, fragment.context, stripSources(fragment.points)]);
+      const first = seen.get(key);
+      if (first !== undefined) {
+        result.duplicates.push({ file: fragment.file, part: fragment.part, sameAs: first });
+        continue;
+      }
+      seen.set(key, describe(fragment));
+      result.fragments.push({ ...fragment, index: result.fragments.length, formatLabel: parser.label });
+    }
+  }
+  return result;
+}
+
+function decodeJsonBody(upload: UploadFile): SourceFile {
+  const text = new TextDecoder("utf-8").decode(upload.bytes).replace(/^\uFEFF/, "");
+  if (text.trim() === "") throw new AppError("invalid_json", "The request body is empty; expected a JSON object.");
+  try {
+    return { name: upload.name, kind: "json", data: parseLenientJson(text), bytes: upload.bytes.byteLength };
+  } catch (error) {
+    throw new AppError("invalid_json", `The request body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function stripSources(points: readonly ResultPoint[]): ResultPoint[] {
+  return points.map(({ sources: _sources, ...rest }) => rest);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Planning: fragments → runs
+
+/** What must agree for fragments to be one run: everything but the load level and its per-level counts. */
+function groupKey(fragment: Fragment): string {
+  const { workload, measured_at: _measured, metadata: _metadata, notes: _notes, tags: _tags, name: _name, ...rest } =
+    fragment.context;
+  const { num_prompts: _prompts, ...steadyWorkload } = workload ?? {};
+  return JSON.stringify(sortKeys({ format: fragment.format, ...rest, workload: steadyWorkload }));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([k, v]) => [k, sortKeys(v)]),
+  );
+}
+
+export interface PlannedRun {
+  /** Fragment indexes in this run. */
+  fragments: number[];
+  /** What tells this run apart from the others of the same upload ("--max-num-seqs 4, repeat 2"), for its name. */
+  nameSuffix: string;
+  /** "servebench/v1" document of the run, before the person's form context is applied and before validation. */
+  document: RunDocumentInput & Record<string, unknown>;
+}
+
+export interface Plan {
+  runs: PlannedRun[];
+  /** Why the fragments cannot be stored as one run as they are; empty when they can. */
+  conflicts: string[];
+}
+
+export interface PlanOptions {
+  /** Store each configuration (and each repeat of a load level) as its own run instead of refusing. */
+  split: boolean;
+  /** Keep only these fragments (indexes from the preview); all when undefined. */
+  pick?: readonly number[] | undefined;
+}
+
+interface Group {
+  key: string;
+  fragments: IndexedFragment[];
+  /** Each slot is one run: fragments whose load levels do not collide. */
+  slots: IndexedFragment[][];
+}
+
+function levelsOf(fragment: Fragment): string[] {
+  return fragment.points.map((point) => levelOf(point).key);
+}
+
+function groupFragments(fragments: readonly IndexedFragment[]): Group[] {
+  const groups: Group[] = [];
+  for (const fragment of fragments) {
+    const key = groupKey(fragment);
+    let group = groups.find((candidate) => candidate.key === key);
+    if (!group) {
+      group = { key, fragments: [], slots: [] };
+      groups.push(group);
+    }
+    group.fragments.push(fragment);
+    const levels = levelsOf(fragment);
+    // First slot where none of this fragment's levels is taken: repeats of a level fill later slots.
+    let slot = group.slots.find((candidate) => !candidate.some((other) => levelsOf(other).some((level) => levels.includes(level))));
+    if (!slot) {
+      slot = [];
+      group.slots.push(slot);
+    }
+    slot.push(fragment);
+  }
+  return groups;
+}
+
+/** The context fields in which groups differ, as short text: "model Llama-3.1-8B", "--max-num-seqs 4". */
+function distinguishingText(group: Group, groups: readonly Group[], forName = false): string {
+  const context = group.fragments[0]?.context ?? {};
+  const others = groups.filter((other) => other !== group).map((other) => other.fragments[0]?.context ?? {});
+  if (others.length === 0) return "";
+  const parts: string[] = [];
+  const differs = (pick: (c: RunContext) => unknown) => others.some((other) => JSON.stringify(pick(other)) !== JSON.stringify(pick(context)));
+  // A run's default name already shows its engine, version and model.
+  if (!forName && differs((c) => c.model)) parts.push(context.model ?? "no model");
+  if (!forName && differs((c) => c.engine)) parts.push(context.engine ?? "no engine");
+  if (!forName && differs((c) => c.engine_version)) parts.push(context.engine_version ?? "no version");
+  if (differs((c) => c.hardware)) parts.push(JSON.stringify(context.hardware ?? {}));
+  const flagNames = new Set([...Object.keys(context.flags ?? {}), ...others.flatMap((other) => Object.keys(other.flags ?? {}))]);
+  for (const name of [...flagNames].sort()) {
+    if (differs((c) => c.flags?.[name])) {
+      const value = context.flags?.[name];
+      parts.push(value === undefined ? `no ${name}` : value === true ? name : `${name} ${String(value)}`);
+    }
+  }
+  if (differs((c) => ({ ...c.workload, num_prompts: undefined }))) parts.push(`workload ${JSON.stringify(context.workload ?? {})}`);
+  return parts.length > 0 ? parts.join(", ") : forName ? "" : "another configuration";
+}
+
+function agreedValue<T>(values: readonly (T | undefined)[]): T | undefined {
+  const defined = values.filter((value): value is T => value !== undefined);
+  if (defined.length !== values.length || defined.length === 0) return undefined;
+  const first = JSON.stringify(defined[0]);
+  return defined.every((value) => JSON.stringify(value) === first) ? defined[0] : undefined;
+}
+
+function buildDocument(fragments: readonly IndexedFragment[], suffix: string): PlannedRun["document"] {
+  const contexts = fragments.map((fragment) => fragment.context);
+  const first = contexts[0] ?? {};
+  const points = fragments
+    .flatMap((fragment) => fragment.points)
+    .sort((a, b) => compareLevels(levelOf(a), levelOf(b)));
+  const warnings = [...new Set(fragments.flatMap((fragment) => fragment.warnings))];
+  const metadata: Record<string, string | number | boolean> = {};
+  const metadataKeys = new Set(contexts.flatMap((context) => Object.keys(context.metadata ?? {})));
+  for (const key of metadataKeys) {
+    const value = agreedValue(contexts.map((context) => context.metadata?.[key]));
+    if (value !== undefined) metadata[key] = value;
+  }
+  const files = [...new Set(fragments.map((fragment) => fragment.file))];
+  metadata.source_files = files.join(", ").slice(0, 2_000);
+
+  const workload = first.workload ? { ...first.workload } : undefined;
+  if (workload) {
+    const prompts = agreedValue(contexts.map((context) => context.workload?.num_prompts));
+    if (prompts === undefined) delete workload.num_prompts;
+    else workload.num_prompts = prompts;
+  }
+  const measured = contexts.map((context) => context.measured_at).filter((value): value is string => Boolean(value)).sort()[0];
+  const name = agreedValue(contexts.map((context) => context.name));
+  const model = first.model;
+  const engine = first.engine;
+
+  const document: PlannedRun["document"] = {
+    format: RUN_FORMAT,
+    source_format: fragments[0]?.format ?? RUN_FORMAT,
+    results: points,
+    metadata,
+  } as PlannedRun["document"];
+  if (engine !== undefined) document.engine = engine;
+  if (model !== undefined) document.model = model;
+  // Without a name in the files, the run is named once the person's context is applied (lib/runs/ingest.ts).
+  if (name !== undefined) document.name = suffix ? `${name} (${suffix})` : name;
+  if (first.engine_version !== undefined) document.engine_version = first.engine_version;
+  if (first.hardware !== undefined) document.hardware = first.hardware;
+  if (first.command !== undefined) document.command = first.command;
+  if (first.flags !== undefined) document.flags = first.flags;
+  if (first.env !== undefined) document.env = first.env;
+  if (workload && Object.keys(workload).length > 0) document.workload = workload;
+  if (first.speculative !== undefined) document.speculative = first.speculative;
+  if (first.server_startup_s !== undefined) document.server_startup_s = first.server_startup_s;
+  if (measured) document.measured_at = measured;
+  const tags = agreedValue(contexts.map((context) => context.tags));
+  if (tags) document.tags = tags;
+  const notes = agreedValue(contexts.map((context) => context.notes));
+  if (notes) document.notes = notes;
+  if (warnings.length > 0) document.warnings = warnings;
+  return document;
+}
+
+/** "a.jsonl (line 1, line 2), b.json": where a group's fragments are, file by file. */
+function whereFrom(fragments: readonly IndexedFragment[]): string {
+  const byFile = new Map<string, string[]>();
+  for (const fragment of fragments) {
+    const parts = byFile.get(fragment.file) ?? [];
+    if (fragment.part) parts.push(fragment.part);
+    byFile.set(fragment.file, parts);
+  }
+  return [...byFile.entries()].map(([file, parts]) => (parts.length > 0 ? `${file} (${parts.join(", ")})` : file)).join(", ");
+}
+
+function collisionText(slots: readonly IndexedFragment[][]): string {
+  const byLevel = new Map<string, { label: string; sources: string[] }>();
+  for (const slot of slots) {
+    for (const fragment of slot) {
+      for (const point of fragment.points) {
+        const level = levelOf(point);
+        const entry = byLevel.get(level.key) ?? { label: formatLoadLevel(level), sources: [] };
+        entry.sources.push(describe(fragment));
+        byLevel.set(level.key, entry);
+      }
+    }
+  }
+  return [...byLevel.values()]
+    .filter((entry) => entry.sources.length > 1)
+    .map((entry) => `${entry.sources.length} points at ${entry.label} (${entry.sources.join(", ")})`)
+    .join("; ");
+}
+
+export function planRuns(parsed: ParsedUpload, options: PlanOptions): Plan {
+  const pick = options.pick ? new Set(options.pick) : undefined;
+  const chosen = parsed.fragments.filter((fragment) => !pick || pick.has(fragment.index));
+  const groups = groupFragments(chosen);
+  const conflicts: string[] = [];
+  if (groups.length > 1) {
+    const described = groups.map((group) => `${distinguishingText(group, groups)} [${whereFrom(group.fragments)}]`);
+    conflicts.push(`The files hold ${groups.length} different configurations: ${described.join("; ")}.`);
+  }
+  for (const group of groups) {
+    if (group.slots.length > 1) conflicts.push(`Load levels repeat: ${collisionText(group.slots)}.`);
+  }
+
+  const runs: PlannedRun[] = parsed.documents.map((document) => ({ fragments: [], nameSuffix: "", document: document.raw as PlannedRun["document"] }));
+  for (const group of groups) {
+    const differing = distinguishingText(group, groups, true);
+    group.slots.forEach((slot, slotIndex) => {
+      const suffix = [differing, group.slots.length > 1 ? `repeat ${slotIndex + 1}` : ""].filter(Boolean).join(", ");
+      const nameSuffix = options.split || conflicts.length > 0 ? suffix : "";
+      runs.push({ fragments: slot.map((fragment) => fragment.index), nameSuffix, document: buildDocument(slot, nameSuffix) });
+    });
+  }
+  return { runs, conflicts };
+}
+
+/** The error for an upload whose files disagree and that asked neither to split nor to pick. */
+export function conflictError(plan: Plan): AppError {
+  const issues: ErrorIssue[] = plan.conflicts.map((message) => ({ path: "files", message }));
+  return new AppError(
+    "conflicting_files",
+    `The files cannot be stored as one run. ${plan.conflicts.join(" ")} Send split=1 to store them as ${plan.runs.length} separate runs, or fragments=<indexes> to keep some of them.`,
+    issues,
+  );
+}

@@ -1,0 +1,217 @@
+/**
+ * kubernetes-sigs/inference-perf report folders. A run is a series of load stages; the report writes
+ *
+ * - `stage_N_lifecycle_metrics.json`: one stage, measured by the client. `load_summary` states the stage's
+ *   `requested_rate` (and `achieved_rate`), plus `concurrency` for stages of the concurrent load type;
+ *   `successes.latency.*` are summaries in SECONDS; `successes.throughput.*` are per second; `failures.count`.
+ *   One stage is one load point.
+ * - `summary_lifecycle_metrics.json`: the same statistics over every request of every stage together. Its
+ *   `load_summary` has no requested rate: it is not one load level, so it is recognized and not imported.
+ * - `stage_N_prometheus_metrics.json` / `summary_prometheus_metrics.json`: what the model server's own
+ *   Prometheus metrics said over the stage. Recognized and not imported (see docs/formats/inference-perf.md).
+ *
+ * The files do not name the model (it is in the report's config.yaml).
+ *
+ * Definitions (reportgen/base.py): `time_per_output_token` = (last token time − first token time) /
+ * (output tokens − 1), first token excluded; `normalized_time_per_output_token` = request latency / output
+ * tokens, first token included. Before v0.5.0 the "token" times were the arrival times of stream lines
+ * (≤ v0.2) or SSE events (v0.3–v0.4), not of tokens; those reports' TPOT is not imported.
+ */
+import type { ResultPoint } from "@/lib/runs/schema";
+import { asRecord, isNaNValue, PointBuilder, toConcurrency, toNumber } from "./common";
+import { FormatError, type FormatParser, type Fragment, type RunContext, type SourceFile } from "./types";
+
+type Stat = "mean" | "median" | "p90" | "p95" | "p99";
+
+/** servebench statistic ← inference-perf summary key. It writes no standard deviation; p0.1…p75, p99.9 have no field. */
+const STATS: ReadonlyArray<[Stat, string]> = [
+  ["mean", "mean"],
+  ["median", "median"],
+  ["p90", "p90"],
+  ["p95", "p95"],
+  ["p99", "p99"],
+];
+
+/** Client-side latency summaries (seconds) → servebench metrics. */
+const LATENCIES = [
+  ["time_to_first_token", "ttft"],
+  ["request_latency", "e2el"],
+  ["normalized_time_per_output_token", "e2el_per_token"],
+] as const;
+
+const THROUGHPUTS = [
+  ["requests_per_sec", "request_throughput"],
+  ["output_tokens_per_sec", "output_throughput"],
+  ["total_tokens_per_sec", "total_token_throughput"],
+] as const;
+
+/** Keys the Prometheus report writes directly under `successes` (the lifecycle report nests under `latency`). */
+const PROMETHEUS_KEYS = ["queue_len", "kv_cache_usage_percentage", "num_requests_swapped", "num_preemptions_total", "prefix_cache_hit_percent"];
+
+const describeValue = (value: unknown): string =>
+  Array.isArray(value) ? "a list" : typeof value === "object" && value !== null ? "an object" : JSON.stringify(value);
+
+function figure(record: Record<string, unknown>, key: string, path: string): unknown {
+  const value = record[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === "number") return value;
+  if (typeof value === "string" && (toNumber(value) !== null || isNaNValue(value))) return value;
+  throw new FormatError(`${path}.${key}`, `${path}.${key} should be a number, but it is ${describeValue(value)}.`);
+}
+
+/** An object member that must be an object when present (null: the tool's "no requests to summarize"). */
+function section(record: Record<string, unknown>, key: string, path: string): Record<string, unknown> | undefined {
+  const value = record[key];
+  if (value === undefined || value === null) return undefined;
+  const found = asRecord(value);
+  if (!found) throw new FormatError(`${path}.${key}`, `${path}.${key} should be an object, but it is ${describeValue(value)}.`);
+  return found;
+}
+
+function reportParts(data: unknown): { load: Record<string, unknown>; successes: Record<string, unknown>; failures: Record<string, unknown> } | undefined {
+  const record = asRecord(data);
+  if (!record) return undefined;
+  const load = asRecord(record.load_summary);
+  const successes = asRecord(record.successes);
+  const failures = asRecord(record.failures);
+  if (!load || !successes || !failures) return undefined;
+  return { load, successes, failures };
+}
+
+function isLifecycle(data: unknown): boolean {
+  const parts = reportParts(data);
+  if (!parts) return false;
+  const latency = asRecord(parts.successes.latency);
+  return (
+    "count" in parts.successes &&
+    ("count" in parts.load || "schedule_delay" in parts.load) &&
+    (latency !== undefined || asRecord(parts.successes.throughput) !== undefined) &&
+    (latency === undefined || ["request_latency", "time_to_first_token", "normalized_time_per_output_token"].some((key) => key in latency))
+  );
+}
+
+function isPrometheus(data: unknown): boolean {
+  const parts = reportParts(data);
+  if (!parts || "latency" in parts.successes) return false;
+  return PROMETHEUS_KEYS.some((key) => key in parts.successes) || ("rate" in parts.successes && "time_per_output_token" in parts.successes);
+}
+
+/* ------------------------------------------------------------------------------------------------------ */
+/* Lifecycle reports                                                                                        */
+
+function parseLifecycle(file: SourceFile): Fragment[] {
+  const record = asRecord(file.data);
+  const parts = reportParts(file.data);
+  if (!record || !parts) throw new FormatError("", "An inference-perf lifecycle report should have load_summary, successes and failures objects.");
+  const { load, successes, failures } = parts;
+
+  const concurrency = figure(load, "concurrency", "load_summary");
+  const rate = figure(load, "requested_rate", "load_summary");
+  // No requested rate: the summary over all stages (or another aggregate), not one load level.
+  if (concurrency === undefined && rate === undefined) return [];
+
+  const builder = new PointBuilder(file.name);
+  if (concurrency !== undefined) {
+    if (toConcurrency(concurrency) === null) {
+      throw new FormatError("load_summary.concurrency", `load_summary.concurrency should be a positive whole number, but it is ${JSON.stringify(concurrency)}.`);
+    }
+    // A concurrent stage's requested_rate is its request count (set so the load generator never throttles): not a rate.
+    builder.concurrency(concurrency, "load_summary.concurrency");
+  } else {
+    builder.requestRate(rate, "load_summary.requested_rate");
+    if (!builder.has("request_rate")) {
+      throw new FormatError("load_summary.requested_rate", `load_summary.requested_rate should be a positive rate, but it is ${JSON.stringify(rate)}.`);
+    }
+  }
+
+  builder.set("completed", figure(successes, "count", "successes"), "successes.count");
+  builder.set("failed", figure(failures, "count", "failures"), "failures.count");
+  builder.set("duration_s", figure(record, "benchmark_time_seconds", ""), "benchmark_time_seconds", "s");
+
+  const throughput = section(successes, "throughput", "successes");
+  if (throughput) {
+    for (const [key, field] of THROUGHPUTS) builder.set(field, figure(throughput, key, "successes.throughput"), `successes.throughput.${key}`);
+  }
+  // Token totals: v0.5+ reports sum the tokens (the server's usage counts when it sent them).
+  for (const [key, field] of [
+    ["prompt_tokens", "total_input_tokens"],
+    ["output_tokens", "total_output_tokens"],
+  ] as const) {
+    const tokens = section(successes, key, "successes");
+    if (tokens) builder.set(field, figure(tokens, "total", `successes.${key}`), `successes.${key}.total`);
+  }
+
+  // v0.5.0 derived TPOT from token times and added token_count_mismatches in the same change.
+  const tokenTimed = "token_count_mismatches" in successes;
+  const latency = section(successes, "latency", "successes");
+  const warnings: string[] = [];
+  if (latency) {
+    const metrics: Array<readonly [string, "ttft" | "e2el" | "e2el_per_token" | "tpot"]> = [...LATENCIES];
+    if (tokenTimed) metrics.push(["time_per_output_token", "tpot"]);
+    else if (section(latency, "time_per_output_token", "successes.latency")) {
+      warnings.push(
+        "successes.latency.time_per_output_token not imported: the report predates inference-perf v0.5.0, " +
+          "which timed stream lines or events instead of tokens, so it is not a time per output token.",
+      );
+    }
+    for (const [key, metric] of metrics) {
+      const stats = section(latency, key, "successes.latency");
+      if (!stats) continue;
+      const path = `successes.latency.${key}`;
+      const entries: Partial<Record<Stat, { value: unknown; source: string }>> = {};
+      for (const [stat, name] of STATS) {
+        const value = figure(stats, name, path);
+        if (value !== undefined) entries[stat] = { value, source: `${path}.${name}` };
+      }
+      builder.setStats(metric, entries, "s");
+    }
+  }
+
+  const point: ResultPoint = builder.build();
+  const context: RunContext = {};
+  const metadata: Record<string, string | number | boolean> = {};
+  const achieved = toNumber(load.achieved_rate);
+  if (achieved !== null) metadata.achieved_rate = achieved;
+  metadata.report_layout = tokenTimed ? "v0.5+ (token-timed)" : "before v0.5 (stream-timed)";
+  context.metadata = metadata;
+  return [{ format: "inference-perf", file: file.name, part: "", context, points: [point], warnings: [...warnings, ...builder.warnings] }];
+}
+
+export const inferencePerfLifecycleParser: FormatParser = {
+  id: "inference-perf",
+  label: "inference-perf stage_N_lifecycle_metrics.json / summary_lifecycle_metrics.json",
+  signature:
+    "`load_summary` (`count`, `schedule_delay`, and per stage `requested_rate`), `successes` with `count` and `latency`/`throughput`, and `failures`",
+  detect(file: SourceFile): boolean {
+    try {
+      return file.kind !== "csv" && isLifecycle(file.data);
+    } catch {
+      return false;
+    }
+  },
+  parse: parseLifecycle,
+};
+
+/* ------------------------------------------------------------------------------------------------------ */
+/* Prometheus reports                                                                                       */
+
+export const inferencePerfPrometheusParser: FormatParser = {
+  id: "inference-perf",
+  label: "inference-perf stage_N_prometheus_metrics.json / summary_prometheus_metrics.json (model-server metrics, not imported)",
+  signature:
+    "`load_summary` and `failures` empty, `successes` with server-side `rate`, `queue_len`, `kv_cache_usage_percentage`, `time_per_output_token`… directly under it",
+  detect(file: SourceFile): boolean {
+    try {
+      return file.kind !== "csv" && isPrometheus(file.data);
+    } catch {
+      return false;
+    }
+  },
+  // Server-side histogram estimates over a query window that does not match the stage: see the docs.
+  parse(file: SourceFile): Fragment[] {
+    if (!reportParts(file.data)) throw new FormatError("", "An inference-perf Prometheus report should have load_summary, successes and failures objects.");
+    return [];
+  },
+};
+
+export const inferencePerfParsers: readonly FormatParser[] = [inferencePerfLifecycleParser, inferencePerfPrometheusParser];

@@ -1,0 +1,28 @@
+/**
+ * Every tool format servebench imports, in the order detection tries them. Each detector looks for keys
+ * only its tool writes; tests/unit/formats/registry.test.ts checks that every fixture is claimed by
+ * exactly one parser. servebench/v1 documents are recognized before these (lib/formats/import.ts).
+ */
+import { aiperfParsers } from "./aiperf";
+import { guidellmParser } from "./guidellm";
+import { inferencePerfParsers } from "./inference-perf";
+import { llamaBenchParser } from "./llama-bench";
+import { llmdReportParser } from "./llm-d";
+import { llmperfIndividualParser, llmperfSummaryParser } from "./llmperf";
+import { sglangParsers } from "./sglang";
+import { trtllmBenchParser } from "./trtllm";
+import type { FormatParser } from "./types";
+import { vllmParsers } from "./vllm";
+
+export const FORMAT_PARSERS: readonly FormatParser[] = [
+  ...sglangParsers,
+  ...vllmParsers,
+  guidellmParser,
+  ...aiperfParsers,
+  llmperfSummaryParser,
+  llmperfIndividualParser,
+  ...inferencePerfParsers,
+  trtllmBenchParser,
+  llamaBenchParser,
+  llmdReportParser,
+];

@@ -1,0 +1,385 @@
+/**
+ * SGLang's benchmark clients:
+ * - `python -m sglang.bench_serving --output-file F`: one JSON line per run, appended to F
+ *   (python/sglang/bench_serving.py, `benchmark()` and `calculate_metrics()`);
+ * - `python -m sglang.bench_one_batch_server --result-filename F`: one JSON line per batch size × input length ×
+ *   output length (python/sglang/bench_one_batch_server.py, later python/sglang/test/bench_one_batch_server_internal.py,
+ *   `run_one_case()` / `BenchOneCaseResult.dump_to_jsonl()`).
+ *
+ * See docs/formats/sglang.md for the field mapping and the definitions the source uses.
+ */
+import type { FlagValue, Hardware, Speculative, Workload } from "@/lib/runs/schema";
+import { asRecord, isNaNValue, PointBuilder, toConcurrency, toCount, toNumber, type PointField, type TimeUnit } from "./common";
+import { FormatError, type FormatParser, type Fragment, type RunContext, type SourceFile } from "./types";
+
+type Json = Record<string, unknown>;
+type Metadata = Record<string, string | number | boolean>;
+
+// ---------------------------------------------------------------------------------------------------------
+// Signatures
+
+/** Keys only SGLang's bench_serving writes (vLLM's client never does). */
+const SGLANG_SERVING_KEYS = [
+  "total_output_tokens_retokenized",
+  "mean_e2e_latency_ms",
+  "median_e2e_latency_ms",
+  "server_info",
+  "random_input_len",
+  "sharegpt_output_len",
+] as const;
+/** Keys only vLLM's bench serve / sweep writes: a line with any of them is not SGLang's. */
+const VLLM_KEYS = ["total_token_throughput", "tokenizer_id", "burstiness", "endpoint_type", "model_id", "run_number", "mean_e2el_ms", "median_e2el_ms"] as const;
+const SERVING_RESULT_KEYS = ["completed", "output_throughput", "duration", "total_output_tokens"] as const;
+
+function isServingLine(value: unknown): value is Json {
+  const record = asRecord(value);
+  if (!record) return false;
+  if (!SGLANG_SERVING_KEYS.some((key) => key in record)) return false;
+  if (VLLM_KEYS.some((key) => key in record)) return false;
+  return SERVING_RESULT_KEYS.filter((key) => key in record).length >= 2;
+}
+
+/** Keys every version of bench_one_batch_server's result line has. */
+const ONE_BATCH_KEYS = ["batch_size", "input_len", "output_len", "latency", "overall_throughput"] as const;
+
+function isOneBatchLine(value: unknown): value is Json {
+  const record = asRecord(value);
+  if (!record) return false;
+  if (!ONE_BATCH_KEYS.every((key) => key in record)) return false;
+  // bench_serving and vLLM lines count completed requests; a one-batch line never does.
+  return !("completed" in record) && !VLLM_KEYS.some((key) => key in record);
+}
+
+function detectLines(file: SourceFile, test: (value: unknown) => boolean): boolean {
+  try {
+    if (file.kind === "json") return test(file.data);
+    if (file.kind === "jsonl") return Array.isArray(file.data) && file.data.length > 0 && file.data.every(test);
+    return false;
+  } catch {
+    return false;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Lines and figures
+
+interface Where {
+  /** Prefix of paths inside the file: "" for a one-line file, "line 3." otherwise. */
+  path: string;
+  /** For messages: "out.jsonl (line 3)". */
+  label: string;
+}
+
+function lines(file: SourceFile): { record: Json; where: Where; part: string }[] {
+  if (Array.isArray(file.data)) {
+    return file.data.map((item, index) => {
+      const where = { path: `line ${index + 1}.`, label: `${file.name} (line ${index + 1})` };
+      const record = asRecord(item);
+      if (!record) throw new FormatError(`line ${index + 1}`, "each line must be a JSON object");
+      return { record, where, part: `line ${index + 1}` };
+    });
+  }
+  const record = asRecord(file.data);
+  if (!record) throw new FormatError("", "the file must hold a JSON object per line");
+  return [{ record, where: { path: "", label: file.name }, part: "" }];
+}
+
+function describeValue(value: unknown): string {
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object" && value !== null) return "an object";
+  if (typeof value === "string") return `the text "${value.slice(0, 40)}"`;
+  return String(value);
+}
+
+/**
+ * A figure's raw value, checked: numbers, numeric strings, NaN and null pass (PointBuilder turns NaN into no
+ * data with a warning); an infinite value is reported and skipped; an object, a list or a word breaks the file.
+ */
+function figure(record: Json, key: string, where: Where, warnings: string[]): unknown {
+  const value = record[key];
+  if (value === undefined || value === null || isNaNValue(value)) return value;
+  if (typeof value === "number") {
+    if (Number.isFinite(value)) return value;
+    warnings.push(`${where.label}: ${key} is infinite; stored as no data.`);
+    return undefined;
+  }
+  if (typeof value === "string") {
+    if (toNumber(value) !== null) return value;
+    if (/^[-+]?(inf|infinity)$/i.test(value.trim())) {
+      warnings.push(`${where.label}: ${key} is infinite; stored as no data.`);
+      return undefined;
+    }
+  }
+  throw new FormatError(`${where.path}${key}`, `${key} must be a number, found ${describeValue(value)}`);
+}
+
+function setFigure(builder: PointBuilder, warnings: string[], field: PointField, record: Json, key: string, where: Where, unit?: TimeUnit): void {
+  builder.set(field, figure(record, key, where, warnings), key, unit);
+}
+
+const STAT_KEY = /^(mean|median|std|p(\d+(?:\.\d+)?))_(ttft|tpot|itl|e2e_latency)_ms$/;
+
+/** `{mean,median,std,p90,p95,p99}_{ttft,tpot,itl,e2e_latency}_ms`; p50 stands in for a missing median. */
+function setLatencies(builder: PointBuilder, warnings: string[], record: Json, where: Where): void {
+  for (const key of Object.keys(record)) {
+    const match = STAT_KEY.exec(key);
+    if (!match) continue;
+    const [, statWord, percentile, sourceMetric] = match;
+    const metric = sourceMetric === "e2e_latency" ? "e2el" : sourceMetric;
+    let stat: string | undefined = statWord;
+    if (percentile !== undefined) {
+      const p = Number(percentile);
+      if (p === 50) stat = `median_${sourceMetric}_ms` in record ? undefined : "median";
+      else stat = p === 90 || p === 95 || p === 99 ? `p${p}` : undefined;
+    }
+    if (stat === undefined) continue;
+    setFigure(builder, warnings, `${stat}_${metric}_ms` as PointField, record, key, where);
+  }
+}
+
+function addMetadata(metadata: Metadata, key: string, value: unknown): void {
+  if (typeof value === "string" && value.trim() !== "") metadata[key] = value.slice(0, 2_000);
+  else if (typeof value === "number" && Number.isFinite(value)) metadata[key] = value;
+  else if (typeof value === "boolean") metadata[key] = value;
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// server_info: the server's arguments (GET /get_server_info)
+
+/** Keys of /get_server_info that are not launch arguments (scheduler info, runtime state, version). */
+const NOT_FLAGS = new Set([
+  "internal_states",
+  "version",
+  "status",
+  "max_total_num_tokens",
+  "max_req_input_len",
+  "prefill",
+  "decode",
+]);
+const SECRET = /(^|_)(api_key|key|token|secret|password)$/;
+const MAX_FLAGS = 400;
+
+function flagName(key: string): string {
+  return `--${key.replace(/^-+/, "").replace(/_/g, "-")}`;
+}
+
+/**
+ * A server argument as a flag value, or undefined when the argument is not set: null, false (a switch left
+ * off), an empty string or list, or a nested object. Numbers become strings, as on a command line.
+ */
+function serverFlagValue(value: unknown): FlagValue | undefined {
+  if (value === true) return true;
+  if (typeof value === "number") return Number.isFinite(value) ? String(value) : undefined;
+  if (typeof value === "string") return value === "" ? undefined : value;
+  if (Array.isArray(value)) {
+    const items = value.filter((item) => typeof item === "string" || typeof item === "number").map(String);
+    return items.length > 0 && items.length === value.length ? items : undefined;
+  }
+  return undefined;
+}
+
+/** The server's arguments: the object itself, or for a PD-disaggregated router the first decode server's. */
+function serverArgs(info: Json): { args: Json; disaggregated: boolean } {
+  const decode = Array.isArray(info.decode) ? asRecord(info.decode[0]) : undefined;
+  if (decode) return { args: decode, disaggregated: true };
+  return { args: info, disaggregated: false };
+}
+
+/** Context from `server_info`, which newer versions write when the server answers GET /get_server_info (SGLang does). */
+function serverContext(info: Json): RunContext {
+  const { args, disaggregated } = serverArgs(info);
+  const context: RunContext = { engine: "sglang" };
+  const version = text(args.version) ?? text(info.version);
+  if (version) context.engine_version = version;
+  const model = text(args.served_model_name) ?? text(args.model_path);
+  if (model) context.model = model;
+
+  if (!disaggregated) {
+    const tp = toConcurrency(args.tp_size);
+    if (tp !== null) {
+      const pp = toConcurrency(args.pp_size) ?? 1;
+      const dp = args.enable_dp_attention === true ? 1 : (toConcurrency(args.dp_size) ?? 1);
+      const hardware: Hardware = { gpu_count: tp * pp * dp };
+      context.hardware = hardware;
+    }
+  }
+
+  const flags: Record<string, FlagValue> = {};
+  let count = 0;
+  for (const [key, value] of Object.entries(args)) {
+    if (NOT_FLAGS.has(key) || SECRET.test(key) || count >= MAX_FLAGS) continue;
+    const flag = serverFlagValue(value);
+    if (flag === undefined) continue;
+    flags[flagName(key)] = flag;
+    count += 1;
+  }
+  if (count > 0) context.flags = flags;
+
+  const method = text(args.speculative_algorithm);
+  if (method) {
+    const speculative: Speculative = { method: method.toLowerCase() };
+    const draft = text(args.speculative_draft_model_path);
+    if (draft) speculative.draft_model = draft;
+    const tokens = toConcurrency(args.speculative_num_draft_tokens);
+    if (tokens !== null && tokens <= 1_000) speculative.num_speculative_tokens = tokens;
+    context.speculative = speculative;
+  }
+
+  const metadata: Metadata = {};
+  addMetadata(metadata, "max_total_num_tokens", toNumber(args.max_total_num_tokens) ?? undefined);
+  if (disaggregated) metadata.pd_disaggregation = true;
+  if (Object.keys(metadata).length > 0) context.metadata = metadata;
+  return context;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// bench_serving
+
+function servingWorkload(record: Json): Workload | undefined {
+  const workload: Workload = {};
+  const dataset = text(record.dataset_name);
+  if (dataset) workload.dataset = dataset;
+  if (dataset !== undefined && /^(random|image)/.test(dataset)) {
+    // random_input_len / random_output_len drive the random and image datasets only; other datasets still
+    // write them (the defaults, 1024/1024), so they are read only here.
+    const input = toCount(record.random_input_len);
+    const output = toCount(record.random_output_len);
+    if (input !== null) workload.input_len = input;
+    if (output !== null) workload.output_len = output;
+  } else if (dataset === "sharegpt") {
+    const output = toCount(record.sharegpt_output_len) ?? toCount(record.fixed_output_len);
+    if (output !== null) workload.output_len = output;
+  }
+  return Object.keys(workload).length > 0 ? workload : undefined;
+}
+
+function servingContext(record: Json): RunContext {
+  const info = asRecord(record.server_info);
+  const server = info ? serverContext(info) : {};
+  const context: RunContext = {};
+  if (server.engine) context.engine = server.engine;
+  if (server.engine_version) context.engine_version = server.engine_version;
+  const model = text(record.model_id) ?? text(record.model) ?? server.model;
+  if (model) context.model = model;
+  if (server.hardware) context.hardware = server.hardware;
+  if (server.flags) context.flags = server.flags;
+  const workload = servingWorkload(record);
+  if (workload) context.workload = workload;
+  if (server.speculative) context.speculative = server.speculative;
+
+  const metadata: Metadata = {};
+  addMetadata(metadata, "backend", record.backend);
+  addMetadata(metadata, "tag", record.tag);
+  const dataset = text(record.dataset_name);
+  if (dataset !== undefined && /^(random|image)/.test(dataset)) addMetadata(metadata, "random_range_ratio", toNumber(record.random_range_ratio) ?? undefined);
+  // `concurrency` is the measured average number of requests in flight (sum of e2e latencies / duration).
+  addMetadata(metadata, "measured_concurrency", toNumber(record.concurrency) ?? undefined);
+  addMetadata(metadata, "max_concurrent_requests", toNumber(record.max_concurrent_requests) ?? undefined);
+  addMetadata(metadata, "max_output_tokens_per_s", toNumber(record.max_output_tokens_per_s) ?? undefined);
+  addMetadata(metadata, "input_throughput", toNumber(record.input_throughput) ?? undefined);
+  addMetadata(metadata, "accept_length", toNumber(record.accept_length) ?? undefined);
+  Object.assign(metadata, server.metadata ?? {});
+  if (Object.keys(metadata).length > 0) context.metadata = metadata;
+  return context;
+}
+
+function servingFragment(file: SourceFile, record: Json, where: Where, part: string): Fragment {
+  const warnings: string[] = [];
+  const builder = new PointBuilder(where.label);
+  const concurrency = record.max_concurrency;
+  if (concurrency !== undefined && concurrency !== null && typeof concurrency !== "number" && typeof concurrency !== "string") {
+    throw new FormatError(`${where.path}max_concurrency`, `max_concurrency must be a number or null, found ${describeValue(concurrency)}`);
+  }
+  builder.concurrency(concurrency, "max_concurrency");
+  builder.requestRate(record.request_rate, "request_rate");
+  const context = servingContext(record);
+  if (!builder.has("concurrency") && !builder.has("request_rate")) {
+    if (record.request_rate === "trace") {
+      warnings.push(
+        `${where.label}: requests followed the trace's timestamps (request_rate "trace") without max_concurrency; the run has no load level to file it under and is not imported.`,
+      );
+      return { format: "sglang-bench-serving", file: file.name, part, context, points: [], warnings };
+    }
+    throw new FormatError(
+      `${where.path}request_rate`,
+      `no load level: max_concurrency is ${describeValue(concurrency ?? null)} and request_rate is ${describeValue(record.request_rate ?? null)}`,
+    );
+  }
+  setFigure(builder, warnings, "completed", record, "completed", where);
+  setFigure(builder, warnings, "duration_s", record, "duration", where, "s");
+  setFigure(builder, warnings, "total_input_tokens", record, "total_input_tokens", where);
+  setFigure(builder, warnings, "total_output_tokens", record, "total_output_tokens", where);
+  setFigure(builder, warnings, "request_throughput", record, "request_throughput", where);
+  setFigure(builder, warnings, "output_throughput", record, "output_throughput", where);
+  setFigure(builder, warnings, "total_token_throughput", record, "total_throughput", where);
+  setLatencies(builder, warnings, record, where);
+  const point = builder.build();
+  warnings.push(...builder.warnings);
+  return { format: "sglang-bench-serving", file: file.name, part, context, points: [point], warnings };
+}
+
+export const sglangBenchServingParser: FormatParser = {
+  id: "sglang-bench-serving",
+  label: "SGLang bench_serving --output-file",
+  signature:
+    "JSON lines with completed/output_throughput/duration/total_output_tokens and at least one of " +
+    "total_output_tokens_retokenized, mean_e2e_latency_ms, median_e2e_latency_ms, server_info, random_input_len, " +
+    "sharegpt_output_len; none of vLLM's total_token_throughput, tokenizer_id, burstiness, endpoint_type, model_id, run_number",
+  detect: (file) => detectLines(file, isServingLine),
+  parse: (file) => lines(file).map(({ record, where, part }) => servingFragment(file, record, where, part)),
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// bench_one_batch_server
+
+function oneBatchFragment(file: SourceFile, record: Json, where: Where, part: string): Fragment {
+  const warnings: string[] = [];
+  const builder = new PointBuilder(where.label);
+  const batch = toConcurrency(record.batch_size);
+  if (batch === null) {
+    throw new FormatError(`${where.path}batch_size`, `batch_size must be a whole number of at least 1, found ${describeValue(record.batch_size)}`);
+  }
+  builder.concurrency(batch, "batch_size");
+  setFigure(builder, warnings, "duration_s", record, "latency", where, "s");
+  setFigure(builder, warnings, "output_throughput", record, "output_throughput", where);
+  setFigure(builder, warnings, "total_token_throughput", record, "overall_throughput", where);
+  const point = builder.build();
+  warnings.push(...builder.warnings);
+
+  const context: RunContext = {};
+  const workload: Workload = {};
+  const input = toCount(figure(record, "input_len", where, warnings));
+  const output = toCount(figure(record, "output_len", where, warnings));
+  if (input !== null) workload.input_len = input;
+  if (output !== null) workload.output_len = output;
+  if (Object.keys(workload).length > 0) context.workload = workload;
+
+  const metadata: Metadata = {};
+  addMetadata(metadata, "run_name", record.run_name);
+  // Seconds from sending the batch until its last request produced its first token.
+  addMetadata(metadata, "last_ttft_s", toNumber(record.last_ttft ?? record.ttft) ?? undefined);
+  addMetadata(metadata, "input_throughput", toNumber(record.input_throughput) ?? undefined);
+  // -1 means "not available" for these two.
+  const lastGen = toNumber(record.last_gen_throughput);
+  if (lastGen !== null && lastGen >= 0) metadata.last_gen_throughput = lastGen;
+  const accept = toNumber(record.spec_accept_length ?? record.acc_length);
+  if (accept !== null && accept > 0) metadata.accept_length = accept;
+  addMetadata(metadata, "spec_accept_rate", toNumber(record.spec_accept_rate) ?? undefined);
+  addMetadata(metadata, "cache_hit_rate", toNumber(record.cache_hit_rate) ?? undefined);
+  if (Object.keys(metadata).length > 0) context.metadata = metadata;
+  return { format: "sglang-bench-one-batch-server", file: file.name, part, context, points: [point], warnings };
+}
+
+export const sglangOneBatchServerParser: FormatParser = {
+  id: "sglang-bench-one-batch-server",
+  label: "SGLang bench_one_batch_server --result-filename",
+  signature: "JSON lines with batch_size, input_len, output_len, latency and overall_throughput (usually run_name), and no completed",
+  detect: (file) => detectLines(file, isOneBatchLine),
+  parse: (file) => lines(file).map(({ record, where, part }) => oneBatchFragment(file, record, where, part)),
+};
+
+export const sglangParsers: readonly FormatParser[] = [sglangBenchServingParser, sglangOneBatchServerParser];

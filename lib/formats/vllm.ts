@@ -1,0 +1,467 @@
+/**
+ * vLLM's benchmark client: `vllm bench serve --save-result` / `--append-result` (and the older
+ * `benchmarks/benchmark_serving.py --save-result`, which writes the same flat object), plus the folders of
+ * `vllm bench sweep serve` (`run=N.json` per run, `summary.json` listing them).
+ *
+ * Field names and definitions follow vllm/benchmarks/serve.py (`calculate_metrics`, `benchmark`, `main_async`)
+ * and vllm/benchmarks/sweep/serve.py (`_update_run_data`). See docs/formats/vllm.md.
+ */
+import type { FlagValue, Speculative, Workload } from "@/lib/runs/schema";
+import { asRecord, compactDateToIso, isNaNValue, PointBuilder, requestRate, toCount, toNumber, type PointField, type TimeUnit } from "./common";
+import { FormatError, type FormatParser, type Fragment, type RunContext, type SourceFile } from "./types";
+
+type Json = Record<string, unknown>;
+
+// ---------------------------------------------------------------------------------------------------------
+// Signatures
+
+/** Keys only vLLM's benchmark client writes (SGLang's bench_serving writes none of them). */
+const VLLM_KEYS = ["total_token_throughput", "tokenizer_id", "burstiness", "endpoint_type", "model_id"] as const;
+/** Result keys only SGLang's bench_serving writes: a file with any of them is not vLLM's. */
+const SGLANG_RESULT_KEYS = [
+  "total_output_tokens_retokenized",
+  "mean_e2e_latency_ms",
+  "median_e2e_latency_ms",
+  "total_throughput",
+  "server_info",
+] as const;
+/** Result figures every version of the payload writes at least one of. */
+const RESULT_KEYS = ["completed", "request_throughput", "output_throughput", "duration"] as const;
+
+function isVllmPayload(value: unknown): value is Json {
+  const record = asRecord(value);
+  if (!record) return false;
+  if (!VLLM_KEYS.some((key) => key in record)) return false;
+  if (SGLANG_RESULT_KEYS.some((key) => key in record)) return false;
+  return RESULT_KEYS.filter((key) => key in record).length >= 2;
+}
+
+function isSweepPayload(value: unknown): value is Json {
+  const record = asRecord(value);
+  return record !== undefined && typeof record.run_number === "number" && isVllmPayload(record);
+}
+
+function isPlainPayload(value: unknown): value is Json {
+  const record = asRecord(value);
+  return record !== undefined && !("run_number" in record) && isVllmPayload(record);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Keys of the payload
+
+/** Keys `vllm bench serve` (and benchmark_serving.py before it) writes itself, all versions. */
+const PAYLOAD_KEYS = new Set([
+  "date",
+  "endpoint_type",
+  "backend",
+  "label",
+  "model_id",
+  "tokenizer_id",
+  "num_prompts",
+  "request_rate",
+  "burstiness",
+  "max_concurrency",
+  "ramp_up_strategy",
+  "ramp_up_start_rps",
+  "ramp_up_end_rps",
+  "duration",
+  "completed",
+  "failed",
+  "total_input_tokens",
+  "total_output_tokens",
+  "total_input_sequences",
+  "request_throughput",
+  "request_goodput",
+  "request_goodput:",
+  "input_sequence_throughput",
+  "output_throughput",
+  "total_token_throughput",
+  "input_lens",
+  "output_lens",
+  "ttfts",
+  "itls",
+  "latencies",
+  "start_times",
+  "queue_times",
+  "generated_texts",
+  "errors",
+  "max_output_tokens_per_s",
+  "max_concurrent_requests",
+  "rtfx",
+  "rps_change_events",
+  "best_of",
+  "use_beam_search",
+]);
+
+function isPayloadKey(key: string): boolean {
+  return (
+    PAYLOAD_KEYS.has(key) ||
+    /^(mean|median|std|p\d+(\.\d+)?)_[a-z0-9_]+_ms$/.test(key) ||
+    /^(spec_decode|diffusion|probe)_/.test(key)
+  );
+}
+
+/**
+ * `vllm bench serve` arguments a sweep's bench overrides can add to a run file (`--bench-params`). Anything
+ * else a run file adds besides `run_number` is a `vllm serve` override (`--serve-params`).
+ */
+const BENCH_ARGS = new Set([
+  "_benchmark_name",
+  "backend",
+  "base_url",
+  "host",
+  "port",
+  "endpoint",
+  "model",
+  "served_model_name",
+  "tokenizer",
+  "tokenizer_mode",
+  "dataset_name",
+  "dataset_path",
+  "input_len",
+  "output_len",
+  "seed",
+  "temperature",
+  "top_p",
+  "top_k",
+  "min_p",
+  "frequency_penalty",
+  "presence_penalty",
+  "repetition_penalty",
+  "ignore_eos",
+  "logprobs",
+  "percentile_metrics",
+  "metric_percentiles",
+  "goodput",
+  "num_warmups",
+  "lora_modules",
+  "lora_assignment",
+  "extra_body",
+  "header",
+  "metadata",
+  "save_result",
+  "save_detailed",
+  "append_result",
+  "result_dir",
+  "result_filename",
+  "disable_tqdm",
+  "profile",
+  "request_id_prefix",
+  "ready_check_timeout_sec",
+  "skip_tokenizer_init",
+  "insecure",
+  "trust_remote_code",
+  "use_beam_search",
+]);
+
+function isBenchArg(key: string): boolean {
+  return (
+    BENCH_ARGS.has(key) ||
+    /^(random|sharegpt|sonnet|hf|custom|prefix_repetition|spec_bench|blazedit|burstgpt|random_mm|ramp_up)_/.test(key)
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Figures
+
+interface Where {
+  /** Prefix of paths inside the file: "" for a single object, "line 3." for JSONL, "[2]." for a JSON list. */
+  path: string;
+  /** For messages: "results.json (line 3)". */
+  label: string;
+}
+
+/**
+ * A figure's raw value, checked: numbers, numeric strings, NaN and null pass (PointBuilder handles them);
+ * an infinite value is reported and skipped; anything else (an object, a list, a word) breaks the file.
+ */
+function figure(record: Json, key: string, where: Where, warnings: string[]): unknown {
+  const value = record[key];
+  if (value === undefined || value === null || isNaNValue(value)) return value;
+  if (typeof value === "number") {
+    if (Number.isFinite(value)) return value;
+    warnings.push(`${where.label}: ${key} is infinite; stored as no data.`);
+    return undefined;
+  }
+  if (typeof value === "string") {
+    if (toNumber(value) !== null) return value;
+    if (/^[-+]?(inf|infinity)$/i.test(value.trim())) {
+      warnings.push(`${where.label}: ${key} is infinite; stored as no data.`);
+      return undefined;
+    }
+  }
+  throw new FormatError(`${where.path}${key}`, `${key} must be a number, found ${describeValue(value)}`);
+}
+
+function describeValue(value: unknown): string {
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object" && value !== null) return "an object";
+  if (typeof value === "string") return `the text "${value.slice(0, 40)}"`;
+  return String(value);
+}
+
+function setFigure(builder: PointBuilder, warnings: string[], field: PointField, record: Json, key: string, where: Where, unit?: TimeUnit): void {
+  builder.set(field, figure(record, key, where, warnings), key, unit);
+}
+
+const STAT_KEY = /^(mean|median|std|p(\d+(?:\.\d+)?))_(ttft|tpot|itl|e2el)_ms$/;
+
+/**
+ * Every `{mean,median,std,pNN}_{ttft,tpot,itl,e2el}_ms` key. p50 stands in for the median when the median is
+ * absent; percentiles other than 90, 95 and 99 have no servebench field and are left out.
+ */
+function setLatencies(builder: PointBuilder, warnings: string[], record: Json, where: Where): void {
+  for (const key of Object.keys(record)) {
+    const match = STAT_KEY.exec(key);
+    if (!match) continue;
+    const [, statWord, percentile, metric] = match;
+    let stat: string | undefined = statWord;
+    if (percentile !== undefined) {
+      const p = Number(percentile);
+      if (p === 50) stat = `median_${metric}_ms` in record ? undefined : "median";
+      else stat = p === 90 || p === 95 || p === 99 ? `p${p}` : undefined;
+    }
+    if (stat === undefined) continue;
+    setFigure(builder, warnings, `${stat}_${metric}_ms` as PointField, record, key, where);
+  }
+}
+
+/** One load point from one payload. */
+function buildPoint(record: Json, where: Where, warnings: string[]) {
+  const builder = new PointBuilder(where.label);
+  const concurrency = record.max_concurrency;
+  if (concurrency !== undefined && concurrency !== null && typeof concurrency !== "number" && typeof concurrency !== "string") {
+    throw new FormatError(`${where.path}max_concurrency`, `max_concurrency must be a number or null, found ${describeValue(concurrency)}`);
+  }
+  builder.concurrency(concurrency, "max_concurrency");
+  builder.requestRate(record.request_rate, "request_rate");
+  if (!builder.has("concurrency") && !builder.has("request_rate")) {
+    throw new FormatError(
+      `${where.path}request_rate`,
+      `no load level: max_concurrency is ${describeValue(concurrency ?? null)} and request_rate is ${describeValue(record.request_rate ?? null)}`,
+    );
+  }
+  if (typeof record.ramp_up_strategy === "string") {
+    warnings.push(
+      `${where.label}: the request rate ramped ${record.ramp_up_strategy}ly from ${String(record.ramp_up_start_rps)} to ${String(record.ramp_up_end_rps)} req/s; the point is filed under request_rate as written (${String(record.request_rate)}).`,
+    );
+  }
+  setFigure(builder, warnings, "completed", record, "completed", where);
+  setFigure(builder, warnings, "failed", record, "failed", where);
+  setFigure(builder, warnings, "duration_s", record, "duration", where, "s");
+  setFigure(builder, warnings, "total_input_tokens", record, "total_input_tokens", where);
+  setFigure(builder, warnings, "total_output_tokens", record, "total_output_tokens", where);
+  setFigure(builder, warnings, "request_throughput", record, "request_throughput", where);
+  setFigure(builder, warnings, "output_throughput", record, "output_throughput", where);
+  setFigure(builder, warnings, "total_token_throughput", record, "total_token_throughput", where);
+  setLatencies(builder, warnings, record, where);
+  const point = builder.build();
+  warnings.push(...builder.warnings);
+  return point;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Context
+
+function text(value: unknown): string | undefined {
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
+}
+
+function addMetadata(metadata: Record<string, string | number | boolean>, key: string, value: unknown): void {
+  if (typeof value === "string" && value.trim() !== "") metadata[key] = value.slice(0, 2_000);
+  else if (typeof value === "number" && Number.isFinite(value)) metadata[key] = value;
+  else if (typeof value === "boolean") metadata[key] = value;
+}
+
+/** What the payload itself says about the run (shared by plain and sweep files). */
+function payloadContext(record: Json, extraStrings: boolean): RunContext {
+  const context: RunContext = {};
+  const model = text(record.model_id);
+  if (model) context.model = model;
+  const label = text(record.label);
+  if (label) context.name = label.slice(0, 200);
+  const measured = compactDateToIso(record.date);
+  if (measured) context.measured_at = measured;
+  const prompts = toCount(record.num_prompts);
+  if (prompts !== null) context.workload = { num_prompts: prompts };
+
+  const metadata: Record<string, string | number | boolean> = {};
+  addMetadata(metadata, "backend", record.backend);
+  const tokenizer = text(record.tokenizer_id);
+  if (tokenizer && tokenizer !== model) metadata.tokenizer_id = tokenizer;
+  // Burstiness shapes the arrival times only at a finite rate; 1 (Poisson) is the default.
+  const burstiness = toNumber(record.burstiness);
+  if (burstiness !== null && burstiness !== 1 && typeof requestRate(record.request_rate) === "number") metadata.burstiness = burstiness;
+  const goodput = record.request_goodput ?? record["request_goodput:"];
+  addMetadata(metadata, "request_goodput", toNumber(goodput) ?? undefined);
+  addMetadata(metadata, "max_concurrent_requests", toNumber(record.max_concurrent_requests) ?? undefined);
+  addMetadata(metadata, "max_output_tokens_per_s", toNumber(record.max_output_tokens_per_s) ?? undefined);
+  addMetadata(metadata, "spec_decode_acceptance_rate_percent", toNumber(record.spec_decode_acceptance_rate) ?? undefined);
+  addMetadata(metadata, "spec_decode_acceptance_length", toNumber(record.spec_decode_acceptance_length) ?? undefined);
+  if (typeof record.ramp_up_strategy === "string") {
+    addMetadata(metadata, "ramp_up_strategy", record.ramp_up_strategy);
+    addMetadata(metadata, "ramp_up_start_rps", toNumber(record.ramp_up_start_rps) ?? undefined);
+    addMetadata(metadata, "ramp_up_end_rps", toNumber(record.ramp_up_end_rps) ?? undefined);
+  }
+  if (extraStrings) {
+    // `--metadata KEY=VALUE` lands at the top level as a string.
+    let extra = 0;
+    for (const [key, value] of Object.entries(record)) {
+      if (isPayloadKey(key) || typeof value !== "string" || key in metadata || extra >= 50) continue;
+      addMetadata(metadata, key.slice(0, 200), value);
+      extra += 1;
+    }
+  }
+  if (Object.keys(metadata).length > 0) context.metadata = metadata;
+  return context;
+}
+
+function flagValue(value: unknown): FlagValue | undefined {
+  if (typeof value === "boolean") return value;
+  if (typeof value === "number") return Number.isFinite(value) ? String(value) : undefined;
+  if (typeof value === "string") return value;
+  if (Array.isArray(value)) return value.filter((item) => item !== null && item !== undefined).map((item) => (typeof item === "object" ? JSON.stringify(item) : String(item)));
+  if (typeof value === "object" && value !== null) return JSON.stringify(value);
+  return undefined;
+}
+
+/** `max_num_seqs` → `--max-num-seqs`; `compilation_config.mode` → `--compilation-config.mode`. */
+function flagName(key: string): string {
+  return `--${key.replace(/^-+/, "").replace(/_/g, "-")}`;
+}
+
+/** `--speculative-config` as a sweep override (an object, or its JSON text): method, draft model, tokens. */
+function speculativeOf(value: unknown): Speculative | undefined {
+  let config = asRecord(value);
+  if (!config && typeof value === "string") {
+    try {
+      config = asRecord(JSON.parse(value));
+    } catch {
+      config = undefined;
+    }
+  }
+  if (!config) return undefined;
+  const speculative: Speculative = {};
+  const method = text(config.method);
+  if (method) speculative.method = method.toLowerCase();
+  const draft = text(config.model);
+  if (draft) speculative.draft_model = draft;
+  const tokens = toCount(config.num_speculative_tokens);
+  if (tokens !== null && tokens >= 1 && tokens <= 1_000) speculative.num_speculative_tokens = tokens;
+  return Object.keys(speculative).length > 0 ? speculative : undefined;
+}
+
+/** A sweep run: the payload's context plus the serve overrides as flags and the bench overrides as workload. */
+function sweepContext(record: Json): RunContext {
+  const context: RunContext = { engine: "vllm", ...payloadContext(record, false) };
+  const flags: Record<string, FlagValue> = {};
+  const workload: Workload = { ...(context.workload ?? {}) };
+  const metadata: Record<string, string | number | boolean> = { ...(context.metadata ?? {}) };
+  let speculative: Speculative | undefined;
+  for (const [key, value] of Object.entries(record)) {
+    if (key === "run_number" || isPayloadKey(key)) continue;
+    if (isBenchArg(key)) {
+      if (key === "dataset_name" && text(value)) workload.dataset = text(value);
+      else if ((key === "input_len" || key === "random_input_len") && toCount(value) !== null) workload.input_len = toCount(value) ?? undefined;
+      else if (["output_len", "random_output_len", "sharegpt_output_len"].includes(key) && toCount(value) !== null) workload.output_len = toCount(value) ?? undefined;
+      else if (key === "temperature" && toNumber(value) !== null) workload.temperature = toNumber(value) ?? undefined;
+      else if (key === "_benchmark_name") addMetadata(metadata, "benchmark_name", value);
+      else addMetadata(metadata, `bench_${key}`, value);
+      continue;
+    }
+    const flag = flagValue(value);
+    if (flag !== undefined) flags[flagName(key)] = flag;
+    if (key === "speculative_config") speculative = speculativeOf(value);
+  }
+  const ordered: RunContext = {};
+  if (context.engine) ordered.engine = context.engine;
+  if (context.model) ordered.model = context.model;
+  if (context.name) ordered.name = context.name;
+  if (Object.keys(flags).length > 0) ordered.flags = flags;
+  const cleanWorkload = Object.fromEntries(Object.entries(workload).filter(([, v]) => v !== undefined)) as Workload;
+  if (Object.keys(cleanWorkload).length > 0) ordered.workload = cleanWorkload;
+  if (speculative) ordered.speculative = speculative;
+  if (context.measured_at) ordered.measured_at = context.measured_at;
+  if (Object.keys(metadata).length > 0) ordered.metadata = metadata;
+  return ordered;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Parsers
+
+function whereOf(file: SourceFile, kind: "line" | "index" | "single", index: number): Where {
+  if (kind === "single") return { path: "", label: file.name };
+  if (kind === "line") return { path: `line ${index + 1}.`, label: `${file.name} (line ${index + 1})` };
+  return { path: `[${index}].`, label: `${file.name} (item ${index + 1})` };
+}
+
+/** The payloads of a file: one object, or the lines of a JSONL file, or the items of a JSON list. */
+function payloads(file: SourceFile): { record: Json; where: Where; part: string }[] {
+  const data = file.data;
+  if (Array.isArray(data)) {
+    const kind = file.kind === "jsonl" ? "line" : "index";
+    return data.map((item, index) => {
+      const record = asRecord(item);
+      const where = whereOf(file, kind, index);
+      if (!record) throw new FormatError(where.path.replace(/\.$/, ""), "each entry must be a JSON object");
+      return { record, where, part: kind === "line" ? `line ${index + 1}` : `item ${index + 1}` };
+    });
+  }
+  const record = asRecord(data);
+  if (!record) throw new FormatError("", "the file must hold a JSON object");
+  return [{ record, where: whereOf(file, "single", 0), part: "" }];
+}
+
+export const vllmBenchServeParser: FormatParser = {
+  id: "vllm-bench-serve",
+  label: "vLLM bench serve --save-result",
+  signature:
+    "a flat JSON object (or JSON lines of them) with completed/request_throughput/output_throughput/duration and at least one of " +
+    "total_token_throughput, tokenizer_id, burstiness, endpoint_type, model_id; no run_number and none of SGLang's " +
+    "total_output_tokens_retokenized, *_e2e_latency_ms, total_throughput, server_info",
+  detect(file) {
+    try {
+      if (file.kind === "json") return isPlainPayload(file.data);
+      if (file.kind === "jsonl") return Array.isArray(file.data) && file.data.length > 0 && file.data.every(isPlainPayload);
+      return false;
+    } catch {
+      return false;
+    }
+  },
+  parse(file) {
+    return payloads(file).map(({ record, where, part }): Fragment => {
+      const warnings: string[] = [];
+      const point = buildPoint(record, where, warnings);
+      return { format: "vllm-bench-serve", file: file.name, part, context: payloadContext(record, true), points: [point], warnings };
+    });
+  },
+};
+
+export const vllmSweepParser: FormatParser = {
+  id: "vllm-sweep",
+  label: "vLLM bench sweep serve (run=N.json, summary.json)",
+  signature:
+    "a vLLM bench serve payload with run_number (run=N.json), or a JSON list of them (summary.json); the keys besides " +
+    "the payload's are the sweep's serve and bench overrides",
+  detect(file) {
+    try {
+      if (file.kind !== "json" && file.kind !== "jsonl") return false;
+      if (Array.isArray(file.data)) return file.data.length > 0 && file.data.every(isSweepPayload);
+      return file.kind === "json" && isSweepPayload(file.data);
+    } catch {
+      return false;
+    }
+  },
+  parse(file) {
+    return payloads(file).map(({ record, where }): Fragment => {
+      const run = toCount(record.run_number);
+      if (run === null) throw new FormatError(`${where.path}run_number`, `run_number must be a whole number, found ${describeValue(record.run_number)}`);
+      const warnings: string[] = [];
+      const point = buildPoint(record, { ...where, label: `${file.name} (run ${run})` }, warnings);
+      return { format: "vllm-sweep", file: file.name, part: `run ${run}`, context: sweepContext(record), points: [point], warnings };
+    });
+  },
+};
+
+export const vllmParsers: readonly FormatParser[] = [vllmBenchServeParser, vllmSweepParser];
+

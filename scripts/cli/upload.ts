@@ -1,0 +1,182 @@
+/**
+ * `servebench upload FILE… --url URL [context]`: POST results files to /api/runs as one multipart upload and
+ * print the new run's link. Exits 1 with the server's message when the upload is rejected, 2 on bad usage.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+
+export const UPLOAD_USAGE = `servebench upload FILE_OR_FOLDER... [options]
+
+  --url URL             the servebench server (default: $SERVEBENCH_URL or http://localhost:3000)
+  --name TEXT           run name
+  --engine NAME         engine that served the benchmark (vllm, sglang, tensorrt-llm, llama.cpp…)
+  --engine-version V    its version
+  --model NAME          model served
+  --gpu NAME            GPU model
+  --gpu-count N         number of GPUs
+  --command TEXT        the server's launch command (parsed into flags)
+  --tag TAG             a tag; repeat for more
+  --notes TEXT          free text
+  --split               store files that disagree (several configurations, repeated load levels) as separate runs
+  --fragments LIST      keep only these fragments (numbers from --dry-run), e.g. 0,2
+  --dry-run             show what would be stored, store nothing`;
+
+const OPTIONS = {
+  url: { type: "string" },
+  name: { type: "string" },
+  engine: { type: "string" },
+  "engine-version": { type: "string" },
+  model: { type: "string" },
+  gpu: { type: "string" },
+  "gpu-count": { type: "string" },
+  command: { type: "string" },
+  tag: { type: "string", multiple: true },
+  notes: { type: "string" },
+  split: { type: "boolean" },
+  fragments: { type: "string" },
+  "dry-run": { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/** Files named on the command line; a folder stands for every file under it (hidden files skipped). */
+export function collectFiles(paths: readonly string[]): { path: string; name: string }[] {
+  const out: { path: string; name: string }[] = [];
+  for (const given of paths) {
+    const stat = fs.statSync(given, { throwIfNoEntry: false });
+    if (!stat) throw new UsageError(`no such file or folder: ${given}`);
+    if (stat.isFile()) {
+      out.push({ path: given, name: path.basename(given) });
+      continue;
+    }
+    const base = path.basename(path.resolve(given));
+    const walk = (dir: string) => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+        if (entry.name.startsWith(".")) continue;
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) walk(full);
+        else if (entry.isFile()) out.push({ path: full, name: path.join(base, path.relative(given, full)) });
+      }
+    };
+    walk(given);
+  }
+  return out;
+}
+
+export class UsageError extends Error {}
+
+interface ErrorBody {
+  error?: { code?: string; message?: string; issues?: { path: string; message: string }[] };
+}
+
+interface PreviewBody {
+  runs: { document: { name?: string; source_format?: string; results?: unknown[] }; valid: boolean; issues: { path: string; message: string }[]; missing: string[] }[];
+  fragments: { index: number; file: string; part: string; format_label: string; levels: string[] }[];
+  conflicts: string[];
+}
+
+function print(line = ""): void {
+  process.stdout.write(`${line}\n`);
+}
+
+function printPreview(body: PreviewBody): void {
+  for (const fragment of body.fragments) {
+    print(`  [${fragment.index}] ${fragment.file}${fragment.part ? ` (${fragment.part})` : ""}: ${fragment.format_label}, ${fragment.levels.join(", ")}`);
+  }
+  for (const conflict of body.conflicts) print(`  conflict: ${conflict}`);
+  body.runs.forEach((run, index) => {
+    const points = run.document.results?.length ?? 0;
+    print(`  run ${index + 1}: ${run.document.name ?? "(unnamed)"}: ${points} point${points === 1 ? "" : "s"}${run.valid ? "" : " (not valid yet)"}`);
+    for (const issue of run.issues) print(`    ${issue.path}: ${issue.message}`);
+    if (run.missing.length > 0) print(`    missing: ${run.missing.join(", ")}`);
+  });
+}
+
+export async function runUpload(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    process.stderr.write(`servebench upload: ${error instanceof Error ? error.message : String(error)}\n\n${UPLOAD_USAGE}\n`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    print(UPLOAD_USAGE);
+    return 0;
+  }
+  if (positionals.length === 0) {
+    process.stderr.write(`servebench upload: name at least one results file or folder\n\n${UPLOAD_USAGE}\n`);
+    return 2;
+  }
+  let files: { path: string; name: string }[];
+  try {
+    files = collectFiles(positionals);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`servebench upload: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  if (files.length === 0) {
+    process.stderr.write("servebench upload: the folders hold no files\n");
+    return 2;
+  }
+
+  const base = (values.url ?? process.env.SERVEBENCH_URL ?? "http://localhost:3000").replace(/\/+$/, "");
+  const form = new FormData();
+  for (const file of files) form.append("file", new Blob([fs.readFileSync(file.path)]), file.name);
+  const context: Record<string, string | undefined> = {
+    name: values.name,
+    engine: values.engine,
+    engine_version: values["engine-version"],
+    model: values.model,
+    gpu: values.gpu,
+    gpu_count: values["gpu-count"],
+    command: values.command,
+    tags: values.tag?.join(","),
+    notes: values.notes,
+    split: values.split ? "1" : undefined,
+    fragments: values.fragments,
+  };
+  for (const [key, value] of Object.entries(context)) if (value !== undefined) form.set(key, value);
+
+  const endpoint = `${base}/api/runs${values["dry-run"] ? "?dry_run=1" : ""}`;
+  let response: Response;
+  try {
+    response = await fetch(endpoint, { method: "POST", body: form });
+  } catch (error) {
+    const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : "";
+    process.stderr.write(`servebench upload: cannot reach ${base}${cause}\n`);
+    return 1;
+  }
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text) as unknown;
+  } catch {
+    process.stderr.write(`servebench upload: ${base} answered ${response.status} with something that is not servebench's JSON\n`);
+    return 1;
+  }
+  if (!response.ok) {
+    const error = (body as ErrorBody).error;
+    process.stderr.write(`servebench upload: rejected (${response.status} ${error?.code ?? "error"}): ${error?.message ?? text}\n`);
+    // Issues the message already quotes are not printed twice.
+    for (const issue of error?.issues ?? []) {
+      if (error?.message?.includes(issue.message)) continue;
+      process.stderr.write(`  ${issue.path || "(document)"}: ${issue.message}\n`);
+    }
+    return 1;
+  }
+  if (values["dry-run"]) {
+    print(`Dry run: nothing stored. ${base} would store:`);
+    printPreview(body as PreviewBody);
+    return 0;
+  }
+  const created = body as { id: string; url: string; runs?: { id: string; url: string; name: string }[] };
+  const runs = created.runs ?? [{ id: created.id, url: created.url, name: "" }];
+  for (const run of runs) print(`${base}${run.url}${run.name ? `  ${run.name}` : ""}`);
+  if (runs.length > 1) print(`compare: ${base}/compare?runs=${runs.map((run) => run.id).join(",")}`);
+  return 0;
+}

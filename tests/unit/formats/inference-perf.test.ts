@@ -1,0 +1,323 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it, test } from "vitest";
+import { aiperfParsers } from "@/lib/formats/aiperf";
+import { decodeFile, decodeText } from "@/lib/formats/decode";
+import { readUploads } from "@/lib/formats/import";
+import { inferencePerfLifecycleParser, inferencePerfParsers, inferencePerfPrometheusParser } from "@/lib/formats/inference-perf";
+import { FormatError, type FormatParser, type Fragment, type SourceFile } from "@/lib/formats/types";
+import type { ResultPoint } from "@/lib/runs/schema";
+import { FIXTURES_DIR, fixtureFiles, loadFixture, readFixtureJson } from "./fixtures";
+
+type Raw = Record<string, unknown>;
+type Stats = Record<string, number>;
+
+const DIR = "inference-perf/kubecon-na-2025-vllm";
+const STAGES = [0, 1, 2, 3, 4, 5, 6];
+const stageFile = (stage: number) => `${DIR}/stage_${stage}_lifecycle_metrics.json`;
+const V06 = "inference-perf/hand-made-v0.6-concurrent-stage_0_lifecycle_metrics.json";
+const ALL_FAILED = "inference-perf/hand-made-all-requests-failed-stage_2_lifecycle_metrics.json";
+const TPOT_WARNING =
+  "successes.latency.time_per_output_token not imported: the report predates inference-perf v0.5.0, which timed stream lines or events instead of tokens, so it is not a time per output token.";
+
+/** servebench statistic ← inference-perf key (it writes no std). */
+const STATS = [
+  ["mean", "mean"],
+  ["median", "median"],
+  ["p90", "p90"],
+  ["p95", "p95"],
+  ["p99", "p99"],
+] as const;
+
+function raw(file: string): Raw {
+  return readFixtureJson(file) as Raw;
+}
+
+function at(file: string, key: string): unknown {
+  return key.split(".").reduce<unknown>((value, part) => (value as Raw)[part], raw(file));
+}
+
+function detecting(file: SourceFile, parsers: readonly FormatParser[] = inferencePerfParsers): FormatParser[] {
+  return parsers.filter((parser) => parser.detect(file));
+}
+
+function parseStage(file: string): Fragment {
+  const fragments = inferencePerfLifecycleParser.parse(loadFixture(file));
+  expect(fragments).toHaveLength(1);
+  return fragments[0]!;
+}
+
+function onlyPoint(fragment: Fragment): ResultPoint {
+  expect(fragment.points).toHaveLength(1);
+  return fragment.points[0]!;
+}
+
+/** Seconds in the file → ms in the point, with the source `successes.latency.<key>.<stat>`. */
+function expectLatency(point: ResultPoint, metric: string, file: string, key: string): void {
+  const source = at(file, `successes.latency.${key}`) as Stats;
+  for (const [stat, name] of STATS) {
+    const field = `${stat}_${metric}_ms` as keyof ResultPoint;
+    expect(point[field], field).toBeCloseTo(source[name]! * 1000, 9);
+    expect(point.sources?.[field], field).toBe(`successes.latency.${key}.${name}`);
+  }
+  expect(point[`std_${metric}_ms` as keyof ResultPoint]).toBeUndefined();
+}
+
+function inline(data: unknown, name = "inline/stage_0_lifecycle_metrics.json"): SourceFile {
+  return decodeText(name, JSON.stringify(data));
+}
+
+function formatErrorOf(run: () => unknown): FormatError {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(FormatError);
+    return error as FormatError;
+  }
+  throw new Error("expected a FormatError");
+}
+
+describe("inference-perf: detection", () => {
+  const files = fixtureFiles("inference-perf").filter((file) => !file.endsWith(".txt"));
+
+  test.each(files)("%s is recognized by exactly one inference-perf parser and by no AIPerf parser", (file) => {
+    const source = loadFixture(file);
+    const expected = file.includes("prometheus") ? inferencePerfPrometheusParser : inferencePerfLifecycleParser;
+    expect(detecting(source)).toEqual([expected]);
+    expect(detecting(source, aiperfParsers)).toEqual([]);
+  });
+
+  it("both parsers have the inference-perf id", () => {
+    for (const parser of inferencePerfParsers) expect(parser.id).toBe("inference-perf");
+  });
+
+  it("does not claim the other tools' shapes", () => {
+    const others: unknown[] = [
+      { date: "20250513-045648", backend: "vllm", request_rate: "inf", max_concurrency: 8, completed: 10, output_throughput: 100, mean_ttft_ms: 20 },
+      { backend: "sglang", dataset_name: "random", request_rate: "Infinity", completed: 10, output_throughput: 99.5 },
+      { benchmarks: [{ type_: "generative_benchmark", metrics: {} }] },
+      { num_concurrent_requests: 4, results_ttft_s_mean: 0.1 },
+      { schema_version: "1.3", aiperf_version: "0.11.0", request_throughput: { unit: "requests/sec", avg: 1 }, input_config: {} },
+      { records: { ttft: { unit: "ms", avg: 1 } }, input_config: {} },
+      [{ build_commit: "abc", n_prompt: 512, avg_ts: 456.7 }],
+      { version: "0.1", scenario: { load: {} }, results: { request_performance: {} } },
+      { format: "servebench/v1", engine: "vllm", model: "m", results: [{ concurrency: 1 }] },
+      // GuideLLM-like successes/failures without inference-perf's load_summary
+      { successes: { count: 1, latency: { request_latency: { mean: 1 } } }, failures: { count: 0 } },
+    ];
+    for (const data of others) expect(detecting(inline(data)), JSON.stringify(data).slice(0, 60)).toEqual([]);
+  });
+
+  it("does not claim the other tools' fixture files", () => {
+    const folders = fs
+      .readdirSync(FIXTURES_DIR, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && entry.name !== "inference-perf")
+      .map((entry) => entry.name);
+    expect(folders).toContain("aiperf");
+    let checked = 0;
+    for (const folder of folders) {
+      for (const file of fixtureFiles(folder)) {
+        let source: SourceFile;
+        try {
+          source = decodeFile(file, fs.readFileSync(path.join(FIXTURES_DIR, file)));
+        } catch {
+          continue;
+        }
+        expect(detecting(source), file).toEqual([]);
+        checked += 1;
+      }
+    }
+    expect(checked).toBeGreaterThan(3);
+  });
+
+  it("never throws from detect", () => {
+    const odd: SourceFile[] = [
+      { name: "a", kind: "json", data: null, bytes: 0 },
+      { name: "b", kind: "json", data: [1, 2], bytes: 4 },
+      { name: "c", kind: "json", data: { load_summary: 1, successes: "x", failures: null }, bytes: 4 },
+      { name: "d", kind: "csv", data: [["load_summary"], ["x"]], bytes: 4 },
+    ];
+    for (const file of odd) for (const parser of inferencePerfParsers) expect(parser.detect(file)).toBe(false);
+  });
+});
+
+describe("kubecon-na-2025-vllm: stage_N_lifecycle_metrics.json (v0.2-era report, constant-rate sweep)", () => {
+  test.each(STAGES)("stage %i is one point at its requested rate, with the figures the file states", (stage) => {
+    const file = stageFile(stage);
+    const fragment = parseStage(file);
+    const point = onlyPoint(fragment);
+    expect(fragment.format).toBe("inference-perf");
+    expect(fragment.file).toBe(file);
+    expect(fragment.part).toBe("");
+
+    expect(point.request_rate).toBe(at(file, "load_summary.requested_rate"));
+    expect(point.concurrency).toBeUndefined();
+    expect(point.sources?.request_rate).toBe("load_summary.requested_rate");
+    expect(point.completed).toBe(at(file, "successes.count"));
+    expect(point.failed).toBe(0);
+    expect(point.sources?.completed).toBe("successes.count");
+    expect(point.sources?.failed).toBe("failures.count");
+
+    for (const [key, field] of [
+      ["requests_per_sec", "request_throughput"],
+      ["output_tokens_per_sec", "output_throughput"],
+      ["total_tokens_per_sec", "total_token_throughput"],
+    ] as const) {
+      expect(point[field]).toBeCloseTo(at(file, `successes.throughput.${key}`) as number, 9);
+      expect(point.sources?.[field]).toBe(`successes.throughput.${key}`);
+    }
+    expectLatency(point, "ttft", file, "time_to_first_token");
+    expectLatency(point, "e2el", file, "request_latency");
+    expectLatency(point, "e2el_per_token", file, "normalized_time_per_output_token");
+    // Not TPOT (stream-line timing before v0.5.0), not ITL (per-token gaps, not chunk gaps).
+    expect(point.mean_tpot_ms).toBeUndefined();
+    expect(point.mean_itl_ms).toBeUndefined();
+    expect(point.duration_s).toBeUndefined();
+
+    expect(fragment.context.model).toBeUndefined();
+    expect(fragment.context.engine).toBeUndefined();
+    expect(fragment.context.metadata).toEqual({
+      achieved_rate: at(file, "load_summary.achieved_rate"),
+      report_layout: "before v0.5 (stream-timed)",
+    });
+    expect(fragment.warnings).toEqual([TPOT_WARNING]);
+  });
+
+  it("stage 0 in numbers: 1 req/s, TTFT 31.1 ms, e2e 480.5 ms, 64.2 tok/s", () => {
+    const point = onlyPoint(parseStage(stageFile(0)));
+    expect(point.request_rate).toBe(1);
+    expect(point.completed).toBe(60);
+    expect(point.mean_ttft_ms).toBeCloseTo(31.12733216257766, 9);
+    expect(point.mean_e2el_ms).toBeCloseTo(480.48226445680486, 9);
+    expect(point.p99_e2el_per_token_ms).toBeCloseTo(10.64582721341003, 9);
+    expect(point.output_throughput).toBeCloseTo(64.23350089997027, 9);
+    // The file's TPOT (3.47 ms) is half of (e2e − TTFT) / (output − 1) ≈ 7.2 ms: stream lines, not tokens.
+    const implied = (0.48048226445680486 - 0.03112733216257766) / (63.15 - 1);
+    expect((at(stageFile(0), "successes.latency.time_per_output_token.mean") as number) / implied).toBeLessThan(0.5);
+  });
+
+  it("the seven stages are seven distinct request rates", () => {
+    const rates = STAGES.map((stage) => onlyPoint(parseStage(stageFile(stage))).request_rate);
+    expect(rates).toEqual([1, 31.4, 61.79, 92.19, 122.59, 152.98, 183.38]);
+  });
+
+  it("summary_lifecycle_metrics.json covers every stage at once: recognized, nothing to import", () => {
+    const source = loadFixture(`${DIR}/summary_lifecycle_metrics.json`);
+    expect(detecting(source)).toEqual([inferencePerfLifecycleParser]);
+    expect(at(`${DIR}/summary_lifecycle_metrics.json`, "successes.count")).toBe(38717);
+    expect(inferencePerfLifecycleParser.parse(source)).toEqual([]);
+  });
+
+  test.each([...STAGES.map((stage) => `${DIR}/stage_${stage}_prometheus_metrics.json`), `${DIR}/summary_prometheus_metrics.json`])(
+    "%s (server-side Prometheus metrics) is recognized and not imported",
+    (file) => {
+      const source = loadFixture(file);
+      expect(detecting(source)).toEqual([inferencePerfPrometheusParser]);
+      expect(inferencePerfPrometheusParser.parse(source)).toEqual([]);
+    },
+  );
+
+  it("the Prometheus report does not describe the same requests as the client-side stage", () => {
+    // Why it is not merged into the stage's point: stage 0 sent 60 requests of ~204 prompt tokens.
+    expect(at(`${DIR}/stage_0_lifecycle_metrics.json`, "successes.count")).toBe(60);
+    expect(at(`${DIR}/stage_0_prometheus_metrics.json`, "successes.count")).toBe(937);
+    expect(at(`${DIR}/stage_0_prometheus_metrics.json`, "successes.prompt_len.mean")).toBe(4995);
+  });
+});
+
+describe("hand-made v0.6 report: a concurrent-load stage", () => {
+  const fragment = parseStage(V06);
+  const point = onlyPoint(fragment);
+
+  it("is filed under its concurrency; the stage's requested_rate (its request count) is not a rate", () => {
+    expect(point.concurrency).toBe(16);
+    expect(point.sources?.concurrency).toBe("load_summary.concurrency");
+    expect(point.request_rate).toBeUndefined();
+    expect(at(V06, "load_summary.requested_rate")).toBe(400);
+  });
+
+  it("imports TPOT from the token-timed time_per_output_token, and the v0.5+ totals and duration", () => {
+    expectLatency(point, "tpot", V06, "time_per_output_token");
+    expectLatency(point, "ttft", V06, "time_to_first_token");
+    expectLatency(point, "e2el", V06, "request_latency");
+    expectLatency(point, "e2el_per_token", V06, "normalized_time_per_output_token");
+    expect(point.mean_tpot_ms).toBeCloseTo(8.9, 9);
+    expect(point.mean_itl_ms).toBeUndefined();
+    expect(point.duration_s).toBeCloseTo(62.4137, 9);
+    expect(point.sources?.duration_s).toBe("benchmark_time_seconds");
+    expect(point.total_input_tokens).toBe(81592);
+    expect(point.sources?.total_input_tokens).toBe("successes.prompt_tokens.total");
+    expect(point.total_output_tokens).toBe(101888);
+    expect(point.sources?.total_output_tokens).toBe("successes.output_tokens.total");
+    expect(point.completed).toBe(398);
+    expect(point.failed).toBe(2);
+    expect(point.output_throughput).toBeCloseTo(1632.4418, 9);
+    expect(fragment.warnings).toEqual([]);
+    expect(fragment.context.metadata).toEqual({ achieved_rate: 7.2450642, report_layout: "v0.5+ (token-timed)" });
+  });
+});
+
+describe("hand-made traps", () => {
+  it("every request failed: no figures, a warning, never 0 tok/s", () => {
+    const fragment = parseStage(ALL_FAILED);
+    const point = onlyPoint(fragment);
+    expect(point.request_rate).toBe(1);
+    expect(point.completed).toBe(0);
+    expect(point.failed).toBe(25);
+    expect(point.output_throughput).toBeUndefined();
+    expect(point.request_throughput).toBeUndefined();
+    expect(point.mean_ttft_ms).toBeUndefined();
+    expect(fragment.warnings).toEqual([`${ALL_FAILED}: no request completed (25 failed); its figures are stored as no data.`]);
+  });
+
+  const stage = (patch: (report: Raw) => void): SourceFile => {
+    const report = structuredClone(raw(stageFile(1)));
+    patch(report);
+    return inline(report);
+  };
+
+  it("numbers written as strings are read; a NaN statistic is no data with a warning", () => {
+    const source = stage((report) => {
+      (report.load_summary as Raw).requested_rate = "31.4";
+      ((report.successes as Raw).throughput as Raw).output_tokens_per_sec = "1,943.0109854644684";
+      (((report.successes as Raw).latency as Raw).time_to_first_token as Raw).p99 = "NaN";
+    });
+    const [fragment] = inferencePerfLifecycleParser.parse(source);
+    const point = fragment!.points[0]!;
+    expect(point.request_rate).toBe(31.4);
+    expect(point.output_throughput).toBeCloseTo(1943.0109854644684, 9);
+    expect(point.p99_ttft_ms).toBeUndefined();
+    expect(point.p95_ttft_ms).toBeCloseTo(38.19209508947097, 9);
+    expect(fragment!.warnings).toContain("inline/stage_0_lifecycle_metrics.json: successes.latency.time_to_first_token.p99 is NaN; stored as no data.");
+  });
+
+  it("a broken figure throws a FormatError naming its path", () => {
+    const cases: Array<[(report: Raw) => void, string]> = [
+      [(report) => ((report.successes as Raw).count = { n: 1884 }), "successes.count"],
+      [(report) => ((((report.successes as Raw).latency as Raw).time_to_first_token as Raw).mean = [0.03]), "successes.latency.time_to_first_token.mean"],
+      [(report) => (((report.successes as Raw).latency as Raw).request_latency = 0.5), "successes.latency.request_latency"],
+      [(report) => ((report.load_summary as Raw).requested_rate = "fast"), "load_summary.requested_rate"],
+      [(report) => ((report.load_summary as Raw).concurrency = 2.5), "load_summary.concurrency"],
+      [(report) => ((report.failures as Raw).count = "none"), "failures.count"],
+    ];
+    for (const [patch, where] of cases) {
+      const source = stage(patch);
+      expect(inferencePerfLifecycleParser.detect(source), where).toBe(true);
+      expect(formatErrorOf(() => inferencePerfLifecycleParser.parse(source)).path).toBe(where);
+    }
+  });
+});
+
+describe("upload pipeline", () => {
+  it("the report folder becomes seven points; the summary and the Prometheus reports are skipped", () => {
+    const files = fixtureFiles(DIR).map((file) => ({ name: file, bytes: fs.readFileSync(path.join(FIXTURES_DIR, file)) }));
+    const parsed = readUploads(files, inferencePerfParsers);
+    expect(parsed.fragments).toHaveLength(7);
+    expect(parsed.fragments.map((fragment) => fragment.points[0]!.request_rate).sort((a, b) => Number(a) - Number(b))).toEqual([
+      1, 31.4, 61.79, 92.19, 122.59, 152.98, 183.38,
+    ]);
+    expect(parsed.skipped.map((skip) => path.basename(skip.file)).sort()).toEqual(
+      [...STAGES.map((stage) => `stage_${stage}_prometheus_metrics.json`), "summary_lifecycle_metrics.json", "summary_prometheus_metrics.json"].sort(),
+    );
+  });
+});

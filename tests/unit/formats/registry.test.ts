@@ -1,0 +1,79 @@
+/** Detection across all formats: every fixture is claimed by exactly one parser, of its own tool. */
+import { describe, expect, it, test } from "vitest";
+import { AppError } from "@/lib/errors";
+import { readUploads } from "@/lib/formats/import";
+import { FORMAT_NAMES } from "@/lib/formats/names";
+import { FORMAT_PARSERS } from "@/lib/formats/registry";
+import type { FormatId } from "@/lib/formats/types";
+import { fixtureFiles, loadFixture, FIXTURES_DIR } from "./fixtures";
+import fs from "node:fs";
+import path from "node:path";
+
+const TOOL_OF_FOLDER: Record<string, FormatId[]> = {
+  vllm: ["vllm-bench-serve", "vllm-sweep"],
+  sglang: ["sglang-bench-serving", "sglang-bench-one-batch-server"],
+  guidellm: ["guidellm"],
+  aiperf: ["aiperf"],
+  llmperf: ["llmperf"],
+  "inference-perf": ["inference-perf"],
+  trtllm: ["trtllm-bench"],
+  "llama-bench": ["llama-bench"],
+  "llm-d-benchmark-report": ["llm-d-benchmark-report"],
+};
+
+const isDocumentation = (file: string) => file.endsWith(".md") || file.endsWith("SOURCE.txt");
+const isJsonSchema = (file: string) => file.endsWith("_json_schema.json");
+const resultFiles = Object.keys(TOOL_OF_FOLDER)
+  .flatMap((folder) => fixtureFiles(folder))
+  .filter((file) => !isDocumentation(file) && !isJsonSchema(file));
+
+describe("format detection", () => {
+  it("has fixtures of every tool", () => {
+    for (const folder of Object.keys(TOOL_OF_FOLDER)) {
+      expect(resultFiles.filter((file) => file.startsWith(`${folder}/`)).length).toBeGreaterThan(0);
+    }
+  });
+
+  test.each(resultFiles)("%s is claimed by exactly one parser, of its own tool", (file) => {
+    const source = loadFixture(file);
+    const claimed = FORMAT_PARSERS.filter((parser) => parser.detect(source)).map((parser) => parser.id);
+    expect(claimed).toHaveLength(1);
+    expect(TOOL_OF_FOLDER[file.split("/")[0]!]).toContain(claimed[0]);
+  });
+
+  test.each(fixtureFiles("llm-d-benchmark-report").filter(isJsonSchema))("%s (a JSON Schema, not a report) is claimed by none", (file) => {
+    const source = loadFixture(file);
+    expect(FORMAT_PARSERS.filter((parser) => parser.detect(source)).map((parser) => parser.id)).toEqual([]);
+  });
+
+  test.each(resultFiles)("%s goes through the upload pipeline", (file) => {
+    const upload = () => readUploads([{ name: file, bytes: fs.readFileSync(path.join(FIXTURES_DIR, file)) }], FORMAT_PARSERS);
+    if (/broken/.test(file)) {
+      expect(upload).toThrow(AppError);
+      try {
+        upload();
+      } catch (error) {
+        expect((error as AppError).code).toBe("validation_failed");
+        expect((error as AppError).issues?.[0]?.message).toContain(file);
+      }
+      return;
+    }
+    const parsed = upload();
+    expect(parsed.fragments.length + parsed.skipped.length).toBeGreaterThan(0);
+    for (const fragment of parsed.fragments) {
+      expect(fragment.points.length).toBeGreaterThan(0);
+      for (const point of fragment.points) expect(point.concurrency ?? point.request_rate).toBeDefined();
+    }
+  });
+
+  it("has a display name for every parser's format", () => {
+    for (const parser of FORMAT_PARSERS) expect(FORMAT_NAMES[parser.id]).toMatch(/\w/);
+  });
+
+  it("refuses a file no parser knows, listing what is supported", () => {
+    const bytes = new TextEncoder().encode(JSON.stringify({ hello: "world" }));
+    expect(() => readUploads([{ name: "notes.json", bytes }], FORMAT_PARSERS)).toThrow(
+      /"notes\.json" is not a results file servebench recognizes\. Supported: servebench\/v1 JSON; .*vLLM/,
+    );
+  });
+});
