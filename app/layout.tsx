@@ -32,6 +32,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
             </Link>
             <NavLink href="/">Runs</NavLink>
             <NavLink href="/compare">Compare</NavLink>
+            <NavLink href="/comparisons">Saved</NavLink>
             <NavLink href="/upload">Upload</NavLink>
           </nav>
         </header>

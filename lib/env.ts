@@ -11,6 +11,14 @@ const EnvSchema = z.object({
   SERVEBENCH_MAX_BODY_MB: z.coerce.number().positive().max(1024).default(25),
   /** "0" keeps an empty database empty instead of loading the demo runs. */
   SERVEBENCH_DEMO: z.enum(["0", "1"]).default("1"),
+  /**
+   * The address people reach the dashboard at (https://bench.example.com), for the absolute links of link
+   * previews (og:image). Unset: taken from each request's Host / X-Forwarded-* headers.
+   */
+  SERVEBENCH_PUBLIC_URL: z.preprocess(
+    (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
+    z.url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://bench.example.com" }).optional(),
+  ),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

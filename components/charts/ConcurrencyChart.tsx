@@ -1,15 +1,48 @@
 "use client";
 
 /**
- * A metric against concurrency, one line per run, on a log2 x axis (1, 2, 4 … 128 evenly spaced).
- * It draws what lib/analysis/series.ts prepared and decides nothing: a null is a gap, never a zero.
+ * A metric against concurrency, one line per series, on a log2 x axis (1, 2, 4 … 128 evenly spaced), with
+ * the min–max band of repeats. It draws what lib/analysis prepared and decides nothing: a null is a gap,
+ * never a zero. Clicking a legend entry hides or shows the series, and the URL remembers it.
  */
-import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { Area, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { formatNumber } from "@/lib/format";
-import type { ConcurrencyChartData } from "@/lib/analysis/series";
+import type { ChartSeries } from "@/lib/analysis/series";
+import { useToggleSeries } from "@/components/compare/use-query-update";
+
+export interface ConcurrencyChartData {
+  series: ChartSeries[];
+  rows: Record<string, unknown>[];
+  ticks: number[];
+}
 
 function concurrencyOf(x: number): number {
   return Math.round(2 ** x);
+}
+
+function ToggleLegend({ series }: { series: ChartSeries[] }) {
+  const toggle = useToggleSeries();
+  return (
+    <ul className="mt-1 flex flex-wrap justify-center gap-x-4 gap-y-1 text-xs" data-testid="chart-legend">
+      {series.map((item) => (
+        <li key={item.key}>
+          <button
+            type="button"
+            data-legend-label={item.label}
+            data-legend-color={item.color}
+            data-legend-hidden={item.hidden ? "true" : "false"}
+            className={`inline-flex items-center gap-1.5 hover:underline ${item.hidden ? "opacity-40 line-through" : ""}`}
+            onClick={() => item.id && toggle(item.id)}
+            aria-pressed={!item.hidden}
+            title={item.hidden ? "Show this series" : "Hide this series"}
+          >
+            <span className="inline-block h-2.5 w-2.5 rounded-full" style={{ background: item.color }} aria-hidden />
+            <span style={{ color: item.color }}>{item.label}</span>
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
 }
 
 export function ConcurrencyChart({
@@ -17,11 +50,14 @@ export function ConcurrencyChart({
   unit,
   testId,
   height = 320,
+  toggleable = false,
 }: {
   data: ConcurrencyChartData;
   unit: string;
   testId: string;
   height?: number;
+  /** Legend entries hide and show series, kept in the URL's `hide`. */
+  toggleable?: boolean;
 }) {
   if (data.rows.length === 0) {
     return (
@@ -35,9 +71,9 @@ export function ConcurrencyChart({
   }
   const domain: [number, number] = [data.ticks[0] ?? 0, data.ticks[data.ticks.length - 1] ?? 0];
   return (
-    <div data-testid={testId} className="text-zinc-600 dark:text-zinc-400">
+    <div data-testid={testId} className="text-zinc-600 dark:text-zinc-400" data-chart>
       <ResponsiveContainer width="100%" height={height}>
-        <LineChart data={data.rows} margin={{ top: 8, right: 24, bottom: 8, left: 8 }}>
+        <ComposedChart data={data.rows} margin={{ top: 8, right: 24, bottom: 8, left: 8 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="currentColor" strokeOpacity={0.15} />
           <XAxis
             dataKey="x"
@@ -48,17 +84,34 @@ export function ConcurrencyChart({
             stroke="currentColor"
             height={32}
           />
-          <YAxis
-            stroke="currentColor"
-            tickFormatter={(value: number) => formatNumber(value)}
-            width={64}
-          />
+          <YAxis stroke="currentColor" tickFormatter={(value: number) => formatNumber(value)} width={64} />
           <Tooltip
             labelFormatter={(x) => `concurrency ${concurrencyOf(Number(x))}`}
-            formatter={(value) => (typeof value === "number" ? `${formatNumber(value)} ${unit}` : "—")}
-            contentStyle={{ background: "var(--tooltip-bg, #fff)", borderRadius: 6, fontSize: 12 }}
+            formatter={(value, name) =>
+              Array.isArray(value)
+                ? [`${formatNumber(Number(value[0]))}–${formatNumber(Number(value[1]))} ${unit}`, `${String(name)} range`]
+                : [typeof value === "number" ? `${formatNumber(value)} ${unit}` : "—", String(name)]
+            }
+            contentStyle={{ borderRadius: 6, fontSize: 12 }}
           />
-          <Legend wrapperStyle={{ fontSize: 12 }} />
+          {toggleable ? null : <Legend wrapperStyle={{ fontSize: 12 }} />}
+          {data.series.map((series) =>
+            data.rows.some((row) => Array.isArray(row[`${series.key}_range`])) ? (
+              <Area
+                key={`${series.key}-range`}
+                dataKey={`${series.key}_range`}
+                name={series.label}
+                stroke="none"
+                fill={series.color}
+                fillOpacity={0.15}
+                connectNulls={false}
+                isAnimationActive={false}
+                hide={series.hidden}
+                legendType="none"
+                activeDot={false}
+              />
+            ) : null,
+          )}
           {data.series.map((series) => (
             <Line
               key={series.key}
@@ -72,10 +125,12 @@ export function ConcurrencyChart({
               connectNulls={false}
               isAnimationActive={false}
               type="linear"
+              hide={series.hidden}
             />
           ))}
-        </LineChart>
+        </ComposedChart>
       </ResponsiveContainer>
+      {toggleable ? <ToggleLegend series={data.series} /> : null}
     </div>
   );
 }

@@ -8,6 +8,7 @@ import { tableClass, tdClass, thClass } from "@/components/ui/primitives";
 export const VERDICT_CLASS: Record<Verdict, string> = {
   better: "text-green-700 dark:text-green-400",
   worse: "text-red-700 dark:text-red-400",
+  noise: "text-zinc-500 dark:text-zinc-400",
   same: "text-zinc-500 dark:text-zinc-400",
   none: "text-zinc-500 dark:text-zinc-400",
 };
@@ -41,14 +42,19 @@ export function DeltaTableView({ table, series, baselineIndex }: { table: DeltaT
               {row.cells.map((cell, index) => (
                 <td key={index} className={`${tdClass} num`}>
                   {cell.value === null ? (
-                    <span className="text-zinc-400" title="Not measured at this load level">
-                      —
+                    <span className="text-xs text-zinc-400" title="This run was not measured at this load level">
+                      missing
                     </span>
                   ) : (
                     <>
                       <span>{formatNumber(cell.value)}</span>
                       {index !== baselineIndex ? (
-                        <span className={`ml-2 text-xs ${VERDICT_CLASS[cell.verdict]}`} data-verdict={cell.verdict}>
+                        <span
+                          className={`ml-2 text-xs ${VERDICT_CLASS[cell.verdict]}`}
+                          data-verdict={cell.verdict}
+                          title={cell.verdict === "noise" ? "Within noise" : undefined}
+                        >
+                          {cell.verdict === "noise" ? "≈ " : ""}
                           {formatPercentChange(cell.change)}
                         </span>
                       ) : null}

@@ -32,12 +32,51 @@ function sameFlagValue(a: FlagValue, b: FlagValue): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-export function diffFlags(base: Flags, other: Flags): ConfigChange[] {
+/**
+ * Engines spell the same setting differently: SGLang's `--tp` is vLLM's `--tensor-parallel-size`, SGLang's
+ * `--model-path` is vLLM's `--model`. Flags are diffed under one name per setting, so switching engines
+ * does not show the same tensor parallelism as one flag removed and another added.
+ */
+const FLAG_ALIASES: Record<string, string> = {
+  "--tp": "--tensor-parallel-size",
+  "--tp-size": "--tensor-parallel-size",
+  "-tp": "--tensor-parallel-size",
+  "--pp": "--pipeline-parallel-size",
+  "--pp-size": "--pipeline-parallel-size",
+  "-pp": "--pipeline-parallel-size",
+  "--dp": "--data-parallel-size",
+  "--dp-size": "--data-parallel-size",
+  "-dp": "--data-parallel-size",
+  "--model-path": "--model",
+  "--context-length": "--max-model-len",
+};
+
+export function canonicalSetting(name: string): string {
+  return FLAG_ALIASES[name] ?? name;
+}
+
+/** Flags keyed by setting, remembering how each was spelled. */
+function bySetting(flags: Flags): Map<string, { name: string; value: FlagValue }> {
+  const out = new Map<string, { name: string; value: FlagValue }>();
+  for (const [name, value] of Object.entries(flags)) {
+    const setting = canonicalSetting(name);
+    // When both spellings are given, the canonical one wins.
+    if (!out.has(setting) || name === setting) out.set(setting, { name, value });
+  }
+  return out;
+}
+
+export function diffFlags(baseFlags: Flags, otherFlags: Flags): ConfigChange[] {
   const changes: ConfigChange[] = [];
-  const names = [...new Set([...Object.keys(base), ...Object.keys(other)])].sort();
-  for (const name of names) {
-    const before = base[name];
-    const after = other[name];
+  const baseSettings = bySetting(baseFlags);
+  const otherSettings = bySetting(otherFlags);
+  const settings = [...new Set([...baseSettings.keys(), ...otherSettings.keys()])].sort();
+  for (const setting of settings) {
+    const beforeEntry = baseSettings.get(setting);
+    const afterEntry = otherSettings.get(setting);
+    const before = beforeEntry?.value;
+    const after = afterEntry?.value;
+    const name = afterEntry?.name ?? beforeEntry?.name ?? setting;
     if (before !== undefined && after === undefined) {
       changes.push({
         section: "flag",
@@ -57,13 +96,14 @@ export function diffFlags(base: Flags, other: Flags): ConfigChange[] {
         text: `${formatFlag(name, after)} added`,
       });
     } else if (before !== undefined && after !== undefined && !sameFlagValue(before, after)) {
+      const spelled = beforeEntry && afterEntry && beforeEntry.name !== afterEntry.name ? ` (was ${beforeEntry.name})` : "";
       changes.push({
         section: "flag",
         key: name,
         kind: "changed",
         from: formatFlagValue(before),
         to: formatFlagValue(after),
-        text: `${name}: ${formatFlagValue(before)} → ${formatFlagValue(after)}`,
+        text: `${name}: ${formatFlagValue(before)} → ${formatFlagValue(after)}${spelled}`,
       });
     }
   }

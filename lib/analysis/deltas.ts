@@ -7,11 +7,20 @@ import type { ResultPoint } from "@/lib/runs/schema";
 import { pointAt, unionLevels, type LoadLevel } from "./levels";
 import { metricInfo, type MetricKey } from "./metrics";
 
-export type Verdict = "better" | "worse" | "same" | "none";
+/** "noise": a change smaller than the noise threshold, too small to call better or worse. */
+export type Verdict = "better" | "worse" | "noise" | "same" | "none";
 
-export function verdictOf(change: number | null, better: "higher" | "lower"): Verdict {
+/** The default noise threshold: changes within ±3% are within run-to-run noise. */
+export const DEFAULT_NOISE = 0.03;
+
+/**
+ * Whether a relative change is an improvement. `noise` is a fraction (0.03 = ±3%): a change whose size is
+ * below it is "noise", whatever its sign.
+ */
+export function verdictOf(change: number | null, better: "higher" | "lower", noise = 0): Verdict {
   if (change === null) return "none";
-  if (change === 0) return "same";
+  if (change === 0) return noise > 0 ? "noise" : "same";
+  if (Math.abs(change) < noise) return "noise";
   const improved = better === "higher" ? change > 0 : change < 0;
   return improved ? "better" : "worse";
 }
@@ -38,7 +47,7 @@ interface ComparedRun {
 }
 
 /** One row per load level present in any run; one cell per run, in the runs' order. */
-export function buildDeltaTable(runs: readonly ComparedRun[], baselineIndex: number, metric: MetricKey): DeltaTable {
+export function buildDeltaTable(runs: readonly ComparedRun[], baselineIndex: number, metric: MetricKey, noise = 0): DeltaTable {
   const info = metricInfo(metric);
   const baseline = runs[baselineIndex];
   const rows = unionLevels(runs).map((level) => {
@@ -47,7 +56,7 @@ export function buildDeltaTable(runs: readonly ComparedRun[], baselineIndex: num
       const value = pointAt(run.results, level)?.[metric] ?? null;
       if (index === baselineIndex) return { value, change: null, verdict: "none" };
       const change = relativeChange(baseValue, value);
-      return { value, change, verdict: verdictOf(change, info.better) };
+      return { value, change, verdict: verdictOf(change, info.better, noise) };
     });
     return { level, cells };
   });
@@ -72,7 +81,7 @@ export interface HeadlineComparison {
 }
 
 /** The headline figures of each run against the baseline's: single-stream and peak tok/s. */
-export function compareHeadlines(runs: readonly ComparedRun[], baselineIndex: number): HeadlineComparison[] {
+export function compareHeadlines(runs: readonly ComparedRun[], baselineIndex: number, noise = 0): HeadlineComparison[] {
   const figures = runs.map((run) => headline(run.results));
   const base = figures[baselineIndex];
   return figures.map((figure, index) => {
@@ -88,14 +97,14 @@ export function compareHeadlines(runs: readonly ComparedRun[], baselineIndex: nu
         value: single,
         base: singleBase,
         change: singleChange,
-        verdict: verdictOf(singleChange, "higher"),
+        verdict: verdictOf(singleChange, "higher", noise),
         derived: figure.single_stream?.derived ?? false,
       },
       peak: {
         value: peak,
         base: peakBase,
         change: peakChange,
-        verdict: verdictOf(peakChange, "higher"),
+        verdict: verdictOf(peakChange, "higher", noise),
         concurrency: figure.peak?.concurrency ?? null,
         request_rate: figure.peak?.request_rate ?? null,
       },

@@ -31,6 +31,10 @@ export interface ChartSeries {
   key: string;
   label: string;
   color: string;
+  /** The id the URL uses for the series (its first run's id), when the chart lets people hide series. */
+  id?: string;
+  /** Hidden from the chart (still listed in its legend, to show it again). */
+  hidden?: boolean;
 }
 
 export interface ConcurrencyRow {

@@ -83,6 +83,11 @@ export function readUploads(files: readonly UploadFile[], parsers: readonly Form
       result.documents.push({ file: upload.name, raw: source.data });
       continue;
     }
+    // A list of run documents: what servebench's comparison export writes.
+    if (Array.isArray(source.data) && source.data.length > 0 && source.data.every(isServebenchDocument)) {
+      source.data.forEach((raw, index) => result.documents.push({ file: `${upload.name} [${index}]`, raw }));
+      continue;
+    }
     const parser = parsers.find((candidate) => {
       try {
         return candidate.detect(source);

@@ -145,7 +145,22 @@ export function parseCommand(command: string): ParsedCommand {
     program.push(tokens[index] ?? "");
     index += 1;
   }
-  return { program, flags: parseFlagTokens(tokens.slice(index)), env };
+  const flags = parseFlagTokens(tokens.slice(index));
+  // `vllm serve MODEL` and `trtllm-serve MODEL` take the model as a positional argument: it is their --model.
+  const positionalModel = modelArgument(program);
+  if (positionalModel !== undefined && flags["--model"] === undefined) flags["--model"] = positionalModel;
+  return { program, flags, env };
+}
+
+function modelArgument(program: readonly string[]): string | undefined {
+  const names = program.map((token) => token.split("/").pop() ?? token);
+  const serve = names.findIndex((name, i) => (name === "vllm" && names[i + 1] === "serve") || name === "trtllm-serve");
+  if (serve < 0) return undefined;
+  const offset = names[serve] === "vllm" ? 2 : 1;
+  const model = program[serve + offset];
+  // `trtllm-serve serve MODEL` is the same command spelled with its subcommand.
+  if (model === "serve") return program[serve + offset + 1];
+  return model;
 }
 
 /** Normalize flags given as an object: canonical names, numbers as strings. */

@@ -88,6 +88,29 @@ export function validationError(issues: ErrorIssue[]): AppError {
   return new AppError("validation_failed", `The run document is invalid. ${summary}${more}`, issues);
 }
 
+/** Flag and variable names whose values are credentials: kept as present, never stored. */
+const SECRET_WORDS = "api[-_]?key|token|secret|password|passwd|credentials?";
+// A whole word of the name: `--hf-token`, `OPENAI_API_KEY`; not `--max-num-batched-tokens` or `--tokenizer`.
+const SECRET_NAME = new RegExp(`(^|[-_])(${SECRET_WORDS})($|[-_])`, "i");
+export const REDACTED = "(redacted)";
+
+function redactFlags(flags: Flags): Flags {
+  return Object.fromEntries(
+    Object.entries(flags).map(([name, value]) => [name, SECRET_NAME.test(name) && typeof value !== "boolean" ? REDACTED : value]),
+  );
+}
+
+function redactEnv(env: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).map(([name, value]) => [name, SECRET_NAME.test(name) ? REDACTED : value]));
+}
+
+/** The command with the values of secret flags (`--api-key x`, `--hf-token=x`) and variables (`HF_TOKEN=x`) redacted. */
+export function redactCommand(command: string): string {
+  const flag = new RegExp(`(^|\\s)(-{1,2}(?:[\\w]+[-_])*(?:${SECRET_WORDS})(?:[-_][\\w-]+)?)(=|\\s+)("[^"]*"|'[^']*'|[^\\s"']+)`, "gi");
+  const variable = new RegExp(`(^|\\s)((?:[A-Za-z0-9]+_)*(?:${SECRET_WORDS})(?:_[A-Za-z0-9_]+)?)=("[^"]*"|'[^']*'|\\S+)`, "gi");
+  return command.replace(flag, `$1$2$3${REDACTED}`).replace(variable, `$1$2=${REDACTED}`);
+}
+
 function canonicalTags(tags: readonly string[] | undefined): string[] {
   const seen = new Set<string>();
   for (const tag of tags ?? []) seen.add(tag.trim().toLowerCase());
@@ -137,8 +160,8 @@ export function normalizeRunDocument(raw: unknown): RunDocument {
     name: doc.name ?? defaultRunName(engine, doc.engine_version, doc.model),
     engine,
     model: doc.model,
-    flags: { ...fromCommand.flags, ...explicitFlags },
-    env,
+    flags: redactFlags({ ...fromCommand.flags, ...explicitFlags }),
+    env: redactEnv(env),
     tags: canonicalTags(doc.tags),
     metadata,
     warnings: doc.warnings ?? [],
@@ -148,7 +171,7 @@ export function normalizeRunDocument(raw: unknown): RunDocument {
   if (doc.engine_version !== undefined) result.engine_version = doc.engine_version;
   const hardware = definedOnly(doc.hardware);
   if (hardware) result.hardware = hardware;
-  if (doc.command !== undefined) result.command = doc.command;
+  if (doc.command !== undefined) result.command = redactCommand(doc.command);
   const workload = definedOnly(doc.workload);
   if (workload) result.workload = workload;
   const speculative = definedOnly(doc.speculative);

@@ -35,7 +35,7 @@ describe("migrations", () => {
     const tables = (database.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[])
       .map((row) => row.name)
       .filter((name) => name !== "sqlite_sequence");
-    expect(tables).toEqual(["ResultPoint", "Run", "RunTag", "_prisma_migrations"]);
+    expect(tables).toEqual(["Comparison", "ResultPoint", "Run", "RunTag", "_prisma_migrations"]);
     for (const [model, fields] of Object.entries(MODELS)) {
       const columns = (database.prepare(`PRAGMA table_info("${model}")`).all() as { name: string }[]).map((row) => row.name);
       expect(columns.sort()).toEqual(Object.values(fields).sort());

@@ -105,7 +105,7 @@ describe("POST /api/runs", () => {
     expect(stored.engine).toBe("vllm");
     expect(stored.name).toBe("vllm · Llama-3.1-8B");
     expect(stored.tags).toEqual(["h100", "nightly"]);
-    expect(stored.flags).toEqual({ "--tensor-parallel-size": "2", "--enable-chunked-prefill": true });
+    expect(stored.flags).toEqual({ "--tensor-parallel-size": "2", "--enable-chunked-prefill": true, "--model": "meta-llama/Llama-3.1-8B" });
     expect(stored.env).toEqual({ NCCL_P2P_LEVEL: "SYS", VLLM_USE_V1: "1" });
     expect(stored.metadata).toEqual({ ci_job: "bench-42", commit_sha: "abc123", dirty: false });
   });
@@ -170,7 +170,7 @@ describe("POST /api/runs", () => {
     const run = body.runs[0]!;
     expect(run.valid).toBe(true);
     expect(run.document.name).toBe("vLLM TP8 baseline");
-    expect(run.document.flags).toEqual({ "--tensor-parallel-size": "8" });
+    expect(run.document.flags).toEqual({ "--tensor-parallel-size": "8", "--model": "moonshotai/Kimi-K2.5" });
     expect(run.missing).toEqual(["engine version"]);
     expect(run.single_stream).toEqual({ output_tok_s: 82.5, derived: false });
     expect(run.peak).toEqual({ output_tok_s: 1536, concurrency: 128, request_rate: null });

@@ -222,8 +222,6 @@ describe("diffConfigs", () => {
       "speculative tokens: not set → 3",
       "NCCL_P2P_LEVEL: NVL → SYS",
       "--attention-backend triton removed",
-      "--tensor-parallel-size 8 added",
-      "--tp 8 removed",
     ]);
   });
 
@@ -253,12 +251,13 @@ describe("diffConfigs", () => {
   it("lists engine and every flag between the vLLM seed and the SGLang seed", () => {
     const base = normalizeRunDocument(seedDocument(VLLM_RUN));
     const other = normalizeRunDocument(seedDocument(SGLANG_GRAPHS_RUN));
-    expect(diffConfigs(base, other).map((change) => change.text)).toEqual([
-      "engine: vllm → sglang",
-      "--attention-backend triton added",
-      "--model-path moonshotai/Kimi-K2.5 added",
-      "--tensor-parallel-size 8 removed",
-      "--tp 8 added",
+    // --tp and --tensor-parallel-size, --model-path and vllm serve's positional model: the same settings.
+    expect(diffConfigs(base, other).map((change) => change.text)).toEqual(["engine: vllm → sglang", "--attention-backend triton added"]);
+  });
+
+  it("names a changed setting by its new spelling and says how it was spelled before", () => {
+    expect(diffFlags({ "--tp": "4", "--model-path": "a" }, { "--tensor-parallel-size": "8", "--model": "a" }).map((change) => change.text)).toEqual([
+      "--tensor-parallel-size: 4 → 8 (was --tp)",
     ]);
   });
 

@@ -129,7 +129,7 @@ describe("parseCommand", () => {
   it("skips wrapper commands around env assignments", () => {
     expect(parseCommand("env FOO=1 nohup vllm serve m --tp 8")).toEqual({
       program: ["vllm", "serve", "m"],
-      flags: { "--tp": "8" },
+      flags: { "--tp": "8", "--model": "m" },
       env: { FOO: "1" },
     });
   });
@@ -153,12 +153,12 @@ describe("parseCommand", () => {
     [
       "vllm serve moonshotai/Kimi-K2.5 --tensor-parallel-size 8",
       ["vllm", "serve", "moonshotai/Kimi-K2.5"],
-      { "--tensor-parallel-size": "8" },
+      { "--tensor-parallel-size": "8", "--model": "moonshotai/Kimi-K2.5" },
     ],
     [
       "trtllm-serve MODEL --backend pytorch --tp_size 8",
       ["trtllm-serve", "MODEL"],
-      { "--backend": "pytorch", "--tp-size": "8" },
+      { "--backend": "pytorch", "--tp-size": "8", "--model": "MODEL" },
     ],
     [
       "llama-server -m model.gguf -ngl 99 -c 4096",
@@ -183,7 +183,7 @@ describe("parseCommand", () => {
     ].join("\n");
     expect(parseCommand(command)).toEqual({
       program: ["vllm", "serve", "moonshotai/Kimi-K2.5"],
-      flags: { "--tensor-parallel-size": "4", "--max-model-len": "32768", "--enable-prefix-caching": true },
+      flags: { "--tensor-parallel-size": "4", "--max-model-len": "32768", "--enable-prefix-caching": true, "--model": "moonshotai/Kimi-K2.5" },
       env: { CUDA_VISIBLE_DEVICES: "0,1,2,3" },
     });
   });
@@ -194,20 +194,31 @@ describe("parseCommand", () => {
     "vllm serve m --tp 8 > log.txt 2>&1",
     "vllm serve m --tp 8; echo done",
   ])("ignores what follows a pipe, redirect or ; in %j", (command) => {
-    expect(parseCommand(command)).toEqual({ program: ["vllm", "serve", "m"], flags: { "--tp": "8" }, env: {} });
+    expect(parseCommand(command)).toEqual({ program: ["vllm", "serve", "m"], flags: { "--tp": "8", "--model": "m" }, env: {} });
   });
 
   test.each<[string, Record<string, unknown>]>([
-    ["vllm serve m --tp 8 2>&1 | tee log.txt", { "--tp": "8" }],
-    ["vllm serve m --disable-log-requests 2>&1 | tee log.txt", { "--disable-log-requests": true }],
+    ["vllm serve m --tp 8 2>&1 | tee log.txt", { "--tp": "8", "--model": "m" }],
+    ["vllm serve m --disable-log-requests 2>&1 | tee log.txt", { "--disable-log-requests": true, "--model": "m" }],
   ])("ignores a trailing 2>&1 | tee in %j", (command, flags) => {
     expect(parseCommand(command)).toEqual({ program: ["vllm", "serve", "m"], flags, env: {} });
+  });
+
+  test.each<[string, string | undefined]>([
+    ["vllm serve meta-llama/Llama-3.1-8B-Instruct --model other", "other"],
+    ["/opt/venv/bin/vllm serve Qwen/Qwen3-8B", "Qwen/Qwen3-8B"],
+    ["trtllm-serve serve nvidia/Llama-3.1-8B-Instruct-FP8 --tp_size 2", "nvidia/Llama-3.1-8B-Instruct-FP8"],
+    ["python -m vllm.entrypoints.openai.api_server --model m", "m"],
+    ["vllm bench serve --model m", "m"],
+    ["llama-server -m model.gguf", undefined],
+  ])("takes the model of %j as --model", (command, model) => {
+    expect(parseCommand(command).flags["--model"]).toBe(model);
   });
 
   it("parses the vLLM seed command", () => {
     expect(parseCommand("vllm serve moonshotai/Kimi-K2.5 --tensor-parallel-size 8")).toEqual({
       program: ["vllm", "serve", "moonshotai/Kimi-K2.5"],
-      flags: { "--tensor-parallel-size": "8" },
+      flags: { "--tensor-parallel-size": "8", "--model": "moonshotai/Kimi-K2.5" },
       env: {},
     });
   });

@@ -126,6 +126,7 @@ describe("normalizeRunDocument: command, flags and env", () => {
       "--max-model-len": "8192",
       "--disable-log-requests": true,
       "--cuda-graph-sizes": ["1", "2"],
+      "--model": "m",
     });
   });
 

@@ -1,0 +1,26 @@
+import { NextResponse } from "next/server";
+import { parseComparisonListQuery, comparisonIssues } from "@/lib/comparisons/schema";
+import { listComparisons } from "@/lib/comparisons/queries";
+import { saveComparison } from "@/lib/comparisons/save";
+import { AppError } from "@/lib/errors";
+import { readJsonBody } from "@/lib/http/body";
+import { apiRoute } from "@/lib/http/route";
+
+export const dynamic = "force-dynamic";
+
+// Runs, a view, a title and up to 20,000 characters of notes: far below this.
+const BODY_LIMIT_BYTES = 200_000;
+
+export const GET = apiRoute(async (request) => {
+  const parsed = parseComparisonListQuery(Object.fromEntries(new URL(request.url).searchParams.entries()));
+  if (!parsed.success) {
+    const issues = comparisonIssues(parsed.error);
+    throw new AppError("bad_request", `Invalid query parameter ${issues[0]?.path}: ${issues[0]?.message}`, issues);
+  }
+  return NextResponse.json(await listComparisons(parsed.data));
+});
+
+export const POST = apiRoute(async (request) => {
+  const saved = await saveComparison(await readJsonBody(request, BODY_LIMIT_BYTES));
+  return NextResponse.json({ slug: saved.slug, url: saved.url }, { status: 201, headers: { Location: saved.url } });
+});

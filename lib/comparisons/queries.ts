@@ -1,0 +1,135 @@
+/**
+ * Every database access for saved comparisons. Pages and route handlers call these functions; nothing else
+ * touches the Comparison table.
+ */
+import { randomBytes } from "node:crypto";
+import { COMPARE_STATS, DEFAULT_NOISE_PCT, type CompareStat } from "@/lib/analysis/comparison";
+import { db } from "@/lib/db/client";
+import { notFoundError } from "@/lib/errors";
+import { Prisma } from "@/lib/generated/prisma/client";
+
+/** Short, URL-safe and unguessable: 48 random bits in 8 base64url characters. */
+export function newSlug(): string {
+  return randomBytes(6).toString("base64url");
+}
+
+export function comparisonUrl(slug: string): string {
+  return `/c/${slug}`;
+}
+
+/** A saved comparison as the API answers it. */
+export interface SavedComparison {
+  slug: string;
+  url: string;
+  title: string;
+  notes: string | null;
+  /** Run ids in the order they are compared. */
+  runs: string[];
+  /** The baseline run; null means the first run. */
+  baseline: string | null;
+  noise: number;
+  hide: string[];
+  stat: CompareStat;
+  created_at: string;
+}
+
+/** The list's entries: what the /comparisons page and GET /api/comparisons show of each. */
+export type SavedComparisonSummary = Pick<SavedComparison, "slug" | "url" | "title" | "notes" | "runs" | "created_at">;
+
+export interface NewComparison {
+  title: string;
+  notes: string | null;
+  runs: string[];
+  baseline: string | null;
+  noise: number;
+  hide: string[];
+  stat: CompareStat;
+}
+
+type ComparisonRow = Prisma.ComparisonGetPayload<object>;
+
+interface StoredView {
+  noisePct?: unknown;
+  hidden?: unknown;
+  stat?: unknown;
+}
+
+function parseRunIds(text: string): string[] {
+  const value = JSON.parse(text) as unknown;
+  return Array.isArray(value) ? value.filter((id): id is string => typeof id === "string") : [];
+}
+
+function rowToComparison(row: ComparisonRow): SavedComparison {
+  const view = JSON.parse(row.viewJson) as StoredView;
+  const noise = typeof view.noisePct === "number" && Number.isFinite(view.noisePct) ? view.noisePct : DEFAULT_NOISE_PCT;
+  return {
+    slug: row.slug,
+    url: comparisonUrl(row.slug),
+    title: row.title,
+    notes: row.notes,
+    runs: parseRunIds(row.runIdsJson),
+    baseline: row.baselineId,
+    noise,
+    hide: Array.isArray(view.hidden) ? view.hidden.filter((id): id is string => typeof id === "string") : [],
+    stat: COMPARE_STATS.includes(view.stat as CompareStat) ? (view.stat as CompareStat) : "mean",
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+}
+
+export interface CreateComparisonOptions {
+  /** For tests: a fixed creation time. */
+  createdAt?: Date;
+}
+
+/** Store a comparison under a new slug; the primary key guards against the (unlikely) reuse of a slug. */
+export async function createComparison(input: NewComparison, options: CreateComparisonOptions = {}): Promise<SavedComparison> {
+  const data = {
+    title: input.title,
+    notes: input.notes,
+    runIdsJson: JSON.stringify(input.runs),
+    baselineId: input.baseline,
+    viewJson: JSON.stringify({ noisePct: input.noise, hidden: input.hide, stat: input.stat }),
+    createdAt: options.createdAt ?? new Date(),
+  };
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return rowToComparison(await db().comparison.create({ data: { slug: newSlug(), ...data } }));
+    } catch (error) {
+      if (!isUniqueViolation(error) || attempt >= 5) throw error;
+    }
+  }
+}
+
+export async function getComparisonOrThrow(slug: string): Promise<SavedComparison> {
+  const row = await db().comparison.findUnique({ where: { slug } });
+  if (!row) throw notFoundError(`Saved comparison "${slug}"`);
+  return rowToComparison(row);
+}
+
+/** Newest first. */
+export async function listComparisons(query: { page: number; per_page: number }): Promise<{ comparisons: SavedComparisonSummary[]; total: number }> {
+  const [rows, total] = await Promise.all([
+    db().comparison.findMany({
+      orderBy: [{ createdAt: "desc" }, { slug: "asc" }],
+      skip: (query.page - 1) * query.per_page,
+      take: query.per_page,
+    }),
+    db().comparison.count(),
+  ]);
+  return {
+    comparisons: rows.map((row) => {
+      const { slug, url, title, notes, runs, created_at } = rowToComparison(row);
+      return { slug, url, title, notes, runs, created_at };
+    }),
+    total,
+  };
+}
+
+export async function deleteComparisonOrThrow(slug: string): Promise<void> {
+  const result = await db().comparison.deleteMany({ where: { slug } });
+  if (result.count === 0) throw notFoundError(`Saved comparison "${slug}"`);
+}

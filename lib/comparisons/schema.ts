@@ -1,0 +1,101 @@
+/**
+ * What a saved comparison is made of, as the API accepts it: the runs in order, the baseline and the rest
+ * of the view, a title and notes. Whether the runs exist is checked against the database (lib/comparisons/save.ts).
+ */
+import { z } from "zod";
+import { COMPARE_STATS, MAX_COMPARED_RUNS } from "@/lib/analysis/comparison";
+import type { ErrorIssue } from "@/lib/errors";
+
+export const MAX_TITLE_LENGTH = 200;
+export const MAX_NOTES_LENGTH = 20_000;
+/** Listing pages of saved comparisons. */
+export const MAX_PER_PAGE = 100;
+export const DEFAULT_PER_PAGE = 25;
+
+/** A saved comparison's slug: 8 URL-safe characters (see newSlug). */
+export const SLUG_PATTERN = /^[A-Za-z0-9_-]{8}$/;
+
+const runId = z.string().trim().min(1, "must not be empty").max(64, "is not a run id");
+
+export const SaveComparisonSchema = z
+  .strictObject({
+    runs: z
+      .array(runId, { error: (issue) => (issue.input === undefined ? "is required" : "must be an array of run ids") })
+      .min(1, "must name at least one run")
+      .max(MAX_COMPARED_RUNS, `a comparison holds at most ${MAX_COMPARED_RUNS} runs`),
+    baseline: runId.optional(),
+    title: z
+      .string()
+      .trim()
+      .min(1, "must not be empty (leave it out to use the comparison's own title)")
+      .max(MAX_TITLE_LENGTH, `must be at most ${MAX_TITLE_LENGTH} characters`)
+      .optional(),
+    notes: z.string().max(MAX_NOTES_LENGTH, `must be at most ${MAX_NOTES_LENGTH.toLocaleString("en-US")} characters`).nullable().optional(),
+    noise: z.number().min(0, "must be between 0 and 100").max(100, "must be between 0 and 100").optional(),
+    hide: z.array(runId).max(MAX_COMPARED_RUNS).optional(),
+    stat: z.enum(COMPARE_STATS, { error: `must be one of ${COMPARE_STATS.join(", ")}` }).optional(),
+  })
+  .superRefine((value, context) => {
+    const seen = new Set<string>();
+    value.runs.forEach((id, index) => {
+      if (seen.has(id)) context.addIssue({ code: "custom", path: ["runs", index], message: `"${id}" is listed twice` });
+      seen.add(id);
+    });
+    if (value.baseline !== undefined && !seen.has(value.baseline)) {
+      context.addIssue({ code: "custom", path: ["baseline"], message: "must be one of the compared runs" });
+    }
+    value.hide?.forEach((id, index) => {
+      if (!seen.has(id)) context.addIssue({ code: "custom", path: ["hide", index], message: "must be one of the compared runs" });
+    });
+  });
+
+export type SaveComparisonInput = z.infer<typeof SaveComparisonSchema>;
+
+export const ComparisonListQuerySchema = z.strictObject({
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  per_page: z.coerce.number().int().min(1).max(MAX_PER_PAGE).default(DEFAULT_PER_PAGE),
+});
+
+export type ComparisonListQuery = z.infer<typeof ComparisonListQuerySchema>;
+
+type RawParams = Record<string, string | string[] | undefined>;
+
+function firstValues(params: RawParams): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(params)) {
+    const first = Array.isArray(value) ? value[0] : value;
+    if (first !== undefined && first.trim() !== "" && key in ComparisonListQuerySchema.shape) out[key] = first;
+  }
+  return out;
+}
+
+/** Strict parse for the API (a bad value is a 400); unknown parameters are ignored. */
+export function parseComparisonListQuery(params: RawParams) {
+  return ComparisonListQuerySchema.safeParse(firstValues(params));
+}
+
+/** Lenient parse for the page: an invalid value falls back to its default. */
+export function parseComparisonListQueryLenient(params: RawParams): ComparisonListQuery {
+  const values = firstValues(params);
+  const page = ComparisonListQuerySchema.shape.page.safeParse(values.page);
+  const perPage = ComparisonListQuerySchema.shape.per_page.safeParse(values.per_page);
+  return { page: page.success ? page.data : 1, per_page: perPage.success ? perPage.data : DEFAULT_PER_PAGE };
+}
+
+/**
+ * zod issues → `{ path, message }` pairs. (lib/runs/normalize.ts's issuesFromZod is made for run documents:
+ * it reads any top-level key it does not know as an extra document field.)
+ */
+export function comparisonIssues(error: z.ZodError): ErrorIssue[] {
+  const issues: ErrorIssue[] = [];
+  for (const issue of error.issues) {
+    const path = issue.path.map(String).join(".");
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) issues.push({ path: path ? `${path}.${key}` : key, message: `unknown field "${key}"` });
+      continue;
+    }
+    const message = issue.code === "invalid_type" && /received undefined$/.test(issue.message) ? "is required" : issue.message;
+    issues.push({ path, message });
+  }
+  return issues;
+}

@@ -1,0 +1,24 @@
+/** Load the runs a comparison view names and build the comparison. */
+import { buildComparison, MAX_COMPARED_RUNS, type CompareView, type Comparison } from "@/lib/analysis/comparison";
+import { getRunsByIds, type StoredRun } from "./queries";
+
+export interface LoadedComparison {
+  comparison: Comparison | null;
+  runs: StoredRun[];
+  /** Ids of the view that no longer exist. */
+  notFound: string[];
+  /** The view named more runs than a comparison holds; the first ones are kept. */
+  truncated: boolean;
+}
+
+export async function loadComparison(view: CompareView): Promise<LoadedComparison> {
+  const capped = view.runIds.slice(0, MAX_COMPARED_RUNS);
+  const { runs, missing } = await getRunsByIds(capped);
+  const kept = { ...view, runIds: runs.map((run) => run.id) };
+  return {
+    comparison: runs.length > 0 ? buildComparison(runs, kept) : null,
+    runs,
+    notFound: missing,
+    truncated: view.runIds.length > capped.length,
+  };
+}
