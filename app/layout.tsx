@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { connection } from "next/server";
 import type { ReactNode } from "react";
 import "./globals.css";
 
@@ -21,7 +22,10 @@ function NavLink({ href, children }: { href: string; children: ReactNode }) {
   );
 }
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Every page renders per request, so Next can put the request's CSP nonce (proxy.ts) on its scripts; a page
+  // prerendered at build time would carry none, and the CSP would block its scripts.
+  await connection();
   return (
     <html lang="en">
       <body className="flex min-h-screen flex-col">

@@ -11,6 +11,11 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const tsxCli = require.resolve("tsx/cli");
 const main = path.join(root, "scripts", "cli", "main.ts");
 
+// Ctrl-C reaches the child too (same process group): let it finish writing what it measured, then exit
+// with its code, instead of dying first and handing the terminal back while it still writes.
+process.on("SIGINT", () => {});
+process.on("SIGTERM", () => {});
+
 const result = spawnSync(process.execPath, [tsxCli, "--tsconfig", path.join(root, "tsconfig.json"), main, ...process.argv.slice(2)], {
   stdio: "inherit",
   env: process.env,

@@ -8,7 +8,8 @@ const EnvSchema = z.object({
   DATABASE_URL: z.string().min(1).default("file:./data/servebench.db"),
   PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
   /** Largest accepted request body, in MB (10^6 bytes). */
-  SERVEBENCH_MAX_BODY_MB: z.coerce.number().positive().max(1024).default(25),
+  // A vLLM result saved with --save-detailed (per-request arrays) runs to tens of MB.
+  SERVEBENCH_MAX_BODY_MB: z.coerce.number().positive().max(1024).default(100),
   /** "0" keeps an empty database empty instead of loading the demo runs. */
   SERVEBENCH_DEMO: z.enum(["0", "1"]).default("1"),
   /**
@@ -18,6 +19,20 @@ const EnvSchema = z.object({
   SERVEBENCH_PUBLIC_URL: z.preprocess(
     (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
     z.url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://bench.example.com" }).optional(),
+  ),
+  /**
+   * When set, creating, editing and deleting (runs and saved comparisons) need `Authorization: Bearer <token>`
+   * (lib/http/auth.ts); reading stays open. Unset or empty: anyone who reaches the server may write.
+   */
+  SERVEBENCH_WRITE_TOKEN: z.preprocess(
+    (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
+    z
+      .string()
+      .min(16, { error: "must be at least 16 characters (generate one with: openssl rand -hex 32)" })
+      .regex(/^[A-Za-z0-9._~+/-]+=*$/, {
+        error: "must be a bearer token: letters, digits and - . _ ~ + / only (generate one with: openssl rand -hex 32)",
+      })
+      .optional(),
   ),
 });
 

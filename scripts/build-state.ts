@@ -9,7 +9,7 @@ import path from "node:path";
 
 const ROOT = process.cwd();
 const INPUT_DIRS = ["app", "components", "lib", "public", "prisma"];
-const INPUT_FILES = ["package.json", "package-lock.json", "next.config.js", "postcss.config.mjs", "tsconfig.json"];
+const INPUT_FILES = ["package.json", "package-lock.json", "next.config.js", "postcss.config.mjs", "tsconfig.json", "proxy.ts"];
 const SKIP_DIRS = new Set(["generated", "node_modules", ".next"]);
 const STAMP = path.join(ROOT, ".next", "servebench-source-hash");
 

@@ -9,6 +9,7 @@ import { useState, type FormEvent } from "react";
 import { readApiError, type ApiErrorView } from "@/components/ui/api-error";
 import { ErrorMessage } from "@/components/ui/ErrorMessage";
 import { buttonClass, inputClass, labelClass, primaryButtonClass } from "@/components/ui/primitives";
+import { WriteTokenPrompt, authorizedFetch, needsWriteToken } from "@/components/ui/write-token";
 
 export interface SaveComparisonView {
   /** The compared runs, in order (those of the URL that exist). */
@@ -34,8 +35,8 @@ export function SaveComparisonForm({ view, defaultTitle }: { view: SaveCompariso
     setOpen(true);
   }
 
-  async function save(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
+  async function save(event?: FormEvent<HTMLFormElement>) {
+    event?.preventDefault();
     setSaving(true);
     setError(null);
     const body = {
@@ -47,7 +48,7 @@ export function SaveComparisonForm({ view, defaultTitle }: { view: SaveCompariso
       hide: view.hide.filter((id) => view.runs.includes(id)),
       stat: view.stat,
     };
-    const response = await fetch("/api/comparisons", {
+    const response = await authorizedFetch("/api/comparisons", {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify(body),
@@ -110,7 +111,7 @@ export function SaveComparisonForm({ view, defaultTitle }: { view: SaveCompariso
               data-testid="save-notes"
             />
           </div>
-          {error ? <ErrorMessage error={error} /> : null}
+          {needsWriteToken(error) ? <WriteTokenPrompt onSaved={() => void save()} /> : error ? <ErrorMessage error={error} /> : null}
           <div className="flex gap-2">
             <button type="submit" className={primaryButtonClass} disabled={saving} data-testid="save-submit">
               {saving ? "Saving…" : "Save and open"}

@@ -4,19 +4,24 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { dangerButtonClass } from "@/components/ui/primitives";
 import { readApiError } from "@/components/ui/api-error";
+import { WriteTokenPrompt, authorizedFetch, needsWriteToken } from "@/components/ui/write-token";
 
 export function DeleteRunButton({ id, name }: { id: string; name: string }) {
   const router = useRouter();
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
+  const [askToken, setAskToken] = useState(false);
 
-  async function remove() {
-    if (!window.confirm(`Delete the run "${name}"? This cannot be undone.`)) return;
+  async function remove(confirmed = false) {
+    if (!confirmed && !window.confirm(`Delete the run "${name}"? This cannot be undone.`)) return;
     setBusy(true);
-    const response = await fetch(`/api/runs/${encodeURIComponent(id)}`, { method: "DELETE" }).catch(() => null);
+    setAskToken(false);
+    const response = await authorizedFetch(`/api/runs/${encodeURIComponent(id)}`, { method: "DELETE" }).catch(() => null);
     setBusy(false);
     if (!response || response.status !== 204) {
-      setMessage((await readApiError(response)).message);
+      const error = await readApiError(response);
+      if (needsWriteToken(error)) setAskToken(true);
+      else setMessage(error.message);
       return;
     }
     router.push("/");
@@ -25,10 +30,12 @@ export function DeleteRunButton({ id, name }: { id: string; name: string }) {
 
   return (
     <>
-      <button type="button" className={dangerButtonClass} onClick={remove} disabled={busy} data-testid="delete-run">
+      <button type="button" className={dangerButtonClass} onClick={() => void remove()} disabled={busy} data-testid="delete-run">
         {busy ? "Deleting…" : "Delete"}
       </button>
       {message ? <span className="text-sm text-red-700 dark:text-red-400">{message}</span> : null}
+      {/* The deletion was confirmed already: saving the token retries it without asking again. */}
+      {askToken ? <WriteTokenPrompt onSaved={() => void remove(true)} /> : null}
     </>
   );
 }

@@ -6,6 +6,7 @@ import { useState } from "react";
 import { buttonClass, inputClass, labelClass, primaryButtonClass } from "@/components/ui/primitives";
 import { readApiError, type ApiErrorView } from "@/components/ui/api-error";
 import { ErrorMessage } from "@/components/ui/ErrorMessage";
+import { WriteTokenPrompt, authorizedFetch, needsWriteToken } from "@/components/ui/write-token";
 
 export function RunEditor({ id, name, tags, notes }: { id: string; name: string; tags: string[]; notes: string }) {
   const router = useRouter();
@@ -25,7 +26,7 @@ export function RunEditor({ id, name, tags, notes }: { id: string; name: string;
   async function save() {
     setSaving(true);
     setError(null);
-    const response = await fetch(`/api/runs/${encodeURIComponent(id)}`, {
+    const response = await authorizedFetch(`/api/runs/${encodeURIComponent(id)}`, {
       method: "PATCH",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({
@@ -72,7 +73,7 @@ export function RunEditor({ id, name, tags, notes }: { id: string; name: string;
           onChange={(e) => setForm({ ...form, notes: e.target.value })}
         />
       </div>
-      {error ? <ErrorMessage error={error} /> : null}
+      {needsWriteToken(error) ? <WriteTokenPrompt onSaved={() => void save()} /> : error ? <ErrorMessage error={error} /> : null}
       <div className="flex gap-2">
         <button type="button" className={primaryButtonClass} onClick={save} disabled={saving}>
           {saving ? "Saving…" : "Save"}

@@ -11,6 +11,7 @@ import { useEffect, useRef, useState, type DragEvent, type ReactNode } from "rea
 import { ErrorMessage } from "@/components/ui/ErrorMessage";
 import { readApiError, type ApiErrorView } from "@/components/ui/api-error";
 import { buttonClass, inputClass, labelClass, primaryButtonClass } from "@/components/ui/primitives";
+import { WriteTokenPrompt, authorizedFetch, needsWriteToken } from "@/components/ui/write-token";
 import { formatNumber } from "@/lib/format";
 import type { UploadPreview } from "@/lib/runs/preview";
 import { UploadPreviewPanel } from "./UploadPreview";
@@ -131,7 +132,7 @@ export function UploadForm() {
       data.delete("file");
       for (const file of target) data.append("file", file, uploadName(file));
     }
-    const response = await fetch(mode === "preview" ? "/api/runs?dry_run=1" : "/api/runs", { method: "POST", body: data }).catch(() => null);
+    const response = await authorizedFetch(mode === "preview" ? "/api/runs?dry_run=1" : "/api/runs", { method: "POST", body: data }).catch(() => null);
     if (!response || !response.ok) {
       setError(await readApiError(response));
       if (mode === "preview") setPreview(null);
@@ -267,7 +268,7 @@ export function UploadForm() {
           <Field name="notes" label="Notes" value={fields.notes} onChange={(v) => setFields({ ...fields, notes: v })} error={fieldErrors.notes}>
             <textarea id="field-notes" name="notes" rows={3} className={inputClass} value={fields.notes} onChange={(event) => setFields({ ...fields, notes: event.target.value })} />
           </Field>
-          {error ? <ErrorMessage error={error} /> : null}
+          {needsWriteToken(error) ? <WriteTokenPrompt onSaved={() => void send("save")} /> : error ? <ErrorMessage error={error} /> : null}
           {blocked ? <p className="text-sm text-amber-800 dark:text-amber-300">Settle the conflict in the preview before saving.</p> : null}
           <div className="flex gap-2">
             <button type="button" className={buttonClass} disabled={files.length === 0 || busy !== null} onClick={() => void send("preview")}>

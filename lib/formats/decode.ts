@@ -15,6 +15,80 @@ export class DecodeError extends Error {
 
 const NON_FINITE = ["-Infinity", "Infinity", "NaN"] as const;
 
+/** No results file nests deeper than this; a deeper one is hostile or broken, and deep values are costly to walk. */
+export const MAX_NESTING_DEPTH = 64;
+
+/** The nesting depth of a parsed value, walked without recursion; stops counting past the limit. */
+export function nestingDepth(value: unknown, limit = MAX_NESTING_DEPTH): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (typeof current !== "object" || current === null) continue;
+    const level = depth + 1;
+    if (level > deepest) deepest = level;
+    if (deepest > limit) return deepest;
+    for (const child of Array.isArray(current) ? current : Object.values(current)) {
+      if (typeof child === "object" && child !== null) stack.push([child, level]);
+    }
+  }
+  return deepest;
+}
+
+/**
+ * The first key that appears twice in one object of a JSON text, or null. JSON.parse silently keeps the last
+ * one, so `{"engine": "vllm", "engine": "sglang"}` would say two things at once: such a file is refused.
+ */
+export function findDuplicateKey(text: string): string | null {
+  const frames: { keys: Set<string> | null; awaitingKey: boolean }[] = [];
+  let index = 0;
+  const length = text.length;
+  while (index < length) {
+    const code = text.charCodeAt(index);
+    if (code === 34) {
+      // A string: find its end, skipping escaped quotes.
+      let end = index + 1;
+      for (;;) {
+        end = text.indexOf('"', end);
+        if (end < 0) return null;
+        let backslashes = 0;
+        for (let back = end - 1; text.charCodeAt(back) === 92; back -= 1) backslashes += 1;
+        if (backslashes % 2 === 0) break;
+        end += 1;
+      }
+      const top = frames[frames.length - 1];
+      if (top?.keys && top.awaitingKey) {
+        const key = text.slice(index + 1, end);
+        if (top.keys.has(key)) return key;
+        top.keys.add(key);
+        top.awaitingKey = false;
+      }
+      index = end + 1;
+      continue;
+    }
+    if (code === 123) frames.push({ keys: new Set(), awaitingKey: true });
+    else if (code === 91) frames.push({ keys: null, awaitingKey: false });
+    else if (code === 125 || code === 93) frames.pop();
+    else if (code === 44) {
+      const top = frames[frames.length - 1];
+      if (top?.keys) top.awaitingKey = true;
+    }
+    index += 1;
+  }
+  return null;
+}
+
+function checkDuplicateKeys(name: string, text: string): void {
+  const key = findDuplicateKey(text);
+  if (key !== null) throw new DecodeError(`"${name}" has the key "${key.slice(0, 100)}" twice in one object; which one is meant?`);
+}
+
+function checkDepth(name: string, value: unknown): void {
+  if (nestingDepth(value) > MAX_NESTING_DEPTH) {
+    throw new DecodeError(`"${name}" is nested more than ${MAX_NESTING_DEPTH} levels deep; no results file is.`);
+  }
+}
+
 /**
  * Python's json module writes bare NaN, Infinity and -Infinity, which JSON.parse rejects. Outside strings,
  * turn them into the strings "NaN", "Infinity" and "-Infinity" so the parsers can see and handle them.
@@ -118,18 +192,29 @@ export function decodeFile(name: string, bytes: Uint8Array): SourceFile {
   }
   const text = new TextDecoder("utf-8").decode(bytes).replace(/^\uFEFF/, "");
   if (text.trim() === "") throw new DecodeError(`"${name}" is empty.`);
+  let json: unknown;
   try {
-    return { name, kind: "json", data: parseLenientJson(text), bytes: bytes.byteLength };
+    json = parseLenientJson(text);
   } catch (jsonError) {
     const lines = tryJsonLines(text);
-    if (lines) return { name, kind: "jsonl", data: lines, bytes: bytes.byteLength };
+    if (lines) {
+      checkDepth(name, lines);
+      checkDuplicateKeys(name, text);
+      return { name, kind: "jsonl", data: lines, bytes: bytes.byteLength };
+    }
     const yaml = tryYaml(text);
-    if (yaml) return { name, kind: "yaml", data: yaml, bytes: bytes.byteLength };
+    if (yaml) {
+      checkDepth(name, yaml);
+      return { name, kind: "yaml", data: yaml, bytes: bytes.byteLength };
+    }
     const csv = tryCsv(text);
     if (csv) return { name, kind: "csv", data: csv, bytes: bytes.byteLength };
     const detail = jsonError instanceof Error ? jsonError.message : String(jsonError);
     throw new DecodeError(`"${name}" is not valid JSON (${detail}), nor JSON lines, YAML or CSV.`);
   }
+  checkDepth(name, json);
+  checkDuplicateKeys(name, text);
+  return { name, kind: "json", data: json, bytes: bytes.byteLength };
 }
 
 /** For tests and scripts: decode a string as if it were an uploaded file. */

@@ -9,7 +9,7 @@ import { levelOf, compareLevels } from "@/lib/analysis/levels";
 import { formatLoadLevel } from "@/lib/format";
 import { RUN_FORMAT, type ResultPoint, type RunDocumentInput } from "@/lib/runs/schema";
 import { expandZip, isZip } from "./archive";
-import { DecodeError, decodeFile, parseLenientJson } from "./decode";
+import { DecodeError, MAX_NESTING_DEPTH, decodeFile, findDuplicateKey, nestingDepth, parseLenientJson } from "./decode";
 import { FormatError, type FormatId, type FormatParser, type Fragment, type RunContext, type SourceFile } from "./types";
 
 export interface UploadFile {
@@ -60,8 +60,18 @@ export function supportedFormatsText(parsers: readonly FormatParser[]): string {
   return ["servebench/v1 JSON", ...labels].join("; ");
 }
 
+/** Files in one upload, zip entries included: more is a mistake or an attack, not a benchmark. */
+export const MAX_UPLOAD_FILES = 1_000;
+
 function expandUploads(files: readonly UploadFile[]): UploadFile[] {
-  return files.flatMap((file) => (isZip(file.bytes) ? expandZip(file.name, file.bytes) : [file]));
+  if (files.length > MAX_UPLOAD_FILES) {
+    throw new AppError("payload_too_large", `The upload holds ${files.length} files; at most ${MAX_UPLOAD_FILES} are taken at once.`);
+  }
+  const expanded = files.flatMap((file) => (isZip(file.bytes) ? expandZip(file.name, file.bytes) : [file]));
+  if (expanded.length > MAX_UPLOAD_FILES) {
+    throw new AppError("payload_too_large", `The upload holds ${expanded.length} files once unzipped; at most ${MAX_UPLOAD_FILES} are taken at once.`);
+  }
+  return expanded;
 }
 
 /** Decode, detect and parse every file. Throws AppErrors naming the file (and field) that could not be read. */
@@ -144,11 +154,20 @@ export function readUploads(files: readonly UploadFile[], parsers: readonly Form
 function decodeJsonBody(upload: UploadFile): SourceFile {
   const text = new TextDecoder("utf-8").decode(upload.bytes).replace(/^\uFEFF/, "");
   if (text.trim() === "") throw new AppError("invalid_json", "The request body is empty; expected a JSON object.");
+  let data: unknown;
   try {
-    return { name: upload.name, kind: "json", data: parseLenientJson(text), bytes: upload.bytes.byteLength };
+    data = parseLenientJson(text);
   } catch (error) {
     throw new AppError("invalid_json", `The request body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
   }
+  if (nestingDepth(data) > MAX_NESTING_DEPTH) {
+    throw new AppError("invalid_json", `The request body is nested more than ${MAX_NESTING_DEPTH} levels deep; no results file is.`);
+  }
+  const duplicate = findDuplicateKey(text);
+  if (duplicate !== null) {
+    throw new AppError("invalid_json", `The request body has the key "${duplicate.slice(0, 100)}" twice in one object; which one is meant?`);
+  }
+  return { name: upload.name, kind: "json", data, bytes: upload.bytes.byteLength };
 }
 
 function stripSources(points: readonly ResultPoint[]): ResultPoint[] {

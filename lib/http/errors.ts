@@ -1,5 +1,6 @@
 import { NextResponse } from "next/server";
 import { AppError, type ErrorCode, type ErrorIssue } from "@/lib/errors";
+import { WWW_AUTHENTICATE } from "./auth";
 
 export const ERROR_STATUS: Record<ErrorCode, number> = {
   invalid_json: 400,
@@ -33,7 +34,9 @@ export function errorResponse(error: unknown, context: string): NextResponse<Err
   if (error instanceof AppError) {
     const status = ERROR_STATUS[error.code];
     console.warn(`[servebench] ${context} → ${status} ${error.code}: ${error.message}`);
-    return NextResponse.json(errorBody(error), { status });
+    // A 401 says how to authenticate, whichever way the request came in.
+    const headers: Record<string, string> = error.code === "unauthorized" ? { "WWW-Authenticate": WWW_AUTHENTICATE } : {};
+    return NextResponse.json(errorBody(error), { status, headers });
   }
   console.error(`[servebench] ${context} → 500`, error);
   const generic = new AppError("internal_error", "Something went wrong on the server; the details are in its log.");

@@ -1,4 +1,5 @@
 /** Load the runs a comparison view names and build the comparison. */
+import { cache } from "react";
 import { buildComparison, MAX_COMPARED_RUNS, type CompareView, type Comparison } from "@/lib/analysis/comparison";
 import { getRunsByIds, type StoredRun } from "./queries";
 
@@ -11,7 +12,7 @@ export interface LoadedComparison {
   truncated: boolean;
 }
 
-export async function loadComparison(view: CompareView): Promise<LoadedComparison> {
+async function loadComparisonUncached(view: CompareView): Promise<LoadedComparison> {
   const capped = view.runIds.slice(0, MAX_COMPARED_RUNS);
   const { runs, missing } = await getRunsByIds(capped);
   const kept = { ...view, runIds: runs.map((run) => run.id) };
@@ -21,4 +22,14 @@ export async function loadComparison(view: CompareView): Promise<LoadedCompariso
     notFound: missing,
     truncated: view.runIds.length > capped.length,
   };
+}
+
+const cachedByQuery = cache((key: string) => loadComparisonUncached(JSON.parse(key) as CompareView));
+
+/**
+ * Load and build a comparison. Within one request (a page and its metadata both ask) the work is done once:
+ * React's cache() compares its arguments by identity, so the view goes in as its JSON text.
+ */
+export function loadComparison(view: CompareView): Promise<LoadedComparison> {
+  return cachedByQuery(JSON.stringify(view));
 }

@@ -9,6 +9,7 @@ import { conflictError, planRuns, readUploads, type ParsedUpload, type Plan, typ
 import { FORMAT_PARSERS } from "@/lib/formats/registry";
 import { mediaTypeOf, readBodyWithLimit } from "@/lib/http/body";
 import { defaultRunName, normalizeRunDocument, type RunDocument } from "./normalize";
+import type { RunToStore } from "./queries";
 import { RUN_FORMAT } from "./schema";
 
 /** Form fields that may accompany uploaded files. Empty fields are ignored. */
@@ -251,12 +252,29 @@ export async function prepareUpload(request: Request, limitBytes: number): Promi
   return { parsed, plan, runs: validatePlannedRuns(plan, upload.context), context: upload.context, options: upload.options };
 }
 
-/** The documents to store, or the error that says why they cannot be stored as asked. Writes nothing. */
-export function documentsToStore(prepared: PreparedUpload): RunDocument[] {
+function restoredCreatedAt(value: unknown): Date | undefined {
+  if (typeof value !== "string") return undefined;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+/** The runs to store, or the error that says why they cannot be stored as asked. Writes nothing. */
+export function documentsToStore(prepared: PreparedUpload): RunToStore[] {
   if (prepared.plan.conflicts.length > 0 && !prepared.options.split) throw conflictError(prepared.plan);
   const invalid = invalidRunsError(prepared.runs);
   if (invalid) throw invalid;
-  return prepared.runs.map((run) => run.document).filter((document): document is RunDocument => document !== null);
+  return prepared.runs.flatMap((run) =>
+    run.document === null
+      ? []
+      : [
+          {
+            document: run.document,
+            // A document exported by a servebench keeps its id and upload time when restored elsewhere.
+            restoreId: typeof run.raw.id === "string" ? run.raw.id : undefined,
+            restoreCreatedAt: restoredCreatedAt(run.raw.created_at),
+          },
+        ],
+  );
 }
 
 const PatchSchema = z.strictObject({

@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import { db } from "@/lib/db/client";
 import { notFoundError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { contentHash } from "./content-hash";
 import { headline, type Headline } from "./derived";
 import { RUN_FORMAT, LATENCY_KEYS, type ResultPoint } from "./schema";
 import type { RunDocument } from "./normalize";
@@ -221,16 +222,86 @@ function runCreateData(doc: RunDocument, id: string, now: Date): Prisma.RunCreat
 export async function createRun(doc: RunDocument, options: CreateRunOptions = {}): Promise<{ id: string }> {
   const id = newRunId();
   // A nested write is one transaction: the run, its points and its tags land together or not at all.
-  await db().run.create({ data: runCreateData(doc, id, options.createdAt ?? new Date()) });
+  await db().run.create({ data: { ...runCreateData(doc, id, options.createdAt ?? new Date()), contentHash: contentHash(doc) } });
   return { id };
 }
 
-/** Store several runs in one transaction: all of them or none. */
-export async function createRuns(docs: readonly RunDocument[]): Promise<{ id: string; name: string }[]> {
+export interface RunToStore {
+  document: RunDocument;
+  /** Restoring an export: keep the run's id when no run has it yet. */
+  restoreId?: string | undefined;
+  /** Restoring an export: keep the run's upload time. */
+  restoreCreatedAt?: Date | undefined;
+}
+
+export interface StoredRunRef {
+  id: string;
+  name: string;
+  /** True when the same content was already stored: nothing was added, `id` is the existing run. */
+  duplicate: boolean;
+}
+
+/** Ids a restored run may keep: what servebench makes (12 base64url characters) and similar ids from elsewhere. */
+const RESTORABLE_ID = /^[A-Za-z0-9_-]{6,64}$/;
+
+function isUniqueViolation(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2002";
+}
+
+async function storeRunsOnce(entries: readonly RunToStore[]): Promise<StoredRunRef[]> {
+  const hashed = entries.map((entry) => ({ ...entry, hash: contentHash(entry.document) }));
+  const existing = await db().run.findMany({
+    where: { contentHash: { in: [...new Set(hashed.map((entry) => entry.hash))] } },
+    select: { id: true, name: true, contentHash: true },
+  });
+  const byHash = new Map(existing.map((row) => [row.contentHash, row]));
+  const wantedIds = hashed.map((entry) => entry.restoreId).filter((id): id is string => id !== undefined && RESTORABLE_ID.test(id));
+  const takenIds = new Set(
+    wantedIds.length === 0 ? [] : (await db().run.findMany({ where: { id: { in: wantedIds } }, select: { id: true } })).map((row) => row.id),
+  );
+
   const now = new Date();
-  const created = docs.map((doc) => ({ id: newRunId(), name: doc.name, doc }));
-  await db().$transaction(created.map(({ id, doc }) => db().run.create({ data: runCreateData(doc, id, now), select: { id: true } })));
-  return created.map(({ id, name }) => ({ id, name }));
+  const results: StoredRunRef[] = [];
+  const creates: Prisma.RunCreateInput[] = [];
+  const batchByHash = new Map<string, StoredRunRef>();
+  for (const entry of hashed) {
+    const found = byHash.get(entry.hash) ?? batchByHash.get(entry.hash);
+    if (found) {
+      results.push({ id: found.id, name: found.name, duplicate: true });
+      continue;
+    }
+    const keepId = entry.restoreId !== undefined && RESTORABLE_ID.test(entry.restoreId) && !takenIds.has(entry.restoreId);
+    const id = keepId ? entry.restoreId! : newRunId();
+    takenIds.add(id);
+    const data = runCreateData(entry.document, id, keepId && entry.restoreCreatedAt ? entry.restoreCreatedAt : now);
+    creates.push({ ...data, contentHash: entry.hash });
+    const ref = { id, name: entry.document.name, duplicate: false };
+    batchByHash.set(entry.hash, ref);
+    results.push(ref);
+  }
+  if (creates.length > 0) {
+    await db().$transaction(creates.map((data) => db().run.create({ data, select: { id: true } })));
+  }
+  return results;
+}
+
+/**
+ * Store runs in one transaction: all of them or none. Content already stored is not stored again: its
+ * entry comes back as a duplicate with the existing run's id.
+ */
+export async function storeRuns(entries: readonly RunToStore[]): Promise<StoredRunRef[]> {
+  try {
+    return await storeRunsOnce(entries);
+  } catch (error) {
+    // Two uploads of the same content at the same moment: the unique hash let one in. Looking again finds it.
+    if (isUniqueViolation(error)) return storeRunsOnce(entries);
+    throw error;
+  }
+}
+
+/** Store several runs in one transaction: all of them or none. */
+export async function createRuns(docs: readonly RunDocument[]): Promise<StoredRunRef[]> {
+  return storeRuns(docs.map((document) => ({ document })));
 }
 
 export async function getRunOrThrow(id: string): Promise<StoredRun> {
@@ -299,6 +370,23 @@ export async function listRuns(query: RunListQuery): Promise<{ runs: RunSummary[
   return { runs: rows.map(summaryOf), total };
 }
 
+/** Every run as a document, oldest first, fetched a page at a time so memory stays flat however many there are. */
+export async function* allRunDocuments(pageSize = 200): AsyncGenerator<StoredRun> {
+  let cursor: { createdAt: Date; id: string } | null = null;
+  for (;;) {
+    const rows: RunRowWithPoints[] = await db().run.findMany({
+      where: cursor ? { OR: [{ createdAt: { gt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { gt: cursor.id } }] } : {},
+      include: { tags: true, points: true },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      take: pageSize,
+    });
+    for (const row of rows) yield documentOf(row);
+    const last = rows[rows.length - 1];
+    if (!last || rows.length < pageSize) return;
+    cursor = { createdAt: last.createdAt, id: last.id };
+  }
+}
+
 export async function countRuns(): Promise<number> {
   return db().run.count();
 }
@@ -310,16 +398,12 @@ export async function listFilterOptions(): Promise<{
   gpus: string[];
   tags: string[];
 }> {
+  // GROUP BY runs in the database; Prisma's `distinct` would fetch every row and dedupe in JavaScript.
   const [engines, models, gpus, tags] = await Promise.all([
-    db().run.findMany({ distinct: ["engine"], select: { engine: true }, orderBy: { engine: "asc" } }),
-    db().run.findMany({ distinct: ["model"], select: { model: true }, orderBy: { model: "asc" } }),
-    db().run.findMany({
-      distinct: ["gpu"],
-      select: { gpu: true },
-      where: { gpu: { not: null } },
-      orderBy: { gpu: "asc" },
-    }),
-    db().runTag.findMany({ distinct: ["tag"], select: { tag: true }, orderBy: { tag: "asc" } }),
+    db().run.groupBy({ by: ["engine"], orderBy: { engine: "asc" } }),
+    db().run.groupBy({ by: ["model"], orderBy: { model: "asc" } }),
+    db().run.groupBy({ by: ["gpu"], where: { gpu: { not: null } }, orderBy: { gpu: "asc" } }),
+    db().runTag.groupBy({ by: ["tag"], orderBy: { tag: "asc" } }),
   ]);
   return {
     engines: engines.map((row) => row.engine),

@@ -57,9 +57,24 @@ export function splitLatencyKey(key: LatencyKey): [LatencyStat, LatencyMetric] {
   return [stat, metric];
 }
 
-const nonNegative = () => z.number().nonnegative();
+// No benchmark figure comes near this; a larger one is a broken or hostile file (and would read as nonsense).
+const MAX_FIGURE = 1e12;
+const nonNegative = () => z.number().nonnegative().max(MAX_FIGURE);
 const count = () => z.number().int().nonnegative().max(LIMITS.maxInt);
-const text = (max: number) => z.string().trim().min(1, "must not be empty").max(max);
+
+/** Control characters and bidirectional overrides ("Trojan Source") have no place in names. */
+const CONTROL_IN_LINE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+/** Free text may have line breaks and tabs, nothing else of the kind. */
+const CONTROL_IN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+const text = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, "must not be empty")
+    .max(max)
+    .refine((value) => !CONTROL_IN_LINE.test(value), "must not contain control characters");
+const freeText = (max: number) => z.string().max(max).refine((value) => !CONTROL_IN_TEXT.test(value), "must not contain control characters");
 
 const latencyShape = Object.fromEntries(
   LATENCY_KEYS.map((key) => {
@@ -157,11 +172,9 @@ const documentShape = {
   engine_version: text(64).optional().describe('Engine version, e.g. "0.5.8".'),
   model: text(LIMITS.shortTextChars).describe("The model served, as you name it (include the quantization)."),
   hardware: HardwareSchema.optional(),
-  command: z
-    .string()
-    .trim()
-    .min(1, "must not be empty")
-    .max(LIMITS.commandChars)
+  command: freeText(LIMITS.commandChars)
+    .refine((value) => value.trim() !== "", "must not be empty")
+    .transform((value) => value.trim())
     .optional()
     .describe("The server launch command as typed. Parsed into `flags` (and leading VAR=value into `env`)."),
   flags: z
@@ -193,12 +206,13 @@ const documentShape = {
         .trim()
         .min(1, "must not be empty")
         .max(LIMITS.tagChars)
-        .regex(/^[^,]+$/, "must not contain a comma"),
+        .regex(/^[^,]+$/, "must not contain a comma")
+        .refine((value) => !CONTROL_IN_LINE.test(value), "must not contain control characters"),
     )
     .max(LIMITS.tags)
     .optional()
     .describe("Labels to filter by. Stored lower-case, without duplicates."),
-  notes: z.string().max(LIMITS.notesChars).optional().describe("Free text."),
+  notes: freeText(LIMITS.notesChars).optional().describe("Free text."),
   warnings: z
     .array(z.string().trim().min(1).max(1_000))
     .max(100)

@@ -9,6 +9,8 @@ import { parseArgs } from "node:util";
 export const UPLOAD_USAGE = `servebench upload FILE_OR_FOLDER... [options]
 
   --url URL             the servebench server (default: $SERVEBENCH_URL or http://localhost:3000)
+  --token TOKEN         write token, sent as Authorization: Bearer TOKEN (default: $SERVEBENCH_TOKEN); needed
+                        when the server sets SERVEBENCH_WRITE_TOKEN (--dry-run works without it)
   --name TEXT           run name
   --engine NAME         engine that served the benchmark (vllm, sglang, tensorrt-llm, llama.cpp…)
   --engine-version V    its version
@@ -24,6 +26,7 @@ export const UPLOAD_USAGE = `servebench upload FILE_OR_FOLDER... [options]
 
 const OPTIONS = {
   url: { type: "string" },
+  token: { type: "string" },
   name: { type: "string" },
   engine: { type: "string" },
   "engine-version": { type: "string" },
@@ -145,7 +148,9 @@ export async function runUpload(argv: string[]): Promise<number> {
   const endpoint = `${base}/api/runs${values["dry-run"] ? "?dry_run=1" : ""}`;
   let response: Response;
   try {
-    response = await fetch(endpoint, { method: "POST", body: form });
+    const token = values.token ?? process.env.SERVEBENCH_TOKEN;
+    const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
+    response = await fetch(endpoint, { method: "POST", body: form, headers });
   } catch (error) {
     const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : "";
     process.stderr.write(`servebench upload: cannot reach ${base}${cause}\n`);

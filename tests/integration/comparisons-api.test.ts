@@ -262,7 +262,13 @@ describe("GET and DELETE /api/comparisons/{slug}", () => {
   });
 
   it("keeps a saved comparison when one of its runs is deleted later", async () => {
-    const extra = await uploadRun(SEED_FILES.vllm);
+    // Another run than the seed vLLM run uploaded before all tests (the same content would be that run).
+    const response = await postRun(
+      jsonRequest("/api/runs", "POST", { ...(JSON.parse(fixtureText(SEED_FILES.vllm)) as object), name: "vLLM, deleted later" }),
+      noContext,
+    );
+    expect(response.status).toBe(201);
+    const extra = ((await response.json()) as { id: string }).id;
     const { slug } = await createOk({ runs: [extra, graphs] });
     await db().run.delete({ where: { id: extra } });
     expect((await read(slug)).body).toMatchObject({ runs: [extra, graphs] });

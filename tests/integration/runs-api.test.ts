@@ -49,11 +49,25 @@ describe("POST /api/runs", () => {
     expect(await counts()).toEqual({ runs: 1, points: 2, tags: 2 });
   });
 
-  it("gives different ids to identical uploads", async () => {
+  it("stores the same content once: uploading it again answers 200 with the existing run", async () => {
     const doc = fixtureJson(SEED_FILES.vllm);
     const first = await upload(doc);
-    const second = await upload(doc);
-    expect(first.id).not.toBe(second.id);
+    const again = await postRun(jsonRequest("/api/runs", "POST", doc), noContext);
+    expect(again.status).toBe(200);
+    expect(await again.json()).toEqual({ id: first.id, url: `/runs/${first.id}`, duplicate: true });
+    expect(await counts()).toEqual({ runs: 1, points: 2, tags: 2 });
+    // Other context makes other content: a run of its own.
+    const renamed = await upload({ ...doc, notes: "rerun after a driver update" });
+    expect(renamed.id).not.toBe(first.id);
+  });
+
+  it("stores identical content sent at the same moment once", async () => {
+    const doc = fixtureJson(SEED_FILES.sglangGraphs);
+    const responses = await Promise.all(Array.from({ length: 5 }, () => postRun(jsonRequest("/api/runs", "POST", doc), noContext)));
+    const bodies = (await Promise.all(responses.map((response) => response.json()))) as { id: string }[];
+    expect(responses.map((response) => response.status).sort()).toEqual([200, 200, 200, 200, 201]);
+    expect(new Set(bodies.map((body) => body.id)).size).toBe(1);
+    expect(await counts()).toEqual({ runs: 1, points: 2, tags: 2 });
   });
 
   it("returns a document that uploads unchanged into another servebench", async () => {
@@ -82,10 +96,11 @@ describe("POST /api/runs", () => {
     });
     expect(typeof stored.created_at).toBe("string");
 
+    // Into another servebench (here: the same one, emptied), the document restores the run, id and all.
+    await clearDatabase();
     const copy = await upload(stored);
-    const reread = await fetchRun(copy.id);
-    const strip = ({ id: _id, created_at: _created, ...rest }: Record<string, unknown>) => rest;
-    expect(strip(reread)).toEqual(strip(stored));
+    expect(copy.id).toBe(id);
+    expect(await fetchRun(copy.id)).toEqual(stored);
   });
 
   it("lower-cases the engine and tags, parses the command and keeps extra keys as metadata", async () => {

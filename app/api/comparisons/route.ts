@@ -4,6 +4,7 @@ import { listComparisons } from "@/lib/comparisons/queries";
 import { saveComparison } from "@/lib/comparisons/save";
 import { AppError } from "@/lib/errors";
 import { readJsonBody } from "@/lib/http/body";
+import { requireWriteAccess } from "@/lib/http/auth";
 import { apiRoute } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
@@ -21,6 +22,7 @@ export const GET = apiRoute(async (request) => {
 });
 
 export const POST = apiRoute(async (request) => {
+  requireWriteAccess(request);
   const saved = await saveComparison(await readJsonBody(request, BODY_LIMIT_BYTES));
   return NextResponse.json({ slug: saved.slug, url: saved.url }, { status: 201, headers: { Location: saved.url } });
 });

@@ -1,12 +1,13 @@
 import { NextResponse } from "next/server";
 import { AppError } from "@/lib/errors";
 import { maxBodyBytes } from "@/lib/env";
+import { requireWriteAccess } from "@/lib/http/auth";
 import { apiRoute } from "@/lib/http/route";
 import { documentsToStore, prepareUpload } from "@/lib/runs/ingest";
 import { parseListQuery } from "@/lib/runs/list-query";
 import { issuesFromZod } from "@/lib/runs/normalize";
 import { previewOf } from "@/lib/runs/preview";
-import { createRuns, listRuns } from "@/lib/runs/queries";
+import { listRuns, storeRuns } from "@/lib/runs/queries";
 
 export const dynamic = "force-dynamic";
 
@@ -20,14 +21,20 @@ export const GET = apiRoute(async (request) => {
 });
 
 export const POST = apiRoute(async (request) => {
+  requireWriteAccess(request);
   const prepared = await prepareUpload(request, maxBodyBytes());
   if (new URL(request.url).searchParams.get("dry_run") === "1") {
     // The upload page's preview: what would be stored, and what is missing or in conflict. Nothing is written.
     return NextResponse.json(previewOf(prepared));
   }
-  const created = await createRuns(documentsToStore(prepared));
-  const runs = created.map((run) => ({ id: run.id, url: `/runs/${run.id}`, name: run.name }));
+  const stored = await storeRuns(documentsToStore(prepared));
+  const runs = stored.map((run) => ({ id: run.id, url: `/runs/${run.id}`, name: run.name, duplicate: run.duplicate }));
   const first = runs[0]!;
-  const body = runs.length === 1 ? { id: first.id, url: first.url } : { id: first.id, url: first.url, runs };
-  return NextResponse.json(body, { status: 201, headers: { Location: first.url } });
+  // Content stored before is not stored again: 200 with the existing run, 201 when anything was added.
+  const allDuplicates = runs.every((run) => run.duplicate);
+  const body =
+    runs.length === 1
+      ? { id: first.id, url: first.url, ...(first.duplicate ? { duplicate: true } : {}) }
+      : { id: first.id, url: first.url, ...(allDuplicates ? { duplicate: true } : {}), runs };
+  return NextResponse.json(body, { status: allDuplicates ? 200 : 201, headers: { Location: first.url } });
 });

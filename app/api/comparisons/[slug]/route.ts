@@ -1,5 +1,6 @@
 import { NextResponse } from "next/server";
 import { deleteComparisonOrThrow, getComparisonOrThrow } from "@/lib/comparisons/queries";
+import { requireWriteAccess } from "@/lib/http/auth";
 import { apiRoute } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
@@ -11,7 +12,8 @@ export const GET = apiRoute<Context>(async (_request, { params }) => {
   return NextResponse.json(await getComparisonOrThrow(slug));
 });
 
-export const DELETE = apiRoute<Context>(async (_request, { params }) => {
+export const DELETE = apiRoute<Context>(async (request, { params }) => {
+  requireWriteAccess(request);
   const { slug } = await params;
   await deleteComparisonOrThrow(slug);
   return new Response(null, { status: 204 });

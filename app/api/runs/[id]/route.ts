@@ -1,6 +1,7 @@
 import { NextResponse } from "next/server";
 import { AppError } from "@/lib/errors";
 import { readJsonBody } from "@/lib/http/body";
+import { requireWriteAccess } from "@/lib/http/auth";
 import { apiRoute } from "@/lib/http/route";
 import { RunPatchSchema } from "@/lib/runs/ingest";
 import { issuesFromZod, validationError } from "@/lib/runs/normalize";
@@ -24,6 +25,7 @@ export const GET = apiRoute<Context>(async (request, { params }) => {
 });
 
 export const PATCH = apiRoute<Context>(async (request, { params }) => {
+  requireWriteAccess(request);
   const { id } = await params;
   const body = await readJsonBody(request, PATCH_LIMIT_BYTES);
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
@@ -43,7 +45,8 @@ export const PATCH = apiRoute<Context>(async (request, { params }) => {
   return NextResponse.json(run);
 });
 
-export const DELETE = apiRoute<Context>(async (_request, { params }) => {
+export const DELETE = apiRoute<Context>(async (request, { params }) => {
+  requireWriteAccess(request);
   const { id } = await params;
   await deleteRunOrThrow(id);
   return new Response(null, { status: 204 });

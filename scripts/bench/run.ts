@@ -1,0 +1,336 @@
+/**
+ * `npm run bench`: how fast servebench itself is. Builds the app in a temporary copy (never in the checkout's
+ * .next), fills temporary SQLite databases with 100 and 10,000 realistic runs, serves each with `next start`
+ * and prints the figures with their targets. A benchmark that prints figures, not a test: it exits 0 whether or
+ * not the targets are met (non-zero only when it could not measure). See docs/benchmarks.md.
+ *
+ * Options: --json FILE (write every figure as JSON too), --keep (leave the temporary directory for inspection).
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pageBundles, RECHARTS_MARKER, scriptsInHtml, type PageBundle } from "./bundle";
+import { autocannon, measure, median, multipartBody, timedRequest, type LoadResult, type Series } from "./http";
+import { checkAgainstCreateRun, generateRuns, writeDatabase, type SeedRun } from "./seed";
+import { writeVllmDetailedFile } from "./vllm-file";
+import { buildApp, createWorkspace, removeWorkspace, startServer, stopServer, type Server, type Workspace } from "./workspace";
+
+const REPO = process.cwd();
+const SMALL = 100;
+const LARGE = 10_000;
+const SAMPLES = 30;
+const WARMUPS = 5;
+const LOAD_CONNECTIONS = 32;
+const LOAD_SECONDS = 10;
+const COMPARED_RUNS = 8;
+const INGEST_REQUESTS = 10_000;
+const INGEST_SAMPLES = 5;
+
+const TARGET = {
+  historyRatio: 1.5,
+  compareMs: 100,
+  historyJsGzipBytes: 200_000,
+  ingestMBps: 20,
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// Output
+
+function log(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+function step(line: string): void {
+  log(`· ${line}`);
+}
+
+const ms = (value: number) => `${value < 10 ? value.toFixed(2) : value.toFixed(1)} ms`;
+const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
+const MB = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+
+/** "met, 23% under the limit" / "NOT MET, 40% over the limit". */
+function verdict(value: number, limit: number, lowerIsBetter: boolean): { met: boolean; text: string } {
+  const met = lowerIsBetter ? value <= limit : value >= limit;
+  const margin = Math.abs(value - limit) / limit;
+  const pct = `${(margin * 100).toFixed(0)}%`;
+  if (met) return { met, text: `met (${pct} ${lowerIsBetter ? "under" : "over"} the target)` };
+  return { met, text: `NOT MET (${pct} ${lowerIsBetter ? "over" : "under"} the target)` };
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? "").length)));
+  const line = (row: string[]) => `| ${row.map((cell, column) => cell.padEnd(widths[column]!)).join(" | ")} |`;
+  return [line(rows[0]!), `|${widths.map((width) => "-".repeat(width + 2)).join("|")}|`, ...rows.slice(1).map(line)].join("\n");
+}
+
+function machine(): Record<string, string> {
+  const cpus = os.cpus();
+  let model = cpus[0]?.model.trim() ?? "unknown";
+  try {
+    // os.cpus() can be terse in VMs; /proc/cpuinfo says the same or more.
+    const info = fs.readFileSync("/proc/cpuinfo", "utf8");
+    model = /model name\s*:\s*(.+)/.exec(info)?.[1]?.trim() ?? model;
+  } catch {
+    // not Linux
+  }
+  return {
+    CPU: model,
+    cores: String(cpus.length),
+    memory: `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
+    Node: process.version,
+    OS: `${os.type()} ${os.release()} (${os.arch()})`,
+    "load average at start": os.loadavg().map((value) => value.toFixed(2)).join(", "),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Measurements
+
+interface HistoryFigures {
+  page: Series;
+  api: Series;
+  html: string;
+}
+
+async function measureHistory(server: Server): Promise<HistoryFigures> {
+  const page = await measure("history page", `${server.url}/`, SAMPLES, WARMUPS);
+  const api = await measure("GET /api/runs", `${server.url}/api/runs`, SAMPLES, WARMUPS);
+  const html = (await timedRequest(`${server.url}/`)).body.toString("utf8");
+  return { page, api, html };
+}
+
+/** Eight runs someone would compare: one model on one GPU, different engines and settings. */
+function runsToCompare(runs: readonly SeedRun[]): SeedRun[] {
+  const groups = new Map<string, SeedRun[]>();
+  for (const run of runs) {
+    const key = `${run.doc.model}|${run.doc.hardware?.gpu ?? ""}`;
+    groups.set(key, [...(groups.get(key) ?? []), run]);
+  }
+  const group = [...groups.values()].find((candidates) => new Set(candidates.map((run) => run.doc.name)).size >= COMPARED_RUNS);
+  if (!group) throw new Error("no model and GPU with 8 different runs to compare");
+  const chosen: SeedRun[] = [];
+  const names = new Set<string>();
+  for (const run of group) {
+    if (names.has(run.doc.name)) continue;
+    names.add(run.doc.name);
+    chosen.push(run);
+    if (chosen.length === COMPARED_RUNS) break;
+  }
+  return chosen;
+}
+
+interface IngestFigures {
+  fileBytes: number;
+  requests: number;
+  dryRunMs: number[];
+  dryRunMedianMs: number;
+  mbPerSecond: number;
+  storeMs: number;
+  storeStatus: number;
+}
+
+async function measureIngest(server: Server, workspace: Workspace): Promise<IngestFigures> {
+  const file = writeVllmDetailedFile(path.join(workspace.root, "vllm-bench-serve-detailed.json"), INGEST_REQUESTS);
+  const bytes = fs.readFileSync(file.path);
+  const fields = { engine: "vllm", gpu: "NVIDIA H100 80GB HBM3", gpu_count: "1", tags: "bench-ingest" };
+  const { body, contentType } = multipartBody(fields, { name: "vllm-bench-serve-detailed.json", type: "application/json", bytes });
+  const post = (query: string) => timedRequest(`${server.url}/api/runs${query}`, { method: "POST", headers: { "content-type": contentType }, body });
+
+  const dryRunMs: number[] = [];
+  for (let index = 0; index < INGEST_SAMPLES + 1; index += 1) {
+    const response = await post("?dry_run=1");
+    if (response.status !== 200) throw new Error(`dry-run upload answered ${response.status}: ${response.body.toString("utf8").slice(0, 500)}`);
+    const preview = JSON.parse(response.body.toString("utf8")) as { runs?: { valid?: boolean }[] };
+    if (preview.runs?.length !== 1 || preview.runs[0]?.valid !== true) {
+      throw new Error(`the dry run did not see one valid run: ${response.body.toString("utf8").slice(0, 500)}`);
+    }
+    if (index > 0) dryRunMs.push(response.headersMs); // the first is a warm-up
+  }
+  const stored = await post("");
+  if (stored.status !== 201 && stored.status !== 200) throw new Error(`upload answered ${stored.status}: ${stored.body.toString("utf8").slice(0, 500)}`);
+  const dryRunMedianMs = median(dryRunMs);
+  return {
+    fileBytes: file.bytes,
+    requests: file.requests,
+    dryRunMs,
+    dryRunMedianMs,
+    mbPerSecond: file.bytes / 1e6 / (dryRunMedianMs / 1000),
+    storeMs: stored.headersMs,
+    storeStatus: stored.status,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const jsonIndex = args.indexOf("--json");
+  const jsonFile = jsonIndex >= 0 ? args[jsonIndex + 1] : undefined;
+  const keep = args.includes("--keep");
+  const pkg = JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as { name?: string };
+  if (pkg.name !== "servebench") throw new Error("run `npm run bench` from the servebench checkout");
+
+  const started = performance.now();
+  const host = machine();
+  log("servebench benchmark");
+  for (const [key, value] of Object.entries(host)) log(`  ${key}: ${value}`);
+
+  const workspace = createWorkspace(REPO);
+  const servers: Server[] = [];
+  const cleanup = async () => {
+    for (const server of servers) await stopServer(server);
+    if (!keep) removeWorkspace(workspace);
+  };
+  const onSignal = (signal: NodeJS.Signals) => {
+    void cleanup().finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+
+  try {
+    step(`copied the checkout to ${workspace.app}; building it there (next build)…`);
+    const build = buildApp(workspace, REPO);
+    step(`built in ${build.seconds.toFixed(1)} s`);
+    const bundles = pageBundles(workspace.app);
+
+    const migrations = path.join(workspace.app, "prisma", "migrations");
+    let generated = performance.now();
+    const runs = generateRuns(LARGE);
+    step(`generated ${LARGE} runs (${((performance.now() - generated) / 1000).toFixed(1)} s)`);
+    const differences = await checkAgainstCreateRun(workspace.root, runs.slice(0, 4), migrations);
+    if (differences.length > 0) {
+      throw new Error(`the benchmark's rows differ from what createRun writes; update scripts/bench/seed.ts:\n  ${differences.slice(0, 20).join("\n  ")}`);
+    }
+    step("checked: the direct inserts write exactly the rows createRun writes");
+    generated = performance.now();
+    const smallDb = path.join(workspace.root, "data", `runs-${SMALL}.db`);
+    const largeDb = path.join(workspace.root, "data", `runs-${LARGE}.db`);
+    writeDatabase(smallDb, runs.slice(0, SMALL), migrations);
+    writeDatabase(largeDb, runs, migrations);
+    step(`wrote the databases (${((performance.now() - generated) / 1000).toFixed(1)} s): ${MB(fs.statSync(largeDb).size)} at ${LARGE} runs`);
+
+    // 100 runs
+    const small = await startServer(workspace, REPO, smallDb, "100");
+    servers.push(small);
+    step(`next start on ${small.url} with ${SMALL} runs; ${WARMUPS} warm-ups, then ${SAMPLES} sequential requests each`);
+    const history100 = await measureHistory(small);
+    await stopServer(small);
+
+    // 10,000 runs
+    const large = await startServer(workspace, REPO, largeDb, "10000");
+    servers.push(large);
+    step(`next start on ${large.url} with ${LARGE} runs`);
+    const history10k = await measureHistory(large);
+    const compared = runsToCompare(runs);
+    const compareUrl = `${large.url}/compare?runs=${compared.map((run) => run.id).join(",")}`;
+    const compare = await measure("compare 8 runs", compareUrl, SAMPLES, WARMUPS);
+    step(`autocannon: ${LOAD_CONNECTIONS} connections for ${LOAD_SECONDS} s on GET /api/runs`);
+    const load: LoadResult = await autocannon(REPO, `${large.url}/api/runs`, LOAD_CONNECTIONS, LOAD_SECONDS);
+    step(`importing a ${INGEST_REQUESTS}-request vLLM file (dry run ×${INGEST_SAMPLES} after a warm-up, then stored once)`);
+    const ingest = await measureIngest(large, workspace);
+    await stopServer(large);
+
+    // ------------------------------------------------------------------------------------------------------
+    const history = bundles.find((bundle) => bundle.route === "/");
+    if (!history) throw new Error("the build has no history page (/)");
+    const htmlScripts = scriptsInHtml(history10k.html);
+    const notInManifest = htmlScripts.filter((file) => file.endsWith(".js") && !history.files.includes(file));
+
+    const ratio = history10k.page.ttfb.median / history100.page.ttfb.median;
+    const apiRatio = history10k.api.ttfb.median / history100.api.ttfb.median;
+    const ratioVerdict = verdict(ratio, TARGET.historyRatio, true);
+    const compareVerdict = verdict(compare.ttfb.median, TARGET.compareMs, true);
+    const jsVerdict = verdict(history.gzipBytes, TARGET.historyJsGzipBytes, true);
+    const chartFree = history.rechartsFiles.length === 0;
+    const ingestVerdict = verdict(ingest.mbPerSecond, TARGET.ingestMBps, false);
+
+    const rows: string[][] = [
+      ["Figure", "Value", "Target", "Result"],
+      [`History page (/) TTFB, ${SMALL} runs`, ms(history100.page.ttfb.median), "", ""],
+      [`History page (/) TTFB, ${LARGE} runs`, ms(history10k.page.ttfb.median), "", ""],
+      [`History page ratio ${LARGE} / ${SMALL}`, `${ratio.toFixed(2)}×`, `≤ ${TARGET.historyRatio}×`, ratioVerdict.text],
+      [`GET /api/runs TTFB, ${SMALL} runs`, ms(history100.api.ttfb.median), "", ""],
+      [`GET /api/runs TTFB, ${LARGE} runs`, ms(history10k.api.ttfb.median), "", ""],
+      [`GET /api/runs ratio ${LARGE} / ${SMALL}`, `${apiRatio.toFixed(2)}×`, "(none)", ""],
+      [`GET /api/runs under load (${LOAD_CONNECTIONS} conn., ${LOAD_SECONDS} s), ${LARGE} runs`, `${load.requestsPerSecond.toFixed(1)} req/s`, "(none)", ""],
+      ["  latency p50 / p99", `${load.latencyP50} / ${load.latencyP99} ms`, "(none)", ""],
+      [`/compare of ${COMPARED_RUNS} runs, TTFB (${LARGE}-run database)`, ms(compare.ttfb.median), `< ${TARGET.compareMs} ms`, compareVerdict.text],
+      ["History page first-load JS, gzipped", kB(history.gzipBytes), `≤ ${kB(TARGET.historyJsGzipBytes)}`, jsVerdict.text],
+      ["History page ships Recharts", chartFree ? "no" : `yes (${history.rechartsFiles.join(", ")})`, "no", chartFree ? "met" : "NOT MET"],
+      [`vLLM import (dry run), ${MB(ingest.fileBytes)} file, ${ingest.requests} requests`, ms(ingest.dryRunMedianMs), "", ""],
+      ["  throughput", `${ingest.mbPerSecond.toFixed(1)} MB/s`, `≥ ${TARGET.ingestMBps} MB/s`, ingestVerdict.text],
+      ["  stored for real (one upload)", ms(ingest.storeMs), "", ""],
+    ];
+
+    log("");
+    log("Machine");
+    log(table([["", ""], ...Object.entries(host).map(([key, value]) => [key, value])]).split("\n").slice(2).join("\n"));
+    log("");
+    log("Results (medians; TTFB = time to the first byte of the response body; MB = 10^6 bytes, kB = 1000 bytes)");
+    log(table(rows));
+    log("");
+    log("Request timings in detail (ms: TTFB median / p90 / min / max; full response median; response size)");
+    const detail = (label: string, series: Series) =>
+      [label, `${ms(series.ttfb.median)} / ${ms(series.ttfb.p90)} / ${ms(series.ttfb.min)} / ${ms(series.ttfb.max)}`, ms(series.total.median), kB(series.bytes)];
+    log(
+      table([
+        ["Request", "TTFB median / p90 / min / max", "full response", "size"],
+        detail(`/ with ${SMALL} runs`, history100.page),
+        detail(`/ with ${LARGE} runs`, history10k.page),
+        detail(`/api/runs with ${SMALL} runs`, history100.api),
+        detail(`/api/runs with ${LARGE} runs`, history10k.api),
+        detail(`/compare, ${COMPARED_RUNS} runs`, compare),
+      ]),
+    );
+    log(
+      `autocannon: ${load.requests} requests, mean latency ${load.latencyMean.toFixed(1)} ms, ${load.non2xx} non-2xx, ${load.errors} errors, ${load.timeouts} timeouts`,
+    );
+    log(`vLLM import dry runs (ms): ${ingest.dryRunMs.map((value) => value.toFixed(0)).join(", ")}; stored: HTTP ${ingest.storeStatus}`);
+    log("");
+    log(`First-load JS per page (root main files + the page's entry chunks; gzip level 9; "${RECHARTS_MARKER}" marks Recharts)`);
+    log(
+      table([
+        ["Page", "files", "raw", "gzipped", "Recharts"],
+        ...bundles.map((bundle: PageBundle) => [bundle.route, String(bundle.files.length), kB(bundle.rawBytes), kB(bundle.gzipBytes), bundle.rechartsFiles.length > 0 ? "yes" : "no"]),
+      ]),
+    );
+    log(
+      notInManifest.length === 0
+        ? `The served history page's HTML loads ${htmlScripts.length} module scripts, all counted above.`
+        : `Note: the served history page's HTML also loads ${notInManifest.join(", ")}, not in the manifests' list.`,
+    );
+    log(`Load average at the end: ${os.loadavg().map((value) => value.toFixed(2)).join(", ")} (at the start: ${host["load average at start"]}); other work on the machine shows up in the figures.`);
+    const targets = [ratioVerdict.met, compareVerdict.met, jsVerdict.met && chartFree, ingestVerdict.met];
+    log("");
+    log(`Targets met: ${targets.filter(Boolean).length} of ${targets.length}. Benchmark took ${((performance.now() - started) / 1000).toFixed(0)} s (build ${build.seconds.toFixed(0)} s).`);
+
+    if (jsonFile) {
+      const strip = (series: Series) => ({ ...series, samples: series.samples.map((sample) => ({ ttfbMs: sample.ttfbMs, totalMs: sample.totalMs })) });
+      fs.writeFileSync(
+        jsonFile,
+        JSON.stringify(
+          {
+            machine: host,
+            history: { runs100: { page: strip(history100.page), api: strip(history100.api) }, runs10000: { page: strip(history10k.page), api: strip(history10k.api) }, ratio, apiRatio },
+            compare: strip(compare),
+            load,
+            ingest,
+            bundles,
+            targets: TARGET,
+          },
+          null,
+          2,
+        ),
+      );
+      log(`Wrote ${jsonFile}`);
+    }
+  } finally {
+    await cleanup();
+    if (keep) log(`Kept ${workspace.root}`);
+  }
+}
+
+main().then(() => process.exit(0)).catch((error: unknown) => {
+  process.stderr.write(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
