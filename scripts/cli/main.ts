@@ -1,14 +1,18 @@
 /**
  * `servebench <command>`: the command line of servebench, for scripts and CI.
  */
+import { BENCH_USAGE, runBench } from "./bench";
 import { runUpload, UPLOAD_USAGE } from "./upload";
 
 const USAGE = `Usage: servebench <command> [options]
 
 Commands:
   upload   send benchmark results files to a servebench server
+  bench    measure an OpenAI-compatible inference server and write (or upload) the run
 
-${UPLOAD_USAGE}`;
+${UPLOAD_USAGE}
+
+${BENCH_USAGE}`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -17,6 +21,7 @@ async function main(argv: string[]): Promise<number> {
     return command === undefined ? 2 : 0;
   }
   if (command === "upload") return runUpload(rest);
+  if (command === "bench") return runBench(rest);
   process.stderr.write(`servebench: unknown command "${command}"\n\n${USAGE}\n`);
   return 2;
 }

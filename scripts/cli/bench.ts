@@ -1,0 +1,223 @@
+/**
+ * `servebench bench --base-url URL [options]`: measure an OpenAI-compatible server at each concurrency level,
+ * write the servebench/v1 run to a file and, with --upload, store it and print its link. Exits 2 on bad
+ * usage, 1 when nothing completed or the upload was rejected, 130 after Ctrl-C (the partial run is written).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { buildRunDocument, publicUrl } from "../../lib/bench/document";
+import { BENCH_USAGE, BenchUsageError, parseBenchArgs, type BenchOptions } from "../../lib/bench/options";
+import { builtinPrompts, parsePromptFile, PromptFileError, syntheticPrompts, type PromptSource } from "../../lib/bench/prompts";
+import { headlineLine, levelLine, progressLine, summaryTable } from "../../lib/bench/report";
+import { runBenchmark, type BenchConfig, type BenchEvent, type BenchResult } from "../../lib/bench/runner";
+import { ContextError } from "../../lib/bench/server-info";
+
+export { BENCH_USAGE };
+
+const EXIT_INTERRUPTED = 130;
+
+function print(line = ""): void {
+  process.stdout.write(`${line}\n`);
+}
+
+function fail(message: string): void {
+  process.stderr.write(`servebench bench: ${message}\n`);
+}
+
+function loadPrompts(options: BenchOptions): PromptSource {
+  if (options.promptsFile !== undefined) {
+    let text: string;
+    try {
+      text = fs.readFileSync(options.promptsFile, "utf8");
+    } catch (error) {
+      throw new BenchUsageError(`cannot read --prompts ${options.promptsFile}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const source = parsePromptFile(text, path.basename(options.promptsFile));
+    if (options.endpoint === "completions" && source.at(0).kind === "chat") {
+      throw new BenchUsageError(`${options.promptsFile} holds chat messages: use --endpoint chat, or a file of plain-text prompts`);
+    }
+    return source;
+  }
+  if (options.inputLen !== undefined) return syntheticPrompts(options.inputLen);
+  return builtinPrompts();
+}
+
+function defaultOutFile(started: Date): string {
+  const stamp = started.toISOString().slice(0, 19).replace(/[-:]/g, "").replace("T", "-");
+  return `servebench-bench-${stamp}.json`;
+}
+
+/** Live progress rewrites one line of the terminal; a finished level leaves its line on stdout. */
+function eventPrinter(): (event: BenchEvent) => void {
+  const live = process.stderr.isTTY === true;
+  const clearLive = () => {
+    if (live) process.stderr.write("\r\x1b[K");
+  };
+  return (event) => {
+    switch (event.type) {
+      case "context": {
+        const { context } = event;
+        print(`model ${context.model} · engine ${context.engine}${context.engine_version ? ` ${context.engine_version}` : ""}`);
+        for (const line of context.lines) print(`  ${line}`);
+        break;
+      }
+      case "warmup-start":
+        print(`warm-up: ${event.requests} request${event.requests === 1 ? "" : "s"} (not measured)`);
+        break;
+      case "warmup-end":
+        if (event.failed > 0) print(`  warm-up: ${event.failed} of ${event.requests} failed: ${event.errors.join("; ")}`);
+        break;
+      case "level-start":
+        if (live) process.stderr.write(`C=${event.concurrency}  0/${event.total} requests`);
+        break;
+      case "level-progress":
+        if (live) process.stderr.write(`\r\x1b[K${progressLine(event.progress)}`);
+        break;
+      case "level-end":
+        clearLive();
+        print(levelLine(event.level));
+        break;
+    }
+  };
+}
+
+async function upload(base: string, token: string | undefined, doc: unknown): Promise<number> {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  // The same write token `servebench upload` sends, for a server that sets SERVEBENCH_WRITE_TOKEN.
+  if (token) headers.authorization = `Bearer ${token}`;
+  let response: Response;
+  try {
+    response = await fetch(`${base}/api/runs`, { method: "POST", headers, body: JSON.stringify(doc) });
+  } catch (error) {
+    const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : "";
+    fail(`cannot reach ${base}${cause}; the run is in the file above`);
+    return 1;
+  }
+  const text = await response.text();
+  let body: { id?: string; url?: string; error?: { code?: string; message?: string; issues?: { path: string; message: string }[] } };
+  try {
+    body = JSON.parse(text) as typeof body;
+  } catch {
+    fail(`${base} answered ${response.status} with something that is not servebench's JSON`);
+    return 1;
+  }
+  if (!response.ok || body.url === undefined) {
+    fail(`upload rejected (${response.status} ${body.error?.code ?? "error"}): ${body.error?.message ?? text}`);
+    for (const issue of body.error?.issues ?? []) {
+      if (body.error?.message?.includes(issue.message)) continue;
+      process.stderr.write(`  ${issue.path || "(document)"}: ${issue.message}\n`);
+    }
+    return 1;
+  }
+  print(`${base}${body.url}`);
+  return 0;
+}
+
+export async function runBench(argv: string[]): Promise<number> {
+  let options: BenchOptions;
+  let prompts: PromptSource;
+  let apiKey: string | undefined;
+  try {
+    options = parseBenchArgs(argv);
+    if (options.help) {
+      print(BENCH_USAGE);
+      return 0;
+    }
+    apiKey = process.env[options.apiKeyEnv] || undefined;
+    if (options.apiKeyEnvGiven && apiKey === undefined) throw new BenchUsageError(`--api-key-env ${options.apiKeyEnv}: the variable is not set`);
+    prompts = loadPrompts(options);
+  } catch (error) {
+    if (error instanceof BenchUsageError || error instanceof PromptFileError) {
+      fail(`${error.message}\n\n${BENCH_USAGE}`);
+      return 2;
+    }
+    throw error;
+  }
+
+  const config: BenchConfig = {
+    baseUrl: options.baseUrl,
+    concurrency: options.concurrency,
+    requests: options.requests,
+    maxTokens: options.maxTokens,
+    temperature: options.temperature,
+    ignoreEos: options.ignoreEos,
+    endpoint: options.endpoint,
+    prompts,
+    timeoutMs: options.timeoutMs,
+    warmup: options.warmup,
+    explicit: {},
+  };
+  if (options.inputLen !== undefined) config.inputLen = options.inputLen;
+  if (apiKey !== undefined) config.apiKey = apiKey;
+  if (options.model !== undefined) config.explicit.model = options.model;
+  if (options.engine !== undefined) config.explicit.engine = options.engine;
+  if (options.engineVersion !== undefined) config.explicit.engine_version = options.engineVersion;
+  if (options.run.command !== undefined) config.explicit.command = options.run.command;
+
+  if (options.baseUrlNote) print(options.baseUrlNote);
+  const perLevel = options.requests === null ? "max(3 × C, 10)" : String(options.requests);
+  print(
+    `servebench bench ${publicUrl(options.baseUrl)} · C=${options.concurrency.join(",")} · ${perLevel} requests per level · ` +
+      `max_tokens ${options.maxTokens}${options.ignoreEos ? " (ignore_eos)" : ""} · temperature ${options.temperature} · ${prompts.dataset}`,
+  );
+  if (apiKey !== undefined) print(`API key: from $${options.apiKeyEnv}`);
+
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts += 1;
+    if (interrupts > 1) process.exit(EXIT_INTERRUPTED);
+    process.stderr.write("\ninterrupted: stopping and writing what was measured so far (Ctrl-C again to quit at once)\n");
+    controller.abort();
+  };
+  process.on("SIGINT", onSigint);
+  let result: BenchResult;
+  try {
+    result = await runBenchmark(config, { signal: controller.signal, onEvent: eventPrinter() });
+  } catch (error) {
+    if (error instanceof ContextError) {
+      fail(error.message);
+      return 2;
+    }
+    throw error;
+  } finally {
+    process.off("SIGINT", onSigint);
+  }
+
+  if (result.levels.length === 0) {
+    fail("interrupted before any level was measured: nothing written");
+    return EXIT_INTERRUPTED;
+  }
+  const doc = buildRunDocument(config, options.run, result);
+
+  print();
+  for (const line of summaryTable(result.levels)) print(line);
+  print(headlineLine(result.levels));
+  if (result.warnings.length > 0) {
+    print(`warnings (${result.warnings.length}, kept in the run):`);
+    for (const warning of result.warnings) print(`  ${warning}`);
+  }
+
+  const out = options.out ?? defaultOutFile(result.started_at);
+  try {
+    fs.mkdirSync(path.dirname(path.resolve(out)), { recursive: true });
+    fs.writeFileSync(out, `${JSON.stringify(doc, null, 2)}\n`);
+  } catch (error) {
+    fail(`cannot write ${out}: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+  print(`wrote ${out}${result.partial ? " (partial run)" : ""}`);
+
+  const completed = result.levels.reduce((sum, level) => sum + level.completed, 0);
+  const failed = result.levels.reduce((sum, level) => sum + level.failed, 0);
+  let code = result.partial ? EXIT_INTERRUPTED : 0;
+  if (completed === 0) {
+    fail(`every request failed (${failed}): see the warnings above${options.upload ? "; not uploaded" : ""}`);
+    return result.partial ? EXIT_INTERRUPTED : 1;
+  }
+  if (options.upload !== undefined) {
+    const uploaded = await upload(options.upload, options.token ?? (process.env.SERVEBENCH_TOKEN || undefined), doc);
+    if (uploaded !== 0 && code === 0) code = uploaded;
+  }
+  return code;
+}

@@ -1,0 +1,309 @@
+/**
+ * A small OpenAI-compatible server for the benchmark runner's tests (not a feature): it streams tokens with
+ * a set time to first token and interval between tokens, holds at most `maxConcurrent` requests in
+ * generation (the rest queue, and their queueing shows in TTFT as on a real server), sends usage when asked,
+ * answers /v1/models and, when configured, SGLang's /get_server_info and vLLM's /version, and fails on
+ * purpose in the ways real servers do. Token k of a request is due at slot + TTFT + k × interval, on an
+ * absolute schedule, so timer lateness does not add up.
+ */
+import http from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+
+export type Fault =
+  /** Answer 500 with an OpenAI-style error body. */
+  | "http-500"
+  /** Send two tokens, then an event whose data is not JSON. */
+  | "malformed-sse"
+  /** Send half the tokens, then end the response cleanly: no finish chunk, no [DONE]. */
+  | "truncate"
+  /** Send the headers and the role chunk, then nothing. */
+  | "no-first-token"
+  /** Send two tokens, then reset the connection. */
+  | "reset"
+  /** Ignore "stream": true and answer with one JSON completion. */
+  | "json-response";
+
+export interface TestServerSettings {
+  ttftMs: number;
+  /** Interval between consecutive tokens. */
+  itlMs: number;
+  /** Tokens a response has when max_tokens allows (ignore_eos makes it max_tokens). */
+  tokens: number;
+  tokensPerChunk: number;
+  /** Requests generating at once; more wait for a slot. */
+  maxConcurrent: number;
+  /** Whether the stream ends with a usage chunk when the request asks for one. */
+  usage: boolean;
+  models: { id: string; max_model_len?: number }[];
+  /** The body of GET /get_server_info (SGLang); null answers 404. */
+  serverInfo: Record<string, unknown> | null;
+  /** GET /version answers {"version": this} (vLLM); null answers 404. */
+  version: string | null;
+  /** A fault for every request, or per request by its arrival index (0-based, /v1 generation requests only). */
+  fault: Fault | null | ((index: number) => Fault | null);
+  /** When set, generation requests need "Authorization: Bearer <apiKey>". */
+  apiKey: string | null;
+}
+
+export interface TestServerStats {
+  requests: number;
+  inFlight: number;
+  maxInFlight: number;
+  /** Tokens sent in responses that ended with [DONE]. */
+  completedTokens: number;
+  bodies: Record<string, unknown>[];
+  authorization: (string | undefined)[];
+}
+
+export interface OpenAITestServer {
+  port: number;
+  /** http://127.0.0.1:<port>/v1 */
+  baseUrl: string;
+  settings: TestServerSettings;
+  stats: TestServerStats;
+  update(settings: Partial<TestServerSettings>): void;
+  resetStats(): void;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_TEST_SERVER_SETTINGS: TestServerSettings = {
+  ttftMs: 100,
+  itlMs: 20,
+  tokens: 32,
+  tokensPerChunk: 1,
+  maxConcurrent: Number.POSITIVE_INFINITY,
+  usage: true,
+  models: [{ id: "test-model", max_model_len: 4096 }],
+  serverInfo: null,
+  version: null,
+  fault: null,
+  apiKey: null,
+};
+
+function emptyStats(): TestServerStats {
+  return { requests: 0, inFlight: 0, maxInFlight: 0, completedTokens: 0, bodies: [], authorization: [] };
+}
+
+function words(text: string): number {
+  return text.split(/\s+/).filter(Boolean).length;
+}
+
+function promptTokens(body: Record<string, unknown>): number {
+  if (typeof body.prompt === "string") return words(body.prompt);
+  if (Array.isArray(body.messages)) {
+    return body.messages.reduce<number>((sum, message: unknown) => {
+      const content = (message as { content?: unknown }).content;
+      return sum + (typeof content === "string" ? words(content) : 0);
+    }, 0);
+  }
+  return 0;
+}
+
+function json(res: http.ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+  res.end(text);
+}
+
+export async function startOpenAITestServer(initial: Partial<TestServerSettings> = {}): Promise<OpenAITestServer> {
+  const settings: TestServerSettings = { ...DEFAULT_TEST_SERVER_SETTINGS, ...initial };
+  let stats = emptyStats();
+  let arrivals = 0;
+  let active = 0;
+  const queue: (() => void)[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+  const sockets = new Set<Socket>();
+
+  const later = (fn: () => void, delayMs: number) => {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      fn();
+    }, Math.max(0, delayMs));
+    timers.add(timer);
+    return timer;
+  };
+  const acquire = (start: () => void) => {
+    if (active < settings.maxConcurrent) {
+      active += 1;
+      start();
+    } else {
+      queue.push(start);
+    }
+  };
+  const release = () => {
+    const next = queue.shift();
+    if (next) next();
+    else active -= 1;
+  };
+
+  const generate = (req: http.IncomingMessage, res: http.ServerResponse, body: Record<string, unknown>, chat: boolean) => {
+    const index = arrivals++;
+    stats.requests += 1;
+    stats.bodies.push(body);
+    stats.authorization.push(req.headers.authorization);
+    if (settings.apiKey !== null && req.headers.authorization !== `Bearer ${settings.apiKey}`) {
+      json(res, 401, { error: { message: "invalid API key", type: "AuthenticationError", code: 401 } });
+      return;
+    }
+    if (!settings.models.some((model) => model.id === body.model)) {
+      json(res, 404, { error: { message: `The model \`${String(body.model)}\` does not exist.`, type: "NotFoundError", code: 404 } });
+      return;
+    }
+    const fault = typeof settings.fault === "function" ? settings.fault(index) : settings.fault;
+    if (fault === "http-500") {
+      json(res, 500, { error: { message: "simulated internal error", type: "InternalServerError", code: 500 } });
+      return;
+    }
+    if (fault === "json-response") {
+      json(res, 200, { id: `cmpl-${index}`, object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: "tok0 " }, finish_reason: "stop" }] });
+      return;
+    }
+    const maxTokens = typeof body.max_tokens === "number" ? body.max_tokens : 16;
+    const tokens = body.ignore_eos === true ? maxTokens : Math.min(settings.tokens, maxTokens);
+    const wantsUsage = settings.usage && (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
+    const id = `cmpl-${index}`;
+    const created = Math.floor(Date.now() / 1000);
+    const object = chat ? "chat.completion.chunk" : "text_completion";
+    const choice = (text: string | null, finish: string | null) =>
+      chat
+        ? { index: 0, delta: text === null ? {} : { content: text }, logprobs: null, finish_reason: finish }
+        : { index: 0, text: text ?? "", logprobs: null, finish_reason: finish };
+    const send = (payload: unknown) => res.write(`data: ${typeof payload === "string" ? payload : JSON.stringify(payload)}\n\n`);
+
+    let started = false;
+    let finished = false;
+    const pending = new Set<NodeJS.Timeout>();
+    const stop = () => {
+      if (finished) return;
+      finished = true;
+      // A request that left while queued holds no slot; its turn in the queue gives the slot on.
+      if (!started) return;
+      for (const timer of pending) {
+        clearTimeout(timer);
+        timers.delete(timer);
+      }
+      stats.inFlight -= 1;
+      release();
+    };
+    res.on("close", stop);
+
+    acquire(() => {
+      if (finished || res.destroyed) {
+        release();
+        return;
+      }
+      started = true;
+      stats.inFlight += 1;
+      stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
+      const slotAt = performance.now();
+      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+      // vLLM opens a chat stream with the assistant's role and empty content: not a token.
+      if (chat) send({ id, object, created, model: body.model, choices: [{ index: 0, delta: { role: "assistant", content: "" }, logprobs: null, finish_reason: null }] });
+      else res.flushHeaders();
+      if (fault === "no-first-token") return;
+
+      const chunks = Math.ceil(tokens / settings.tokensPerChunk);
+      const cutAfter = fault === "truncate" ? Math.floor(chunks / 2) : fault === "malformed-sse" || fault === "reset" ? 2 : chunks;
+      for (let chunk = 0; chunk < chunks; chunk += 1) {
+        const firstToken = chunk * settings.tokensPerChunk;
+        const count = Math.min(settings.tokensPerChunk, tokens - firstToken);
+        const due = slotAt + settings.ttftMs + (firstToken + count - 1) * settings.itlMs;
+        const timer = later(() => {
+          pending.delete(timer);
+          if (finished) return;
+          if (chunk === cutAfter) {
+            if (fault === "truncate") {
+              res.end();
+            } else if (fault === "malformed-sse") {
+              res.write('data: {"choices": [{"delta": {"content": "oops"\n\n');
+              res.end();
+            } else if (fault === "reset") {
+              // A TCP reset, as when a server process dies mid-generation.
+              res.socket?.resetAndDestroy();
+            }
+            stop();
+            return;
+          }
+          const text = Array.from({ length: count }, (_, k) => `tok${firstToken + k} `).join("");
+          const last = chunk === chunks - 1;
+          send({ id, object, created, model: body.model, choices: [choice(text, null)] });
+          if (!last) return;
+          send({ id, object, created, model: body.model, choices: [choice(null, tokens < maxTokens ? "stop" : "length")] });
+          if (wantsUsage) {
+            const prompt = promptTokens(body);
+            send({ id, object, created, model: body.model, choices: [], usage: { prompt_tokens: prompt, completion_tokens: tokens, total_tokens: prompt + tokens } });
+          }
+          send("[DONE]");
+          stats.completedTokens += tokens;
+          res.end();
+          stop();
+        }, due - performance.now());
+        pending.add(timer);
+      }
+    });
+  };
+
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    if (req.method === "GET") {
+      if (url.pathname === "/v1/models") {
+        json(res, 200, {
+          object: "list",
+          data: settings.models.map((model) => ({ id: model.id, object: "model", created: 0, owned_by: "vllm", root: model.id, ...(model.max_model_len ? { max_model_len: model.max_model_len } : {}) })),
+        });
+      } else if (url.pathname === "/get_server_info" && settings.serverInfo !== null) {
+        json(res, 200, settings.serverInfo);
+      } else if (url.pathname === "/version" && settings.version !== null) {
+        json(res, 200, { version: settings.version });
+      } else {
+        json(res, 404, { detail: "Not Found" });
+      }
+      return;
+    }
+    if (req.method === "POST" && (url.pathname === "/v1/chat/completions" || url.pathname === "/v1/completions")) {
+      const chunks: Buffer[] = [];
+      req.on("data", (chunk: Buffer) => chunks.push(chunk));
+      req.on("end", () => {
+        let body: Record<string, unknown>;
+        try {
+          body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>;
+        } catch {
+          json(res, 400, { error: { message: "invalid JSON body", code: 400 } });
+          return;
+        }
+        generate(req, res, body, url.pathname === "/v1/chat/completions");
+      });
+      return;
+    }
+    json(res, 404, { detail: "Not Found" });
+  });
+  server.on("connection", (socket) => {
+    socket.setNoDelay(true);
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    port,
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    settings,
+    get stats() {
+      return stats;
+    },
+    update(partial) {
+      Object.assign(settings, partial);
+    },
+    resetStats() {
+      stats = emptyStats();
+      arrivals = 0;
+    },
+    close() {
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      for (const socket of sockets) socket.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
