@@ -14,6 +14,8 @@ export interface ConcurrencyChartData {
   series: ChartSeries[];
   rows: Record<string, unknown>[];
   ticks: number[];
+  /** Concurrency (log2 positions) or request rate (req/s). */
+  axis: "concurrency" | "request_rate";
 }
 
 function concurrencyOf(x: number): number {
@@ -65,28 +67,34 @@ export function ConcurrencyChart({
         className="flex h-40 items-center justify-center rounded-lg border border-dashed border-zinc-300 text-sm text-zinc-500 dark:border-zinc-700"
         data-testid={testId}
       >
-        No run has this figure at any concurrency level.
+        No run has this figure at any load level.
       </div>
     );
   }
+  const byRate = data.axis === "request_rate";
   const domain: [number, number] = [data.ticks[0] ?? 0, data.ticks[data.ticks.length - 1] ?? 0];
+  const xLabel = (x: number) => (byRate ? `${formatNumber(x)} req/s` : `concurrency ${concurrencyOf(x)}`);
   return (
     <div data-testid={testId} className="text-zinc-600 dark:text-zinc-400" data-chart>
       <ResponsiveContainer width="100%" height={height}>
         <ComposedChart data={data.rows} margin={{ top: 8, right: 24, bottom: 8, left: 8 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="currentColor" strokeOpacity={0.15} />
-          <XAxis
-            dataKey="x"
-            type="number"
-            domain={domain}
-            ticks={data.ticks}
-            tickFormatter={(x: number) => String(concurrencyOf(x))}
-            stroke="currentColor"
-            height={32}
-          />
+          {byRate ? (
+            <XAxis dataKey="x" type="number" domain={[0, "auto"]} tickFormatter={(x: number) => formatNumber(x)} stroke="currentColor" height={32} />
+          ) : (
+            <XAxis
+              dataKey="x"
+              type="number"
+              domain={domain}
+              ticks={data.ticks}
+              tickFormatter={(x: number) => String(concurrencyOf(x))}
+              stroke="currentColor"
+              height={32}
+            />
+          )}
           <YAxis stroke="currentColor" tickFormatter={(value: number) => formatNumber(value)} width={64} />
           <Tooltip
-            labelFormatter={(x) => `concurrency ${concurrencyOf(Number(x))}`}
+            labelFormatter={(x) => xLabel(Number(x))}
             formatter={(value, name) =>
               Array.isArray(value)
                 ? [`${formatNumber(Number(value[0]))}–${formatNumber(Number(value[1]))} ${unit}`, `${String(name)} range`]

@@ -10,6 +10,7 @@ import { SingleStreamChart } from "@/components/charts/SingleStreamChart";
 import { Card, DemoBadge, Section } from "@/components/ui/primitives";
 import type { Comparison, ComparisonSeries } from "@/lib/analysis/comparison";
 import type { HeadlineDelta } from "@/lib/analysis/deltas";
+import { axisName } from "@/lib/analysis/series";
 import { formatChangeLine, formatHardware, formatLoadLevel, formatNumber } from "@/lib/format";
 import { AddRunPicker, BaselinePicker, NoiseControl, RemoveRunButton, StatPicker, type RunOption } from "./CompareControls";
 import { DeltaTableView, VERDICT_CLASS } from "./DeltaTables";
@@ -237,16 +238,16 @@ export function ComparisonView({
         <SingleStreamChart bars={comparison.charts.singleStream} />
       </ChartSection>
       <div className="grid grid-cols-1 gap-x-6 xl:grid-cols-2">
-        <ChartSection title="Output throughput (tok/s) vs concurrency" id="throughput">
+        <ChartSection title={`Output throughput (tok/s) vs ${axisName(comparison.charts.throughput.axis)}`} id="throughput">
           <ConcurrencyChart data={comparison.charts.throughput} unit="tok/s" testId="chart-throughput" toggleable />
         </ChartSection>
         <ChartSection title="Latency vs throughput" id="pareto">
           <ParetoChart series={comparison.charts.pareto.series} curves={comparison.charts.pareto.curves} />
         </ChartSection>
-        <ChartSection title={`${statLabel} TPOT (ms) vs concurrency`} id="tpot">
+        <ChartSection title={`${statLabel} TPOT (ms) vs ${axisName(comparison.charts.tpot.axis)}`} id="tpot">
           <ConcurrencyChart data={comparison.charts.tpot} unit="ms" testId="chart-tpot" toggleable />
         </ChartSection>
-        <ChartSection title={`${statLabel} TTFT (ms) vs concurrency`} id="ttft">
+        <ChartSection title={`${statLabel} TTFT (ms) vs ${axisName(comparison.charts.ttft.axis)}`} id="ttft">
           <ConcurrencyChart data={comparison.charts.ttft} unit="ms" testId="chart-ttft" toggleable />
         </ChartSection>
       </div>

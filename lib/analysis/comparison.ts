@@ -13,7 +13,7 @@ import { levelOf } from "./levels";
 import { DELTA_TABLE_METRICS, type MetricKey } from "./metrics";
 import { paretoCurve, type ParetoPoint } from "./pareto";
 import { groupRepeats, type Range } from "./repeats";
-import { seriesColor, singleStreamBars, type ChartSeries, type SingleStreamBar } from "./series";
+import { axisPosition, concurrencyTicks, loadAxisOf, seriesColor, singleStreamBars, type ChartSeries, type LoadAxis, type SingleStreamBar } from "./series";
 
 export const MAX_COMPARED_RUNS = 12;
 export const COMPARE_STATS = ["mean", "median", "p99"] as const;
@@ -91,7 +91,7 @@ export interface ComparisonSeries extends ChartSeries {
 }
 
 export interface BandChartRow {
-  concurrency: number;
+  concurrency: number | null;
   x: number;
   [key: string]: number | null | Range;
 }
@@ -100,6 +100,7 @@ export interface BandChartData {
   series: ChartSeries[];
   rows: BandChartRow[];
   ticks: number[];
+  axis: LoadAxis;
 }
 
 export interface Comparison {
@@ -123,28 +124,36 @@ function latencyKey(metric: "tpot" | "ttft", stat: CompareStat): MetricKey {
   return `${stat}_${metric}_ms` as MetricKey;
 }
 
-/** A metric against concurrency with each series' min–max band (`<key>_range`) where it has repeats. */
+/**
+ * A metric against load (concurrency, or request rate for rate sweeps: see loadAxisOf) with each series'
+ * min–max band (`<key>_range`) where it has repeats.
+ */
 export function bandChart(series: readonly ComparisonSeries[], metric: MetricKey): BandChartData {
-  const levels = new Set<number>();
+  const axis = loadAxisOf(series, metric);
+  const positions = new Set<number>();
   for (const item of series) {
-    for (const point of item.results) if (point.concurrency !== undefined && point[metric] !== undefined) levels.add(point.concurrency);
+    for (const point of item.results) {
+      const x = axisPosition(point, axis);
+      if (x !== null && point[metric] !== undefined) positions.add(x);
+    }
   }
-  const sorted = [...levels].sort((a, b) => a - b);
-  const rows = sorted.map((concurrency) => {
-    const row: BandChartRow = { concurrency, x: Math.log2(concurrency) };
+  const sorted = [...positions].sort((a, b) => a - b);
+  const rows = sorted.map((x) => {
+    const row: BandChartRow = { concurrency: axis === "concurrency" ? Math.round(2 ** x) : null, x };
     for (const item of series) {
-      const point = item.results.find((candidate) => candidate.concurrency === concurrency);
+      const point = item.results.find((candidate) => axisPosition(candidate, axis) === x);
       row[item.key] = point?.[metric] ?? null;
       const range = point ? item.ranges[levelOf(point).key]?.[metric] : undefined;
       if (range) row[`${item.key}_range`] = range;
     }
     return row;
   });
-  const ticks: number[] = [];
-  if (sorted.length > 0) {
-    for (let x = Math.floor(Math.log2(sorted[0]!)); x <= Math.ceil(Math.log2(sorted[sorted.length - 1]!)); x += 1) ticks.push(x);
-  }
-  return { series: series.map(({ key, label, color, id, hidden }) => ({ key, label, color, id, hidden })), rows, ticks };
+  return {
+    series: series.map(({ key, label, color, id, hidden }) => ({ key, label, color, id, hidden })),
+    rows,
+    ticks: axis === "concurrency" ? concurrencyTicks(sorted) : [],
+    axis,
+  };
 }
 
 function summarize(series: readonly ComparisonSeries[], baselineIndex: number): Comparison["summary"] {

@@ -75,7 +75,11 @@ export function layoutOgChart(data: BandChartData, box: OgChartBox): OgChartLayo
   const maxValue = values.length > 0 ? Math.max(...values) : 0;
   const step = niceStep(maxValue * 1.05);
   const yMax = Math.max(step, Math.ceil((maxValue * 1.05) / step) * step);
-  const ticks = data.ticks.length > 0 ? data.ticks : [0];
+  // A request-rate axis is linear from 0 with round steps; a concurrency axis has its log2 ticks.
+  const maxX = data.rows.length > 0 ? Math.max(...data.rows.map((row) => row.x)) : 0;
+  const rateStep = niceStep(maxX * 1.05);
+  const rateTicks = maxX > 0 ? Array.from({ length: Math.ceil((maxX * 1.05) / rateStep) + 1 }, (_, index) => index * rateStep) : [0];
+  const ticks = data.axis === "request_rate" ? rateTicks : data.ticks.length > 0 ? data.ticks : [0];
   const xMin = ticks[0]!;
   const xMax = ticks[ticks.length - 1]!;
   const xOf = (x: number) => (xMax === xMin ? (plot.left + plot.right) / 2 : plot.left + ((x - xMin) / (xMax - xMin)) * (plot.right - plot.left));
@@ -140,7 +144,7 @@ export function layoutOgChart(data: BandChartData, box: OgChartBox): OgChartLayo
   const everyOther = ticks.length > 9;
   const xTicks = ticks
     .filter((_, index) => !everyOther || index % 2 === 0 || index === ticks.length - 1)
-    .map((x) => ({ x: xOf(x), label: String(Math.round(2 ** x)) }));
+    .map((x) => ({ x: xOf(x), label: data.axis === "request_rate" ? formatNumber(x) : String(Math.round(2 ** x)) }));
   const yTicks: OgChartLayout["yTicks"] = [];
   for (let value = 0; value <= yMax + step / 2; value += step) yTicks.push({ y: yOf(value), label: formatNumber(value) });
 

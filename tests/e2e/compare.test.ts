@@ -65,7 +65,7 @@ describe.sequential("comparing in depth", () => {
     await labels.first().waitFor();
     expect(await labels.allTextContents()).toEqual(["C=1", "C=1"]);
     // The seeds state no TTFT: the chart says so instead of drawing an empty box.
-    expect(await page.getByTestId("chart-ttft").textContent()).toBe("No run has this figure at any concurrency level.");
+    expect(await page.getByTestId("chart-ttft").textContent()).toBe("No run has this figure at any load level.");
   });
 
   it("hides a series from the legend, keeps that in the URL, and still hides it after a reload", async () => {

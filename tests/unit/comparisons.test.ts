@@ -214,6 +214,7 @@ describe("the preview image's chart", () => {
       { concurrency: 128, x: 7, s0: 2216, s1: 2370, s2: 1536 },
     ],
     ticks: [0, 1, 2, 3, 4, 5, 6, 7],
+    axis: "concurrency",
   };
   const box = { width: 600, height: 430, padding: { top: 10, right: 20, bottom: 40, left: 70 } };
 
@@ -260,6 +261,7 @@ describe("the preview image's chart", () => {
         { concurrency: 16, x: 4, s0: 50 },
       ],
       ticks: [0, 1, 2, 3, 4],
+      axis: "concurrency",
     };
     const layout = layoutOgChart(gappy, box);
     expect(layout.lines).toHaveLength(2);

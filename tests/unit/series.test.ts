@@ -134,13 +134,48 @@ describe("concurrencySeries", () => {
     expect(data.rows.map((row) => row.x)).toEqual(levels.map((level) => Math.log2(level)));
   });
 
+  it("draws a request-rate sweep against request rate, leaving the unbounded rate out", () => {
+    expect(
+      concurrencySeries(
+        [
+          run("a", [
+            { request_rate: 4, output_throughput: 900 },
+            { request_rate: 1, output_throughput: 240 },
+            { request_rate: "inf", output_throughput: 1500 },
+          ]),
+          run("b", [{ request_rate: 4, output_throughput: 800 }]),
+        ],
+        "output_throughput",
+      ),
+    ).toEqual({
+      series: [
+        { key: "s0", label: "a", color: "#2563eb" },
+        { key: "s1", label: "b", color: "#ea580c" },
+      ],
+      rows: [
+        { concurrency: null, x: 1, s0: 240, s1: null },
+        { concurrency: null, x: 4, s0: 900, s1: 800 },
+      ],
+      ticks: [],
+      axis: "request_rate",
+    });
+  });
+
+  it("prefers concurrency when any run has the figure at a concurrency level", () => {
+    const data = concurrencySeries([run("a", [{ request_rate: 2, output_throughput: 5 }]), run("b", [{ concurrency: 4, output_throughput: 50 }])], "output_throughput");
+    expect(data.axis).toBe("concurrency");
+    expect(data.rows).toEqual([{ concurrency: 4, x: 2, s0: null, s1: 50 }]);
+  });
+
   it("gives no rows and no ticks when nothing was measured", () => {
-    expect(concurrencySeries([run("a", [{ request_rate: 2, output_throughput: 5 }])], "output_throughput")).toEqual({
+    expect(concurrencySeries([run("a", [{ request_rate: 2 }])], "output_throughput")).toEqual({
       series: [{ key: "s0", label: "a", color: "#2563eb" }],
       rows: [],
       ticks: [],
+      axis: "concurrency",
     });
   });
+
 });
 
 describe("singleStreamBars", () => {

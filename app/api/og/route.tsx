@@ -132,7 +132,7 @@ function Chart({ comparison }: { comparison: Comparison }) {
   if (data.rows.length === 0) {
     return (
       <div style={{ display: "flex", width: CHART.width, height: CHART.height, alignItems: "center", justifyContent: "center", border: `2px dashed ${RULE}`, borderRadius: 12, fontSize: 22, color: MUTED }}>
-        No throughput measured at a concurrency level
+        No throughput measured at a load level
       </div>
     );
   }
@@ -141,7 +141,7 @@ function Chart({ comparison }: { comparison: Comparison }) {
   const labelWidth = 96;
   return (
     <div style={{ display: "flex", flexDirection: "column" }}>
-      <div style={{ display: "flex", fontSize: 18, color: MUTED, marginBottom: 8, paddingLeft: plot.left }}>Output tok/s vs concurrency</div>
+      <div style={{ display: "flex", fontSize: 18, color: MUTED, marginBottom: 8, paddingLeft: plot.left }}>{data.axis === "request_rate" ? "Output tok/s vs request rate" : "Output tok/s vs concurrency"}</div>
       <div style={{ display: "flex", position: "relative", width: CHART.width, height: CHART.height }}>
         <svg width={CHART.width} height={CHART.height} viewBox={`0 0 ${CHART.width} ${CHART.height}`} style={{ position: "absolute", left: 0, top: 0 }}>
           {layout.yTicks.map((tick) => (
@@ -194,7 +194,7 @@ function Chart({ comparison }: { comparison: Comparison }) {
           </div>
         ))}
       </div>
-      <div style={{ display: "flex", justifyContent: "center", fontSize: 15, color: MUTED, paddingLeft: plot.left }}>concurrency (log scale)</div>
+      <div style={{ display: "flex", justifyContent: "center", fontSize: 15, color: MUTED, paddingLeft: plot.left }}>{data.axis === "request_rate" ? "requests per second" : "concurrency (log scale)"}</div>
     </div>
   );
 }

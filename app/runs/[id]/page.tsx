@@ -7,7 +7,7 @@ import { DeleteRunButton } from "@/components/runs/DeleteRunButton";
 import { PointsTable, SourcesTable } from "@/components/runs/PointsTable";
 import { RunEditor } from "@/components/runs/RunEditor";
 import { Card, DefinitionList, DemoBadge, PageHeader, Section, Tag, buttonClass } from "@/components/ui/primitives";
-import { concurrencySeries } from "@/lib/analysis/series";
+import { axisName, concurrencySeries } from "@/lib/analysis/series";
 import { AppError } from "@/lib/errors";
 import { formatName } from "@/lib/formats/names";
 import { formatDateTime, formatDuration, formatHardware, formatLoadLevel, formatNumber } from "@/lib/format";
@@ -140,10 +140,10 @@ export default async function RunPage({ params }: { params: Params }) {
       </div>
 
       <div className="mb-8 grid grid-cols-1 gap-6 xl:grid-cols-2">
-        <Section title="Output throughput (tok/s) vs concurrency">
+        <Section title={`Output throughput (tok/s) vs ${axisName(throughput.axis)}`}>
           <ConcurrencyChart data={throughput} unit="tok/s" testId="chart-throughput" />
         </Section>
-        <Section title="Mean TPOT (ms) vs concurrency">
+        <Section title={`Mean TPOT (ms) vs ${axisName(tpot.axis)}`}>
           <ConcurrencyChart data={tpot} unit="ms" testId="chart-tpot" />
         </Section>
       </div>
