@@ -8,10 +8,9 @@ import { CartesianGrid, LabelList, ResponsiveContainer, Scatter, ScatterChart, T
 import { formatNumber } from "@/lib/format";
 import type { ParetoPoint } from "@/lib/analysis/pareto";
 import type { ChartSeries } from "@/lib/analysis/series";
-import { useToggleSeries } from "@/components/compare/use-query-update";
+import { ToggleLegend } from "./ToggleLegend";
 
 export function ParetoChart({ series, curves, height = 360 }: { series: ChartSeries[]; curves: Record<string, ParetoPoint[]>; height?: number }) {
-  const toggle = useToggleSeries();
   const drawn = series.filter((item) => (curves[item.key]?.length ?? 0) > 0);
   if (drawn.length === 0) {
     return (
@@ -69,24 +68,7 @@ export function ParetoChart({ series, curves, height = 360 }: { series: ChartSer
           ))}
         </ScatterChart>
       </ResponsiveContainer>
-      <ul className="mt-1 flex flex-wrap justify-center gap-x-4 gap-y-1 text-xs" data-testid="chart-legend">
-        {series.map((item) => (
-          <li key={item.key}>
-            <button
-              type="button"
-              data-legend-label={item.label}
-              data-legend-color={item.color}
-              data-legend-hidden={item.hidden ? "true" : "false"}
-              className={`inline-flex items-center gap-1.5 hover:underline ${item.hidden ? "opacity-40 line-through" : ""}`}
-              onClick={() => item.id && toggle(item.id)}
-              aria-pressed={!item.hidden}
-            >
-              <span className="inline-block h-2.5 w-2.5 rounded-full" style={{ background: item.color }} aria-hidden />
-              <span style={{ color: item.color }}>{item.label}</span>
-            </button>
-          </li>
-        ))}
-      </ul>
+      <ToggleLegend series={series} />
     </div>
   );
 }

@@ -6,7 +6,7 @@
  * time of the level.
  */
 import type { LatencyMetric, ResultPoint } from "@/lib/runs/schema";
-import { summarize } from "./stats";
+import { summarize } from "@/lib/stats";
 
 /** What one request did, as measured by the client. Times are performance.now() milliseconds. */
 export interface RequestRecord {

@@ -20,6 +20,7 @@
  * tokens − 1), vLLM's TPOT; `inter_chunk_latency` = the gaps between streamed chunks, vLLM's ITL.
  */
 import type { LatencyMetric, ResultPoint } from "@/lib/runs/schema";
+import { summarize } from "@/lib/stats";
 import { asRecord, get, isNaNValue, isoTimestamp, PointBuilder, requestRate, TO_MS, toConcurrency, toCount, toNumber, type TimeUnit } from "./common";
 import { FormatError, type FormatParser, type Fragment, type RunContext, type SourceFile } from "./types";
 
@@ -697,26 +698,9 @@ function recordLines(file: SourceFile): Record<string, unknown>[] {
 }
 
 /** Linear interpolation between closest ranks: numpy's default percentile, which AIPerf uses. */
-function percentile(sorted: readonly number[], q: number): number {
-  const position = (sorted.length - 1) * q;
-  const lower = Math.floor(position);
-  const upper = Math.min(lower + 1, sorted.length - 1);
-  return sorted[lower]! + (position - lower) * (sorted[upper]! - sorted[lower]!);
-}
-
 function describeValues(values: readonly number[]): Partial<Record<Stat, number>> {
-  if (values.length === 0) return {};
-  const sorted = [...values].sort((a, b) => a - b);
-  const mean = values.reduce((total, value) => total + value, 0) / values.length;
-  return {
-    mean,
-    median: percentile(sorted, 0.5),
-    // Population standard deviation (numpy's np.std), as AIPerf's summary.
-    std: Math.sqrt(values.reduce((total, value) => total + (value - mean) ** 2, 0) / values.length),
-    p90: percentile(sorted, 0.9),
-    p95: percentile(sorted, 0.95),
-    p99: percentile(sorted, 0.99),
-  };
+  // Population standard deviation (numpy's np.std), as AIPerf's summary.
+  return summarize(values) ?? {};
 }
 
 export interface AiperfRecordsSummary {

@@ -10,6 +10,13 @@ export type PointField = Exclude<keyof ResultPoint, "sources" | "concurrency" | 
 export const TO_MS = { ms: 1, s: 1000, us: 0.001, ns: 0.000_001 } as const;
 export type TimeUnit = keyof typeof TO_MS;
 
+/** How a value that should have been a number reads in an error message: null, an array, an object, "text". */
+export function describeValue(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : JSON.stringify(value);
+}
+
 /** A plain object (not an array, not null), or undefined. */
 export function asRecord(value: unknown): Record<string, unknown> | undefined {
   return typeof value === "object" && value !== null && !Array.isArray(value)

@@ -7,7 +7,7 @@
  * as metadata (`pp512_tok_s`, `tg128@d4096_tok_s`).
  */
 import { canonicalFlagName } from "@/lib/runs/flags";
-import { asRecord, isNaNValue, isoTimestamp, PointBuilder, toCount, toNumber } from "./common";
+import { describeValue, asRecord, isNaNValue, isoTimestamp, PointBuilder, toCount, toNumber } from "./common";
 import { FormatError, type FormatParser, type Fragment, type RunContext, type SourceFile } from "./types";
 
 const SIGNATURE = ["build_commit", "n_prompt", "n_gen", "avg_ts"] as const;
@@ -128,11 +128,6 @@ function fieldPath(where: string, key: string): string {
   return where === "" ? key : where.startsWith("[") ? `${where}.${key}` : `${where}: ${key}`;
 }
 
-function describeValue(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  return typeof value === "object" ? "an object" : JSON.stringify(value);
-}
 
 /** A required token count (n_prompt, n_gen). */
 function requiredCount(test: Test, key: string): number {

@@ -8,7 +8,7 @@
  */
 import { canonicalFlagName } from "@/lib/runs/flags";
 import type { FlagValue } from "@/lib/runs/schema";
-import { asRecord, get, isNaNValue, isoTimestamp, PointBuilder, toConcurrency, toCount, toNumber, requestRate, type TimeUnit } from "./common";
+import { describeValue, asRecord, get, isNaNValue, isoTimestamp, PointBuilder, toConcurrency, toCount, toNumber, requestRate, type TimeUnit } from "./common";
 import { FormatError, type FormatParser, type Fragment, type RunContext, type SourceFile } from "./types";
 
 type Layout = "v0.1" | "v0.2";
@@ -64,11 +64,6 @@ function detect(file: SourceFile): boolean {
   return layoutOf(record) !== undefined;
 }
 
-function describeValue(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  return typeof value === "object" ? "an object" : JSON.stringify(value);
-}
 
 function text(value: unknown): string | undefined {
   if (typeof value === "number" && Number.isFinite(value)) return String(value);

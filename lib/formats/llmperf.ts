@@ -12,6 +12,7 @@
  * the output tokens: end-to-end latency per output token, not TPOT.
  */
 import type { ResultPoint } from "@/lib/runs/schema";
+import { summarize } from "@/lib/stats";
 import { asRecord, isNaNValue, isoTimestamp, PointBuilder, toConcurrency, toCount, toNumber } from "./common";
 import { FormatError, type FormatParser, type Fragment, type RunContext, type SourceFile } from "./types";
 
@@ -168,30 +169,12 @@ export const llmperfSummaryParser: FormatParser = {
 /* ------------------------------------------------------------------------------------------------------ */
 /* *_individual_responses.json                                                                              */
 
-/** Linear interpolation between closest ranks: pandas' default `Series.quantile`, which LLMPerf uses. */
-function quantile(sorted: readonly number[], q: number): number {
-  const position = (sorted.length - 1) * q;
-  const lower = Math.floor(position);
-  const upper = Math.min(lower + 1, sorted.length - 1);
-  return sorted[lower]! + (position - lower) * (sorted[upper]! - sorted[lower]!);
-}
-
 function describeValues(values: readonly number[]): Partial<Record<Stat, number>> {
-  if (values.length === 0) return {};
-  const sorted = [...values].sort((a, b) => a - b);
-  const mean = values.reduce((total, value) => total + value, 0) / values.length;
-  const stats: Partial<Record<Stat, number>> = {
-    mean,
-    median: quantile(sorted, 0.5),
-    p90: quantile(sorted, 0.9),
-    p95: quantile(sorted, 0.95),
-    p99: quantile(sorted, 0.99),
-  };
-  // Sample standard deviation (ddof 1), as pandas' Series.std that LLMPerf's summary uses.
-  if (values.length > 1) {
-    stats.std = Math.sqrt(values.reduce((total, value) => total + (value - mean) ** 2, 0) / (values.length - 1));
-  }
-  return stats;
+  const summary = summarize(values, 1);
+  if (!summary) return {};
+  // Sample standard deviation (ddof 1), as pandas' Series.std that LLMPerf's summary uses: none for one value.
+  const { std, ...rest } = summary;
+  return values.length > 1 ? { ...rest, std } : rest;
 }
 
 export interface IndividualResponsesSummary {

@@ -9,10 +9,10 @@
  * See docs/formats/sglang.md for the field mapping and the definitions the source uses.
  */
 import type { FlagValue, Hardware, Speculative, Workload } from "@/lib/runs/schema";
-import { asRecord, isNaNValue, PointBuilder, toConcurrency, toCount, toNumber, type PointField, type TimeUnit } from "./common";
+import { asRecord, PointBuilder, toConcurrency, toCount, toNumber, type PointField } from "./common";
 import { FormatError, type FormatParser, type Fragment, type RunContext, type SourceFile } from "./types";
+import { describeValue, figure, setFigure, type Json, type Where } from "./flat-record";
 
-type Json = Record<string, unknown>;
 type Metadata = Record<string, string | number | boolean>;
 
 // ---------------------------------------------------------------------------------------------------------
@@ -63,12 +63,6 @@ function detectLines(file: SourceFile, test: (value: unknown) => boolean): boole
 // ---------------------------------------------------------------------------------------------------------
 // Lines and figures
 
-interface Where {
-  /** Prefix of paths inside the file: "" for a one-line file, "line 3." otherwise. */
-  path: string;
-  /** For messages: "out.jsonl (line 3)". */
-  label: string;
-}
 
 function lines(file: SourceFile): { record: Json; where: Where; part: string }[] {
   if (Array.isArray(file.data)) {
@@ -84,38 +78,8 @@ function lines(file: SourceFile): { record: Json; where: Where; part: string }[]
   return [{ record, where: { path: "", label: file.name }, part: "" }];
 }
 
-function describeValue(value: unknown): string {
-  if (Array.isArray(value)) return "a list";
-  if (typeof value === "object" && value !== null) return "an object";
-  if (typeof value === "string") return `the text "${value.slice(0, 40)}"`;
-  return String(value);
-}
 
-/**
- * A figure's raw value, checked: numbers, numeric strings, NaN and null pass (PointBuilder turns NaN into no
- * data with a warning); an infinite value is reported and skipped; an object, a list or a word breaks the file.
- */
-function figure(record: Json, key: string, where: Where, warnings: string[]): unknown {
-  const value = record[key];
-  if (value === undefined || value === null || isNaNValue(value)) return value;
-  if (typeof value === "number") {
-    if (Number.isFinite(value)) return value;
-    warnings.push(`${where.label}: ${key} is infinite; stored as no data.`);
-    return undefined;
-  }
-  if (typeof value === "string") {
-    if (toNumber(value) !== null) return value;
-    if (/^[-+]?(inf|infinity)$/i.test(value.trim())) {
-      warnings.push(`${where.label}: ${key} is infinite; stored as no data.`);
-      return undefined;
-    }
-  }
-  throw new FormatError(`${where.path}${key}`, `${key} must be a number, found ${describeValue(value)}`);
-}
 
-function setFigure(builder: PointBuilder, warnings: string[], field: PointField, record: Json, key: string, where: Where, unit?: TimeUnit): void {
-  builder.set(field, figure(record, key, where, warnings), key, unit);
-}
 
 const STAT_KEY = /^(mean|median|std|p(\d+(?:\.\d+)?))_(ttft|tpot|itl|e2e_latency)_ms$/;
 

@@ -8,7 +8,7 @@
  * does state (see levelOf below and docs/formats/trtllm.md).
  */
 import { canonicalFlagName } from "@/lib/runs/flags";
-import { asRecord, get, isNaNValue, PointBuilder, toCount, toNumber } from "./common";
+import { describeValue, asRecord, get, isNaNValue, PointBuilder, toCount, toNumber } from "./common";
 import { FormatError, type FormatParser, type Fragment, type RunContext, type SourceFile } from "./types";
 
 /** A run whose requests were all handed to the engine within this share of its duration was not held back. */
@@ -27,11 +27,6 @@ function detect(file: SourceFile): boolean {
   );
 }
 
-function describeValue(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  return typeof value === "object" ? "an object" : JSON.stringify(value);
-}
 
 /** A figure the parser reads: absent, null or NaN are fine (PointBuilder handles them); another type is a broken file. */
 function checkFigure(data: unknown, path: string): unknown {

@@ -7,10 +7,10 @@
  * and vllm/benchmarks/sweep/serve.py (`_update_run_data`). See docs/formats/vllm.md.
  */
 import type { FlagValue, Speculative, Workload } from "@/lib/runs/schema";
-import { asRecord, compactDateToIso, isNaNValue, PointBuilder, requestRate, toCount, toNumber, type PointField, type TimeUnit } from "./common";
+import { asRecord, compactDateToIso, PointBuilder, requestRate, toCount, toNumber, type PointField } from "./common";
 import { FormatError, type FormatParser, type Fragment, type RunContext, type SourceFile } from "./types";
+import { describeValue, setFigure, type Json, type Where } from "./flat-record";
 
-type Json = Record<string, unknown>;
 
 // ---------------------------------------------------------------------------------------------------------
 // Signatures
@@ -164,45 +164,9 @@ function isBenchArg(key: string): boolean {
 // ---------------------------------------------------------------------------------------------------------
 // Figures
 
-interface Where {
-  /** Prefix of paths inside the file: "" for a single object, "line 3." for JSONL, "[2]." for a JSON list. */
-  path: string;
-  /** For messages: "results.json (line 3)". */
-  label: string;
-}
 
-/**
- * A figure's raw value, checked: numbers, numeric strings, NaN and null pass (PointBuilder handles them);
- * an infinite value is reported and skipped; anything else (an object, a list, a word) breaks the file.
- */
-function figure(record: Json, key: string, where: Where, warnings: string[]): unknown {
-  const value = record[key];
-  if (value === undefined || value === null || isNaNValue(value)) return value;
-  if (typeof value === "number") {
-    if (Number.isFinite(value)) return value;
-    warnings.push(`${where.label}: ${key} is infinite; stored as no data.`);
-    return undefined;
-  }
-  if (typeof value === "string") {
-    if (toNumber(value) !== null) return value;
-    if (/^[-+]?(inf|infinity)$/i.test(value.trim())) {
-      warnings.push(`${where.label}: ${key} is infinite; stored as no data.`);
-      return undefined;
-    }
-  }
-  throw new FormatError(`${where.path}${key}`, `${key} must be a number, found ${describeValue(value)}`);
-}
 
-function describeValue(value: unknown): string {
-  if (Array.isArray(value)) return "a list";
-  if (typeof value === "object" && value !== null) return "an object";
-  if (typeof value === "string") return `the text "${value.slice(0, 40)}"`;
-  return String(value);
-}
 
-function setFigure(builder: PointBuilder, warnings: string[], field: PointField, record: Json, key: string, where: Where, unit?: TimeUnit): void {
-  builder.set(field, figure(record, key, where, warnings), key, unit);
-}
 
 const STAT_KEY = /^(mean|median|std|p(\d+(?:\.\d+)?))_(ttft|tpot|itl|e2el)_ms$/;
 

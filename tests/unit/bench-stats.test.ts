@@ -1,6 +1,6 @@
 /** Statistics as numpy computes them (vLLM's `bench serve` reports np.mean, np.median, np.std, np.percentile). */
 import { describe, expect, it, test } from "vitest";
-import { mean, percentile, std, summarize } from "@/lib/bench/stats";
+import { mean, percentile, std, summarize } from "@/lib/stats";
 
 describe("percentile (numpy's default, linear interpolation)", () => {
   // Hand-computed: rank = (n − 1) · p / 100, interpolated between its neighbours.

@@ -1,12 +1,13 @@
 /**
- * The statistics of a sample, computed the way vLLM's `bench serve` computes them with numpy, so a figure
- * measured here and one imported from vLLM mean the same thing.
+ * The statistics of a sample, computed the way numpy and pandas do (vLLM's `bench serve`, AIPerf and LLMPerf
+ * all report them so), so a figure measured by `servebench bench`, one recomputed from a tool's per-request
+ * records and one imported from its summary mean the same thing.
  */
 
 export interface Summary {
   mean: number;
   median: number;
-  /** Population standard deviation (numpy's default, ddof = 0), as vLLM reports it. */
+  /** Standard deviation: population (ddof 0, numpy's default, vLLM and AIPerf) unless asked otherwise. */
   std: number;
   p90: number;
   p95: number;
@@ -20,12 +21,15 @@ export function mean(values: readonly number[]): number {
   return sum / values.length;
 }
 
-/** Standard deviation with ddof = 0, like `np.std`. */
-export function std(values: readonly number[]): number {
+/**
+ * Standard deviation with `ddof` delta degrees of freedom: 0 like `np.std` (the default), 1 like pandas'
+ * `Series.std` (LLMPerf). NaN when the sample is too small for the ddof.
+ */
+export function std(values: readonly number[], ddof: 0 | 1 = 0): number {
   const m = mean(values);
   let squares = 0;
   for (const value of values) squares += (value - m) ** 2;
-  return Math.sqrt(squares / values.length);
+  return Math.sqrt(squares / (values.length - ddof));
 }
 
 /**
@@ -47,13 +51,14 @@ export function percentile(values: readonly number[], p: number): number {
 }
 
 /** Mean, median, std and the tail percentiles of a sample; null for an empty one (a gap, never a zero). */
-export function summarize(values: readonly number[]): Summary | null {
+export function summarize(values: readonly number[], ddof: 0 | 1 = 0): Summary | null {
   if (values.length === 0) return null;
   const sorted = [...values].sort((a, b) => a - b);
   return {
-    mean: mean(sorted),
+    // Sums in the sample's own order, as numpy does: the last digits of a mean depend on it.
+    mean: mean(values),
     median: percentileOfSorted(sorted, 50),
-    std: std(sorted),
+    std: std(values, ddof),
     p90: percentileOfSorted(sorted, 90),
     p95: percentileOfSorted(sorted, 95),
     p99: percentileOfSorted(sorted, 99),
