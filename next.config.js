@@ -17,7 +17,10 @@ module.exports = {
       {
         source: "/:path*",
         headers: [
-          { key: "Content-Security-Policy", value: "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'" },
+          {
+            key: "Content-Security-Policy",
+            value: "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+          },
           { key: "X-Content-Type-Options", value: "nosniff" },
           { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
           { key: "X-Frame-Options", value: "DENY" },

@@ -9,7 +9,7 @@
  * The other security headers (nosniff, Referrer-Policy, X-Frame-Options) and a fallback CSP come from
  * `headers()` in next.config.js, which applies to every response; the policy set here replaces that CSP.
  */
-import { NextResponse, type NextRequest } from "next/server";
+import { type NextRequest, NextResponse } from "next/server";
 import { WWW_AUTHENTICATE, writeAccessDenial } from "@/lib/http/auth";
 
 export function contentSecurityPolicy(nonce: string, development: boolean): string {

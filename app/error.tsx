@@ -15,7 +15,8 @@ export default function ErrorPage({ error, reset }: { error: Error & { digest?: 
             under the reference <code className="font-mono">{error.digest}</code>
           </>
         ) : null}
-        . If the database was just moved or deleted, restart servebench with <code className="font-mono">npm start</code>.
+        . If the database was just moved or deleted, restart servebench with{" "}
+        <code className="font-mono">npm start</code>.
       </p>
       <div className="mt-4 flex gap-2">
         <button type="button" className={buttonClass} onClick={reset}>

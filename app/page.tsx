@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { RunHistoryTable, type SortableColumn } from "@/components/history/RunHistoryTable";
-import { PageHeader, buttonClass, inputClass, labelClass, primaryButtonClass } from "@/components/ui/primitives";
+import { buttonClass, inputClass, labelClass, PageHeader, primaryButtonClass } from "@/components/ui/primitives";
 import { historyHref, parseListQueryLenient } from "@/lib/runs/list-query";
 import { countRuns, listFilterOptions, listRuns, type RunListQuery, type SortKey } from "@/lib/runs/queries";
 
@@ -18,7 +18,10 @@ function sortColumn(query: RunListQuery, key: SortKey, label: string, numeric = 
 
 function EmptyHistory() {
   return (
-    <div className="rounded-lg border border-dashed border-zinc-300 p-8 dark:border-zinc-700" data-testid="empty-history">
+    <div
+      className="rounded-lg border border-dashed border-zinc-300 p-8 dark:border-zinc-700"
+      data-testid="empty-history"
+    >
       <h2 className="text-lg font-semibold">No runs yet</h2>
       <p className="mt-2 max-w-2xl text-sm text-zinc-600 dark:text-zinc-400">
         A run is one benchmark of an inference server: an engine and its launch flags, a model, hardware, and the
@@ -49,7 +52,17 @@ function EmptyHistory() {
   );
 }
 
-function FilterSelect({ name, label, value, options }: { name: string; label: string; value: string | undefined; options: string[] }) {
+function FilterSelect({
+  name,
+  label,
+  value,
+  options,
+}: {
+  name: string;
+  label: string;
+  value: string | undefined;
+  options: string[];
+}) {
   return (
     <div className="min-w-[9rem]">
       <label htmlFor={`filter-${name}`} className={labelClass}>
@@ -106,31 +119,43 @@ export default async function HistoryPage({ searchParams }: { searchParams: Sear
           </Link>
         }
       />
-      <form method="get" action="/" className="mb-4 flex flex-wrap items-end gap-3" role="search">
-        <div className="min-w-[14rem] flex-1">
-          <label htmlFor="filter-q" className={labelClass}>
-            Search name, model, command, notes
-          </label>
-          <input id="filter-q" name="q" type="search" defaultValue={query.q ?? ""} className={inputClass} placeholder="e.g. cuda-graph" />
-        </div>
-        <FilterSelect name="engine" label="Engine" value={query.engine} options={options.engines} />
-        <FilterSelect name="model" label="Model" value={query.model} options={options.models} />
-        <FilterSelect name="gpu" label="GPU" value={query.gpu} options={options.gpus} />
-        <FilterSelect name="tag" label="Tag" value={query.tag} options={options.tags} />
-        {query.sort !== "date" ? <input type="hidden" name="sort" value={query.sort} /> : null}
-        {query.dir !== "desc" ? <input type="hidden" name="dir" value={query.dir} /> : null}
-        <button type="submit" className={buttonClass}>
-          Filter
-        </button>
-        {filtered ? (
-          <Link href="/" className="py-1.5 text-sm text-blue-700 hover:underline dark:text-blue-400">
-            Clear filters
-          </Link>
-        ) : null}
-      </form>
+      <search>
+        <form method="get" action="/" className="mb-4 flex flex-wrap items-end gap-3">
+          <div className="min-w-[14rem] flex-1">
+            <label htmlFor="filter-q" className={labelClass}>
+              Search name, model, command, notes
+            </label>
+            <input
+              id="filter-q"
+              name="q"
+              type="search"
+              defaultValue={query.q ?? ""}
+              className={inputClass}
+              placeholder="e.g. cuda-graph"
+            />
+          </div>
+          <FilterSelect name="engine" label="Engine" value={query.engine} options={options.engines} />
+          <FilterSelect name="model" label="Model" value={query.model} options={options.models} />
+          <FilterSelect name="gpu" label="GPU" value={query.gpu} options={options.gpus} />
+          <FilterSelect name="tag" label="Tag" value={query.tag} options={options.tags} />
+          {query.sort !== "date" ? <input type="hidden" name="sort" value={query.sort} /> : null}
+          {query.dir !== "desc" ? <input type="hidden" name="dir" value={query.dir} /> : null}
+          <button type="submit" className={buttonClass}>
+            Filter
+          </button>
+          {filtered ? (
+            <Link href="/" className="py-1.5 text-sm text-blue-700 hover:underline dark:text-blue-400">
+              Clear filters
+            </Link>
+          ) : null}
+        </form>
+      </search>
 
       {total === 0 ? (
-        <div className="rounded-lg border border-dashed border-zinc-300 p-6 text-sm dark:border-zinc-700" data-testid="no-matches">
+        <div
+          className="rounded-lg border border-dashed border-zinc-300 p-6 text-sm dark:border-zinc-700"
+          data-testid="no-matches"
+        >
           No runs match these filters.{" "}
           <Link href="/" className="text-blue-700 hover:underline dark:text-blue-400">
             Clear filters

@@ -16,8 +16,12 @@ const main = path.join(root, "scripts", "cli", "main.ts");
 process.on("SIGINT", () => {});
 process.on("SIGTERM", () => {});
 
-const result = spawnSync(process.execPath, [tsxCli, "--tsconfig", path.join(root, "tsconfig.json"), main, ...process.argv.slice(2)], {
-  stdio: "inherit",
-  env: process.env,
-});
+const result = spawnSync(
+  process.execPath,
+  [tsxCli, "--tsconfig", path.join(root, "tsconfig.json"), main, ...process.argv.slice(2)],
+  {
+    stdio: "inherit",
+    env: process.env,
+  },
+);
 process.exit(result.status ?? 1);

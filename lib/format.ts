@@ -42,7 +42,11 @@ export function formatPercentChange(change: number | null): string {
 }
 
 /** `27 → 63.6 tok/s (+135.6%)`: the line a comparison is remembered by. */
-export function formatChangeLine(base: number | null | undefined, value: number | null | undefined, unit: string): string {
+export function formatChangeLine(
+  base: number | null | undefined,
+  value: number | null | undefined,
+  unit: string,
+): string {
   if (base == null || value == null) return `${formatNumber(base)} → ${formatNumber(value)} ${unit}`;
   return `${formatNumber(base)} → ${formatNumber(value)} ${unit} (${formatPercentChange(relativeChange(base, value))})`;
 }

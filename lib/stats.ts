@@ -47,7 +47,10 @@ export function percentileOfSorted(sorted: readonly number[], p: number): number
 }
 
 export function percentile(values: readonly number[], p: number): number {
-  return percentileOfSorted([...values].sort((a, b) => a - b), p);
+  return percentileOfSorted(
+    [...values].sort((a, b) => a - b),
+    p,
+  );
 }
 
 /** Mean, median, std and the tail percentiles of a sample; null for an empty one (a gap, never a zero). */

@@ -2,14 +2,22 @@
  * Is the production build in .next built from the code on disk? `npm start` and the browser tests ask this
  * so a `git pull` never leaves an old build serving: the build is stamped with a hash of every input file.
  */
-import { createHash } from "node:crypto";
+
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 
 const ROOT = process.cwd();
 const INPUT_DIRS = ["app", "components", "lib", "public", "prisma"];
-const INPUT_FILES = ["package.json", "package-lock.json", "next.config.js", "postcss.config.mjs", "tsconfig.json", "proxy.ts"];
+const INPUT_FILES = [
+  "package.json",
+  "package-lock.json",
+  "next.config.js",
+  "postcss.config.mjs",
+  "tsconfig.json",
+  "proxy.ts",
+];
 const SKIP_DIRS = new Set(["generated", "node_modules", ".next"]);
 const STAMP = path.join(ROOT, ".next", "servebench-source-hash");
 
@@ -41,7 +49,11 @@ export function sourceHash(): string {
 }
 
 export function buildIsCurrent(): boolean {
-  return fs.existsSync(path.join(ROOT, ".next", "BUILD_ID")) && fs.existsSync(STAMP) && fs.readFileSync(STAMP, "utf8") === sourceHash();
+  return (
+    fs.existsSync(path.join(ROOT, ".next", "BUILD_ID")) &&
+    fs.existsSync(STAMP) &&
+    fs.readFileSync(STAMP, "utf8") === sourceHash()
+  );
 }
 
 /** Build with `next build` unless the existing build is of the current code. */

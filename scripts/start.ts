@@ -16,7 +16,7 @@ async function main(): Promise<void> {
   const file = databaseFilePath();
   const migration = migrateDatabase(file);
   console.log(
-    `servebench: database ${file}` + (migration.applied.length > 0 ? ` (applied ${migration.applied.join(", ")})` : ""),
+    `servebench: database ${file}${migration.applied.length > 0 ? ` (applied ${migration.applied.join(", ")})` : ""}`,
   );
   if (settings.SERVEBENCH_DEMO === "1") {
     const loaded = await seedDemoRunsIfEmpty();
@@ -25,10 +25,14 @@ async function main(): Promise<void> {
   }
   ensureBuild();
 
-  const server = spawn(path.join(process.cwd(), "node_modules", ".bin", "next"), ["start", "-p", String(settings.PORT)], {
-    stdio: "inherit",
-    env: { ...process.env, DATABASE_URL: `file:${file}` },
-  });
+  const server = spawn(
+    path.join(process.cwd(), "node_modules", ".bin", "next"),
+    ["start", "-p", String(settings.PORT)],
+    {
+      stdio: "inherit",
+      env: { ...process.env, DATABASE_URL: `file:${file}` },
+    },
+  );
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.on(signal, () => server.kill(signal));
   }

@@ -41,7 +41,10 @@ export default async function ComparePage({ searchParams }: { searchParams: Sear
   if (view.runIds.length === 0) {
     return (
       <>
-        <PageHeader title="Compare" subtitle="Set runs side by side: deltas, charts and what changed in their configuration." />
+        <PageHeader
+          title="Compare"
+          subtitle="Set runs side by side: deltas, charts and what changed in their configuration."
+        />
         <Card>
           <p className="text-sm">
             Pick two or more runs in the{" "}
@@ -86,7 +89,10 @@ export default async function ComparePage({ searchParams }: { searchParams: Sear
             <SaveComparisonForm
               view={{
                 runs: comparison.view.runIds,
-                baseline: comparison.view.baselineId && comparison.view.runIds.includes(comparison.view.baselineId) ? comparison.view.baselineId : null,
+                baseline:
+                  comparison.view.baselineId && comparison.view.runIds.includes(comparison.view.baselineId)
+                    ? comparison.view.baselineId
+                    : null,
                 noise: comparison.view.noisePct,
                 hide: comparison.view.hidden.filter((id) => comparison.view.runIds.includes(id)),
                 stat: comparison.view.stat,
@@ -97,7 +103,13 @@ export default async function ComparePage({ searchParams }: { searchParams: Sear
           </>
         }
       />
-      <ComparisonView comparison={comparison} candidates={recent} editable notFound={loaded.notFound} truncated={loaded.truncated} />
+      <ComparisonView
+        comparison={comparison}
+        candidates={recent}
+        editable
+        notFound={loaded.notFound}
+        truncated={loaded.truncated}
+      />
     </>
   );
 }

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { PageHeader, buttonClass } from "@/components/ui/primitives";
+import { buttonClass, PageHeader } from "@/components/ui/primitives";
 import { listComparisons } from "@/lib/comparisons/queries";
 import { DEFAULT_PER_PAGE, parseComparisonListQueryLenient } from "@/lib/comparisons/schema";
 import { notesExcerpt } from "@/lib/comparisons/view";
@@ -22,7 +22,10 @@ function pageHref(page: number, perPage: number): string {
 
 function EmptyState() {
   return (
-    <div className="rounded-lg border border-dashed border-zinc-300 p-8 dark:border-zinc-700" data-testid="empty-comparisons">
+    <div
+      className="rounded-lg border border-dashed border-zinc-300 p-8 dark:border-zinc-700"
+      data-testid="empty-comparisons"
+    >
       <h2 className="text-lg font-semibold">No saved comparisons yet</h2>
       <p className="mt-2 max-w-2xl text-sm text-zinc-600 dark:text-zinc-400">
         A saved comparison keeps a set of runs, their baseline and the view under a short link, with a title and notes
@@ -63,20 +66,28 @@ export default async function SavedComparisonsPage({ searchParams }: { searchPar
         <EmptyState />
       ) : (
         <>
-          <ul className="divide-y divide-zinc-200 rounded-lg border border-zinc-200 bg-white dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900" data-testid="comparison-list">
+          <ul
+            className="divide-y divide-zinc-200 rounded-lg border border-zinc-200 bg-white dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900"
+            data-testid="comparison-list"
+          >
             {comparisons.map((item) => {
               const excerpt = notesExcerpt(item.notes);
               return (
                 <li key={item.slug} className="p-4" data-testid="comparison-item" data-slug={item.slug}>
                   <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
-                    <Link href={item.url} className="min-w-0 font-semibold break-words text-blue-700 hover:underline dark:text-blue-400">
+                    <Link
+                      href={item.url}
+                      className="min-w-0 font-semibold break-words text-blue-700 hover:underline dark:text-blue-400"
+                    >
                       {item.title}
                     </Link>
                     <span className="shrink-0 text-xs text-zinc-500 tabular-nums dark:text-zinc-400">
                       {item.runs.length} run{item.runs.length === 1 ? "" : "s"} · {formatDate(item.created_at)}
                     </span>
                   </div>
-                  {excerpt ? <p className="mt-1 text-sm break-words text-zinc-600 dark:text-zinc-400">{excerpt}</p> : null}
+                  {excerpt ? (
+                    <p className="mt-1 text-sm break-words text-zinc-600 dark:text-zinc-400">{excerpt}</p>
+                  ) : null}
                 </li>
               );
             })}

@@ -6,8 +6,8 @@
  * never a zero. Clicking a legend entry hides or shows the series, and the URL remembers it.
  */
 import { Area, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { formatNumber } from "@/lib/format";
 import type { ChartSeries } from "@/lib/analysis/series";
+import { formatNumber } from "@/lib/format";
 import { ToggleLegend } from "./ToggleLegend";
 
 export interface ConcurrencyChartData {
@@ -55,7 +55,14 @@ export function ConcurrencyChart({
         <ComposedChart data={data.rows} margin={{ top: 8, right: 24, bottom: 8, left: 8 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="currentColor" strokeOpacity={0.15} />
           {byRate ? (
-            <XAxis dataKey="x" type="number" domain={[0, "auto"]} tickFormatter={(x: number) => formatNumber(x)} stroke="currentColor" height={32} />
+            <XAxis
+              dataKey="x"
+              type="number"
+              domain={[0, "auto"]}
+              tickFormatter={(x: number) => formatNumber(x)}
+              stroke="currentColor"
+              height={32}
+            />
           ) : (
             <XAxis
               dataKey="x"
@@ -72,7 +79,10 @@ export function ConcurrencyChart({
             labelFormatter={(x) => xLabel(Number(x))}
             formatter={(value, name) =>
               Array.isArray(value)
-                ? [`${formatNumber(Number(value[0]))}–${formatNumber(Number(value[1]))} ${unit}`, `${String(name)} range`]
+                ? [
+                    `${formatNumber(Number(value[0]))}–${formatNumber(Number(value[1]))} ${unit}`,
+                    `${String(name)} range`,
+                  ]
                 : [typeof value === "number" ? `${formatNumber(value)} ${unit}` : "—", String(name)]
             }
             contentStyle={{ borderRadius: 6, fontSize: 12 }}

@@ -5,12 +5,20 @@
  * series with each point labelled by its load level. Up and to the right is better on both counts.
  */
 import { CartesianGrid, LabelList, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from "recharts";
-import { formatNumber } from "@/lib/format";
 import type { ParetoPoint } from "@/lib/analysis/pareto";
 import type { ChartSeries } from "@/lib/analysis/series";
+import { formatNumber } from "@/lib/format";
 import { ToggleLegend } from "./ToggleLegend";
 
-export function ParetoChart({ series, curves, height = 360 }: { series: ChartSeries[]; curves: Record<string, ParetoPoint[]>; height?: number }) {
+export function ParetoChart({
+  series,
+  curves,
+  height = 360,
+}: {
+  series: ChartSeries[];
+  curves: Record<string, ParetoPoint[]>;
+  height?: number;
+}) {
   const drawn = series.filter((item) => (curves[item.key]?.length ?? 0) > 0);
   if (drawn.length === 0) {
     return (
@@ -33,7 +41,13 @@ export function ParetoChart({ series, curves, height = 360 }: { series: ChartSer
             name="per-user tok/s"
             stroke="currentColor"
             tickFormatter={(value: number) => formatNumber(value)}
-            label={{ value: "per-user tok/s (1000 / TPOT)", position: "insideBottom", offset: -16, fill: "currentColor", fontSize: 12 }}
+            label={{
+              value: "per-user tok/s (1000 / TPOT)",
+              position: "insideBottom",
+              offset: -16,
+              fill: "currentColor",
+              fontSize: 12,
+            }}
             domain={["auto", "auto"]}
           />
           <YAxis
@@ -43,7 +57,13 @@ export function ParetoChart({ series, curves, height = 360 }: { series: ChartSer
             stroke="currentColor"
             width={64}
             tickFormatter={(value: number) => formatNumber(value)}
-            label={{ value: "total output tok/s", angle: -90, position: "insideLeft", fill: "currentColor", fontSize: 12 }}
+            label={{
+              value: "total output tok/s",
+              angle: -90,
+              position: "insideLeft",
+              fill: "currentColor",
+              fontSize: 12,
+            }}
           />
           <Tooltip
             cursor={{ strokeDasharray: "3 3" }}

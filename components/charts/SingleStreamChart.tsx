@@ -2,8 +2,8 @@
 
 /** Single-stream tok/s per run as horizontal bars, in the runs' colours. */
 import { Bar, BarChart, CartesianGrid, Cell, LabelList, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { formatNumber } from "@/lib/format";
 import type { SingleStreamBar } from "@/lib/analysis/series";
+import { formatNumber } from "@/lib/format";
 
 export function SingleStreamChart({ bars }: { bars: SingleStreamBar[] }) {
   const measured = bars.filter((bar) => bar.output_tok_s !== null);

@@ -1,11 +1,11 @@
 "use client";
 
+import { useToggleSeries } from "@/components/compare/use-query-update";
 /**
  * A chart legend whose entries hide and show their series; the choice goes into the URL's `hide`, so a
  * shared link shows the same chart. The data attributes let a chart export draw the legend too.
  */
 import type { ChartSeries } from "@/lib/analysis/series";
-import { useToggleSeries } from "@/components/compare/use-query-update";
 
 export function ToggleLegend({ series }: { series: ChartSeries[] }) {
   const toggle = useToggleSeries();

@@ -96,7 +96,13 @@ export function StatPicker({ stat }: { stat: string }) {
       <label htmlFor="stat" className={labelClass}>
         Latency charts show
       </label>
-      <select id="stat" className={inputClass} value={stat} onChange={(event) => update({ stat: event.target.value }, "replace")} data-testid="stat-select">
+      <select
+        id="stat"
+        className={inputClass}
+        value={stat}
+        onChange={(event) => update({ stat: event.target.value }, "replace")}
+        data-testid="stat-select"
+      >
         <option value="mean">mean</option>
         <option value="median">median (p50)</option>
         <option value="p99">p99</option>
@@ -138,7 +144,15 @@ export function AddRunPicker({ candidates, runIds }: { candidates: RunOption[]; 
   );
 }
 
-export function RemoveRunButton({ runIds, runId, baselineId }: { runIds: string[]; runId: string; baselineId: string }) {
+export function RemoveRunButton({
+  runIds,
+  runId,
+  baselineId,
+}: {
+  runIds: string[];
+  runId: string;
+  baselineId: string;
+}) {
   const router = useRouter();
   const update = useQueryUpdate();
   const rest = runIds.filter((id) => id !== runId);
@@ -148,7 +162,11 @@ export function RemoveRunButton({ runIds, runId, baselineId }: { runIds: string[
       className="text-xs text-zinc-500 hover:text-red-700 hover:underline dark:text-zinc-400 dark:hover:text-red-400"
       onClick={() => {
         if (rest.length === 0) router.push("/compare");
-        else update({ runs: rest.join(","), baseline: baselineId === runId || rest[0] === baselineId ? null : baselineId });
+        else
+          update({
+            runs: rest.join(","),
+            baseline: baselineId === runId || rest[0] === baselineId ? null : baselineId,
+          });
       }}
       aria-label="Remove from comparison"
     >

@@ -12,7 +12,14 @@ import type { Comparison, ComparisonSeries } from "@/lib/analysis/comparison";
 import type { HeadlineDelta } from "@/lib/analysis/deltas";
 import { axisName } from "@/lib/analysis/series";
 import { formatChangeLine, formatHardware, formatLoadLevel, formatNumber } from "@/lib/format";
-import { AddRunPicker, BaselinePicker, NoiseControl, RemoveRunButton, StatPicker, type RunOption } from "./CompareControls";
+import {
+  AddRunPicker,
+  BaselinePicker,
+  NoiseControl,
+  RemoveRunButton,
+  type RunOption,
+  StatPicker,
+} from "./CompareControls";
 import { DeltaTableView, VERDICT_CLASS } from "./DeltaTables";
 import { ChartExportButtons, ComparisonExportLinks } from "./ExportButtons";
 
@@ -29,14 +36,28 @@ function ChangeLine({ delta, unit, testId }: { delta: HeadlineDelta; unit: strin
   );
 }
 
-function SeriesCard({ item, runIds, baselineId, editable }: { item: ComparisonSeries; runIds: string[]; baselineId: string; editable: boolean }) {
+function SeriesCard({
+  item,
+  runIds,
+  baselineId,
+  editable,
+}: {
+  item: ComparisonSeries;
+  runIds: string[];
+  baselineId: string;
+  editable: boolean;
+}) {
   const { run, headline } = item;
   return (
     <Card>
       <div className="flex items-start justify-between gap-2">
         <div className="min-w-0">
           <div className="flex items-center gap-2">
-            <span className="inline-block h-3 w-3 shrink-0 rounded-full" style={{ background: item.color }} aria-hidden />
+            <span
+              className="inline-block h-3 w-3 shrink-0 rounded-full"
+              style={{ background: item.color }}
+              aria-hidden
+            />
             <Link href={`/runs/${run.id}`} className="font-semibold hover:underline" data-testid="card-run-name">
               {run.name}
             </Link>
@@ -61,10 +82,16 @@ function SeriesCard({ item, runIds, baselineId, editable }: { item: ComparisonSe
         </div>
         <div className="flex shrink-0 flex-col items-end gap-1">
           {item.isBaseline ? (
-            <span className="rounded-full bg-zinc-900 px-2 py-0.5 text-xs font-medium text-white dark:bg-zinc-100 dark:text-zinc-900">baseline</span>
+            <span className="rounded-full bg-zinc-900 px-2 py-0.5 text-xs font-medium text-white dark:bg-zinc-100 dark:text-zinc-900">
+              baseline
+            </span>
           ) : null}
           {run.tags.includes("demo") ? <DemoBadge /> : null}
-          {editable ? item.runs.map((member) => <RemoveRunButton key={member.id} runIds={runIds} runId={member.id} baselineId={baselineId} />) : null}
+          {editable
+            ? item.runs.map((member) => (
+                <RemoveRunButton key={member.id} runIds={runIds} runId={member.id} baselineId={baselineId} />
+              ))
+            : null}
         </div>
       </div>
       <dl className="mt-3 space-y-1.5 text-sm" data-testid="headline-card" data-run-id={run.id}>
@@ -95,7 +122,9 @@ function SeriesCard({ item, runIds, baselineId, editable }: { item: ComparisonSe
             <dt className="text-xs uppercase tracking-wide text-zinc-500 dark:text-zinc-400">Speculative decoding</dt>
             <dd>
               {run.speculative.method ?? "on"}
-              {run.speculative.acceptance_rate !== undefined ? `, ${formatNumber(run.speculative.acceptance_rate * 100)}% accepted` : ""}
+              {run.speculative.acceptance_rate !== undefined
+                ? `, ${formatNumber(run.speculative.acceptance_rate * 100)}% accepted`
+                : ""}
             </dd>
           </div>
         ) : null}
@@ -133,7 +162,11 @@ function FairnessPanel({ comparison }: { comparison: Comparison }) {
   return (
     <div className="mb-6 space-y-2" data-testid="like-for-like">
       {differences.length > 0 ? (
-        <div className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900 dark:border-red-800 dark:bg-red-950/40 dark:text-red-200" role="alert" data-testid="not-like-for-like">
+        <div
+          className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900 dark:border-red-800 dark:bg-red-950/40 dark:text-red-200"
+          role="alert"
+          data-testid="not-like-for-like"
+        >
           <p className="font-semibold">Not like for like: the deltas below mix more than the configuration.</p>
           <ul className="mt-1 list-disc space-y-0.5 pl-5">
             {differences.map((difference) => (
@@ -211,13 +244,18 @@ export function ComparisonView({
       </div>
 
       {notFound.length > 0 || truncated ? (
-        <div className="mb-6 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-200" role="status">
+        <div
+          className="mb-6 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-200"
+          role="status"
+        >
           {notFound.length > 0 ? <p>Not found (deleted?): {notFound.join(", ")}.</p> : null}
           {truncated ? <p>Only the first 12 runs of this link are compared.</p> : null}
         </div>
       ) : null}
 
-      {series.length === 1 ? <p className="mb-6 text-sm text-zinc-600 dark:text-zinc-400">Add another run to see deltas.</p> : null}
+      {series.length === 1 ? (
+        <p className="mb-6 text-sm text-zinc-600 dark:text-zinc-400">Add another run to see deltas.</p>
+      ) : null}
 
       <FairnessPanel comparison={comparison} />
 
@@ -238,7 +276,10 @@ export function ComparisonView({
         <SingleStreamChart bars={comparison.charts.singleStream} />
       </ChartSection>
       <div className="grid grid-cols-1 gap-x-6 xl:grid-cols-2">
-        <ChartSection title={`Output throughput (tok/s) vs ${axisName(comparison.charts.throughput.axis)}`} id="throughput">
+        <ChartSection
+          title={`Output throughput (tok/s) vs ${axisName(comparison.charts.throughput.axis)}`}
+          id="throughput"
+        >
           <ConcurrencyChart data={comparison.charts.throughput} unit="tok/s" testId="chart-throughput" toggleable />
         </ChartSection>
         <ChartSection title="Latency vs throughput" id="pareto">

@@ -1,9 +1,10 @@
 /** Every load level × run for one metric: the value and its change against the baseline, coloured by verdict. */
+
+import { tableClass, tdClass, thClass } from "@/components/ui/primitives";
 import type { DeltaTable, Verdict } from "@/lib/analysis/deltas";
 import { metricInfo } from "@/lib/analysis/metrics";
 import type { ChartSeries } from "@/lib/analysis/series";
 import { formatLoadLevel, formatNumber, formatPercentChange } from "@/lib/format";
-import { tableClass, tdClass, thClass } from "@/components/ui/primitives";
 
 export const VERDICT_CLASS: Record<Verdict, string> = {
   better: "text-green-700 dark:text-green-400",
@@ -13,13 +14,22 @@ export const VERDICT_CLASS: Record<Verdict, string> = {
   none: "text-zinc-500 dark:text-zinc-400",
 };
 
-export function DeltaTableView({ table, series, baselineIndex }: { table: DeltaTable; series: ChartSeries[]; baselineIndex: number }) {
+export function DeltaTableView({
+  table,
+  series,
+  baselineIndex,
+}: {
+  table: DeltaTable;
+  series: ChartSeries[];
+  baselineIndex: number;
+}) {
   const info = metricInfo(table.metric);
   return (
     <div className="overflow-x-auto" data-testid={`delta-table-${table.metric}`}>
       <table className={tableClass}>
         <caption className="mb-2 text-left text-sm font-semibold">
-          {info.label} ({info.unit}) <span className="font-normal text-zinc-500 dark:text-zinc-400">· {info.better} is better</span>
+          {info.label} ({info.unit}){" "}
+          <span className="font-normal text-zinc-500 dark:text-zinc-400">· {info.better} is better</span>
         </caption>
         <thead>
           <tr>
@@ -27,7 +37,11 @@ export function DeltaTableView({ table, series, baselineIndex }: { table: DeltaT
             {series.map((item, index) => (
               <th key={item.key} className={`${thClass} text-right`}>
                 <span className="inline-flex items-center gap-1.5">
-                  <span className="inline-block h-2.5 w-2.5 rounded-full" style={{ background: item.color }} aria-hidden />
+                  <span
+                    className="inline-block h-2.5 w-2.5 rounded-full"
+                    style={{ background: item.color }}
+                    aria-hidden
+                  />
                   <span className="normal-case">{item.label}</span>
                   {index === baselineIndex ? <span className="normal-case font-normal">(baseline)</span> : null}
                 </span>

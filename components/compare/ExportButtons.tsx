@@ -77,7 +77,9 @@ async function svgToPng(svg: string, width: number, height: number, scale = 2): 
     if (!context) throw new Error("no canvas");
     context.scale(scale, scale);
     context.drawImage(image, 0, 0, width, height);
-    return await new Promise<Blob>((resolve, reject) => canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error("no PNG"))), "image/png"));
+    return await new Promise<Blob>((resolve, reject) =>
+      canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error("no PNG"))), "image/png"),
+    );
   } finally {
     URL.revokeObjectURL(url);
   }
@@ -91,16 +93,28 @@ export function ChartExportButtons({ chartId, fileName }: { chartId: string; fil
     if (kind === "svg") download(new Blob([drawn.svg], { type: "image/svg+xml" }), `${fileName}.svg`);
     else download(await svgToPng(drawn.svg, drawn.width, drawn.height), `${fileName}.png`);
   };
-  const small = "rounded border border-zinc-300 px-1.5 py-0.5 text-xs text-zinc-600 hover:bg-zinc-50 dark:border-zinc-700 dark:text-zinc-400 dark:hover:bg-zinc-800";
+  const small =
+    "rounded border border-zinc-300 px-1.5 py-0.5 text-xs text-zinc-600 hover:bg-zinc-50 dark:border-zinc-700 dark:text-zinc-400 dark:hover:bg-zinc-800";
   return (
-    <span className="flex gap-1" aria-label="Download this chart">
-      <button type="button" className={small} onClick={() => void exportAs("png")} data-testid={`export-${chartId}-png`}>
+    <fieldset className="flex gap-1">
+      <legend className="sr-only">Download this chart</legend>
+      <button
+        type="button"
+        className={small}
+        onClick={() => void exportAs("png")}
+        data-testid={`export-${chartId}-png`}
+      >
         PNG
       </button>
-      <button type="button" className={small} onClick={() => void exportAs("svg")} data-testid={`export-${chartId}-svg`}>
+      <button
+        type="button"
+        className={small}
+        onClick={() => void exportAs("svg")}
+        data-testid={`export-${chartId}-svg`}
+      >
         SVG
       </button>
-    </span>
+    </fieldset>
   );
 }
 

@@ -5,11 +5,11 @@
  * opens the saved comparison's page, /c/<slug>.
  */
 import { useRouter } from "next/navigation";
-import { useState, type FormEvent } from "react";
-import { readApiError, type ApiErrorView } from "@/components/ui/api-error";
+import { type FormEvent, useState } from "react";
+import { type ApiErrorView, readApiError } from "@/components/ui/api-error";
 import { ErrorMessage } from "@/components/ui/ErrorMessage";
 import { buttonClass, inputClass, labelClass, primaryButtonClass } from "@/components/ui/primitives";
-import { WriteTokenPrompt, authorizedFetch, needsWriteToken } from "@/components/ui/write-token";
+import { authorizedFetch, needsWriteToken, WriteTokenPrompt } from "@/components/ui/write-token";
 
 export interface SaveComparisonView {
   /** The compared runs, in order (those of the URL that exist). */
@@ -53,7 +53,7 @@ export function SaveComparisonForm({ view, defaultTitle }: { view: SaveCompariso
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify(body),
     }).catch(() => null);
-    if (!response || response.status !== 201) {
+    if (response?.status !== 201) {
       setSaving(false);
       setError(await readApiError(response));
       return;
@@ -82,8 +82,8 @@ export function SaveComparisonForm({ view, defaultTitle }: { view: SaveCompariso
           aria-label="Save comparison"
         >
           <p className="text-xs text-zinc-600 dark:text-zinc-400">
-            Keeps these {view.runs.length} runs, the baseline and the view under a short link. The figures stay live: they
-            are computed from the runs whenever the link is opened.
+            Keeps these {view.runs.length} runs, the baseline and the view under a short link. The figures stay live:
+            they are computed from the runs whenever the link is opened.
           </p>
           <div>
             <label htmlFor="save-title" className={labelClass}>
@@ -111,7 +111,11 @@ export function SaveComparisonForm({ view, defaultTitle }: { view: SaveCompariso
               data-testid="save-notes"
             />
           </div>
-          {needsWriteToken(error) ? <WriteTokenPrompt onSaved={() => void save()} /> : error ? <ErrorMessage error={error} /> : null}
+          {needsWriteToken(error) ? (
+            <WriteTokenPrompt onSaved={() => void save()} />
+          ) : error ? (
+            <ErrorMessage error={error} />
+          ) : null}
           <div className="flex gap-2">
             <button type="submit" className={primaryButtonClass} disabled={saving} data-testid="save-submit">
               {saving ? "Saving…" : "Save and open"}

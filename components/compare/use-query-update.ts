@@ -21,7 +21,8 @@ export function useQueryUpdate(): (changes: Record<string, string | null>, mode?
       if (!pathname.startsWith("/c/")) {
         const defaults: Record<string, string> = { stat: "mean", noise: "3", hide: "" };
         for (const [key, value] of Object.entries(defaults)) if (params.get(key) === value) params.delete(key);
-        if (params.get("baseline") && params.get("baseline") === params.get("runs")?.split(",")[0]) params.delete("baseline");
+        if (params.get("baseline") && params.get("baseline") === params.get("runs")?.split(",")[0])
+          params.delete("baseline");
       }
       // Commas read better in a shared link than %2C.
       const query = params.toString().replace(/%2C/g, ",");

@@ -7,9 +7,17 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
+import {
+  buttonClass,
+  DemoBadge,
+  primaryButtonClass,
+  Tag,
+  tableClass,
+  tdClass,
+  thClass,
+} from "@/components/ui/primitives";
 import { formatDate, formatHardware, formatLoadLevel, formatNumber } from "@/lib/format";
 import type { RunSummary } from "@/lib/runs/queries";
-import { DemoBadge, Tag, primaryButtonClass, buttonClass, tableClass, tdClass, thClass } from "@/components/ui/primitives";
 
 const STORAGE_KEY = "servebench:selected-runs";
 const MAX_COMPARED = 12;
@@ -48,7 +56,10 @@ export function RunHistoryTable({ runs, columns }: { runs: RunSummary[]; columns
     if (!column) return null;
     const arrow = column.active === "asc" ? " ↑" : column.active === "desc" ? " ↓" : "";
     return (
-      <th className={`${thClass} ${column.numeric ? "text-right" : ""}`} aria-sort={column.active === "asc" ? "ascending" : column.active === "desc" ? "descending" : undefined}>
+      <th
+        className={`${thClass} ${column.numeric ? "text-right" : ""}`}
+        aria-sort={column.active === "asc" ? "ascending" : column.active === "desc" ? "descending" : undefined}
+      >
         {column.href ? (
           <Link href={column.href} className="hover:text-zinc-900 dark:hover:text-white">
             {column.label}
@@ -108,7 +119,11 @@ export function RunHistoryTable({ runs, columns }: { runs: RunSummary[]; columns
             {runs.map((run) => {
               const checked = selected.includes(run.id);
               return (
-                <tr key={run.id} className={checked ? "bg-blue-50 dark:bg-blue-950/40" : "hover:bg-zinc-50 dark:hover:bg-zinc-900"} data-run-id={run.id}>
+                <tr
+                  key={run.id}
+                  className={checked ? "bg-blue-50 dark:bg-blue-950/40" : "hover:bg-zinc-50 dark:hover:bg-zinc-900"}
+                  data-run-id={run.id}
+                >
                   <td className={tdClass}>
                     <input
                       type="checkbox"
@@ -130,13 +145,17 @@ export function RunHistoryTable({ runs, columns }: { runs: RunSummary[]; columns
                   </td>
                   <td className={`${tdClass} whitespace-nowrap`}>
                     {run.engine}
-                    {run.engine_version ? <span className="text-zinc-500 dark:text-zinc-400"> {run.engine_version}</span> : null}
+                    {run.engine_version ? (
+                      <span className="text-zinc-500 dark:text-zinc-400"> {run.engine_version}</span>
+                    ) : null}
                   </td>
                   <td className={`${tdClass} max-w-[14rem] break-words`}>{run.model}</td>
                   <td className={tdClass}>{formatHardware(run.hardware)}</td>
                   <td className={`${tdClass} num`}>
                     {run.single_stream ? (
-                      <span title={run.single_stream.derived ? "Derived: 1000 / mean TPOT at concurrency 1" : undefined}>
+                      <span
+                        title={run.single_stream.derived ? "Derived: 1000 / mean TPOT at concurrency 1" : undefined}
+                      >
                         {formatNumber(run.single_stream.output_tok_s)}
                         {run.single_stream.derived ? "*" : ""}
                       </span>

@@ -1,7 +1,8 @@
 /** A run's launch flags, environment and free-form metadata as key/value tables. */
+
+import { tableClass, tdClass, thClass } from "@/components/ui/primitives";
 import { formatFlagValue } from "@/lib/runs/flag-format";
 import type { Flags } from "@/lib/runs/schema";
-import { tableClass, tdClass, thClass } from "@/components/ui/primitives";
 
 export function KeyValueTable({
   rows,
@@ -16,7 +17,12 @@ export function KeyValueTable({
   empty: string;
   testId: string;
 }) {
-  if (rows.length === 0) return <p className="text-sm text-zinc-500 dark:text-zinc-400" data-testid={testId}>{empty}</p>;
+  if (rows.length === 0)
+    return (
+      <p className="text-sm text-zinc-500 dark:text-zinc-400" data-testid={testId}>
+        {empty}
+      </p>
+    );
   return (
     <table className={tableClass} data-testid={testId}>
       <thead>
@@ -41,5 +47,13 @@ export function FlagsTable({ flags }: { flags: Flags }) {
   const rows = Object.entries(flags)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([name, value]): [string, string] => [name, formatFlagValue(value)]);
-  return <KeyValueTable rows={rows} keyLabel="Flag" valueLabel="Value" empty="No launch flags recorded." testId="flags-table" />;
+  return (
+    <KeyValueTable
+      rows={rows}
+      keyLabel="Flag"
+      valueLabel="Value"
+      empty="No launch flags recorded."
+      testId="flags-table"
+    />
+  );
 }

@@ -2,9 +2,9 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { dangerButtonClass } from "@/components/ui/primitives";
 import { readApiError } from "@/components/ui/api-error";
-import { WriteTokenPrompt, authorizedFetch, needsWriteToken } from "@/components/ui/write-token";
+import { dangerButtonClass } from "@/components/ui/primitives";
+import { authorizedFetch, needsWriteToken, WriteTokenPrompt } from "@/components/ui/write-token";
 
 export function DeleteRunButton({ id, name }: { id: string; name: string }) {
   const router = useRouter();
@@ -16,9 +16,11 @@ export function DeleteRunButton({ id, name }: { id: string; name: string }) {
     if (!confirmed && !window.confirm(`Delete the run "${name}"? This cannot be undone.`)) return;
     setBusy(true);
     setAskToken(false);
-    const response = await authorizedFetch(`/api/runs/${encodeURIComponent(id)}`, { method: "DELETE" }).catch(() => null);
+    const response = await authorizedFetch(`/api/runs/${encodeURIComponent(id)}`, { method: "DELETE" }).catch(
+      () => null,
+    );
     setBusy(false);
-    if (!response || response.status !== 204) {
+    if (response?.status !== 204) {
       const error = await readApiError(response);
       if (needsWriteToken(error)) setAskToken(true);
       else setMessage(error.message);
@@ -30,7 +32,13 @@ export function DeleteRunButton({ id, name }: { id: string; name: string }) {
 
   return (
     <>
-      <button type="button" className={dangerButtonClass} onClick={() => void remove()} disabled={busy} data-testid="delete-run">
+      <button
+        type="button"
+        className={dangerButtonClass}
+        onClick={() => void remove()}
+        disabled={busy}
+        data-testid="delete-run"
+      >
         {busy ? "Deleting…" : "Delete"}
       </button>
       {message ? <span className="text-sm text-red-700 dark:text-red-400">{message}</span> : null}

@@ -1,8 +1,9 @@
 /** Every figure of every load level of one run; columns appear only when some point has them. */
-import { formatLoadLevel, formatNumber } from "@/lib/format";
-import { metricInfo } from "@/lib/analysis/metrics";
-import { LATENCY_METRICS, LATENCY_STATS, type LatencyKey, type ResultPoint } from "@/lib/runs/schema";
+
 import { tableClass, tdClass, thClass } from "@/components/ui/primitives";
+import { metricInfo } from "@/lib/analysis/metrics";
+import { formatLoadLevel, formatNumber } from "@/lib/format";
+import { LATENCY_METRICS, LATENCY_STATS, type LatencyKey, type ResultPoint } from "@/lib/runs/schema";
 
 type PointKey = Exclude<keyof ResultPoint, "sources">;
 
@@ -79,7 +80,9 @@ export function SourcesTable({ points }: { points: ResultPoint[] }) {
   if (byField.size === 0) return null;
   return (
     <details className="mt-3 text-sm" data-testid="sources">
-      <summary className="cursor-pointer text-zinc-600 dark:text-zinc-400">Where these figures came from in the imported file</summary>
+      <summary className="cursor-pointer text-zinc-600 dark:text-zinc-400">
+        Where these figures came from in the imported file
+      </summary>
       <table className={`${tableClass} mt-2`}>
         <thead>
           <tr>

@@ -3,10 +3,10 @@
 /** Edit a run's name, tags and notes in place (PATCH /api/runs/{id}). */
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { buttonClass, inputClass, labelClass, primaryButtonClass } from "@/components/ui/primitives";
-import { readApiError, type ApiErrorView } from "@/components/ui/api-error";
+import { type ApiErrorView, readApiError } from "@/components/ui/api-error";
 import { ErrorMessage } from "@/components/ui/ErrorMessage";
-import { WriteTokenPrompt, authorizedFetch, needsWriteToken } from "@/components/ui/write-token";
+import { buttonClass, inputClass, labelClass, primaryButtonClass } from "@/components/ui/primitives";
+import { authorizedFetch, needsWriteToken, WriteTokenPrompt } from "@/components/ui/write-token";
 
 export function RunEditor({ id, name, tags, notes }: { id: string; name: string; tags: string[]; notes: string }) {
   const router = useRouter();
@@ -39,7 +39,7 @@ export function RunEditor({ id, name, tags, notes }: { id: string; name: string;
       }),
     }).catch(() => null);
     setSaving(false);
-    if (!response || !response.ok) {
+    if (!response?.ok) {
       setError(await readApiError(response));
       return;
     }
@@ -48,18 +48,31 @@ export function RunEditor({ id, name, tags, notes }: { id: string; name: string;
   }
 
   return (
-    <div className="w-full max-w-2xl space-y-3 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800" data-testid="run-editor">
+    <div
+      className="w-full max-w-2xl space-y-3 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800"
+      data-testid="run-editor"
+    >
       <div>
         <label className={labelClass} htmlFor="edit-name">
           Name
         </label>
-        <input id="edit-name" className={inputClass} value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} />
+        <input
+          id="edit-name"
+          className={inputClass}
+          value={form.name}
+          onChange={(e) => setForm({ ...form, name: e.target.value })}
+        />
       </div>
       <div>
         <label className={labelClass} htmlFor="edit-tags">
           Tags, comma-separated
         </label>
-        <input id="edit-tags" className={inputClass} value={form.tags} onChange={(e) => setForm({ ...form, tags: e.target.value })} />
+        <input
+          id="edit-tags"
+          className={inputClass}
+          value={form.tags}
+          onChange={(e) => setForm({ ...form, tags: e.target.value })}
+        />
       </div>
       <div>
         <label className={labelClass} htmlFor="edit-notes">
@@ -73,7 +86,11 @@ export function RunEditor({ id, name, tags, notes }: { id: string; name: string;
           onChange={(e) => setForm({ ...form, notes: e.target.value })}
         />
       </div>
-      {needsWriteToken(error) ? <WriteTokenPrompt onSaved={() => void save()} /> : error ? <ErrorMessage error={error} /> : null}
+      {needsWriteToken(error) ? (
+        <WriteTokenPrompt onSaved={() => void save()} />
+      ) : error ? (
+        <ErrorMessage error={error} />
+      ) : null}
       <div className="flex gap-2">
         <button type="button" className={primaryButtonClass} onClick={save} disabled={saving}>
           {saving ? "Saving…" : "Save"}

@@ -11,7 +11,9 @@ export async function readApiError(response: Response | null): Promise<ApiErrorV
     return { status: null, code: "network_error", message: "The server could not be reached.", issues: [] };
   }
   try {
-    const body = (await response.json()) as { error?: { code?: string; message?: string; issues?: { path: string; message: string }[] } };
+    const body = (await response.json()) as {
+      error?: { code?: string; message?: string; issues?: { path: string; message: string }[] };
+    };
     return {
       status: response.status,
       code: body.error?.code ?? "unknown",

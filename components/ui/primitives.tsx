@@ -1,7 +1,15 @@
 /** Small presentational building blocks shared by the pages. */
 import type { ReactNode } from "react";
 
-export function PageHeader({ title, subtitle, actions }: { title: ReactNode; subtitle?: ReactNode; actions?: ReactNode }) {
+export function PageHeader({
+  title,
+  subtitle,
+  actions,
+}: {
+  title: ReactNode;
+  subtitle?: ReactNode;
+  actions?: ReactNode;
+}) {
   return (
     <div className="mb-6 flex flex-wrap items-start justify-between gap-4">
       <div className="min-w-0">
@@ -13,7 +21,17 @@ export function PageHeader({ title, subtitle, actions }: { title: ReactNode; sub
   );
 }
 
-export function Section({ title, children, id, aside }: { title: ReactNode; children: ReactNode; id?: string; aside?: ReactNode }) {
+export function Section({
+  title,
+  children,
+  id,
+  aside,
+}: {
+  title: ReactNode;
+  children: ReactNode;
+  id?: string;
+  aside?: ReactNode;
+}) {
   return (
     <section className="mb-8" id={id} aria-labelledby={id ? `${id}-title` : undefined}>
       <div className="mb-3 flex flex-wrap items-baseline justify-between gap-2">
@@ -29,7 +47,9 @@ export function Section({ title, children, id, aside }: { title: ReactNode; chil
 
 export function Card({ children, className = "" }: { children: ReactNode; className?: string }) {
   return (
-    <div className={`rounded-lg border border-zinc-200 bg-white p-4 shadow-xs dark:border-zinc-800 dark:bg-zinc-900 ${className}`}>
+    <div
+      className={`rounded-lg border border-zinc-200 bg-white p-4 shadow-xs dark:border-zinc-800 dark:bg-zinc-900 ${className}`}
+    >
       {children}
     </div>
   );

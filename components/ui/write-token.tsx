@@ -59,8 +59,7 @@ export function WriteTokenPrompt({ onSaved }: { onSaved: () => void }) {
   }
 
   return (
-    <div
-      role="group"
+    <fieldset
       aria-labelledby="write-token-label"
       className="space-y-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm dark:border-amber-800 dark:bg-amber-950/40"
       data-testid="write-token-prompt"
@@ -89,10 +88,16 @@ export function WriteTokenPrompt({ onSaved }: { onSaved: () => void }) {
           }}
           data-testid="write-token-input"
         />
-        <button type="button" className={primaryButtonClass} onClick={save} disabled={!token.trim()} data-testid="write-token-save">
+        <button
+          type="button"
+          className={primaryButtonClass}
+          onClick={save}
+          disabled={!token.trim()}
+          data-testid="write-token-save"
+        >
           Save
         </button>
       </div>
-    </div>
+    </fieldset>
   );
 }

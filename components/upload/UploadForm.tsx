@@ -7,11 +7,11 @@
  * everything when the server rejects it.
  */
 import { useRouter } from "next/navigation";
-import { useEffect, useRef, useState, type DragEvent, type ReactNode } from "react";
+import { type DragEvent, type ReactNode, useEffect, useRef, useState } from "react";
+import { type ApiErrorView, readApiError } from "@/components/ui/api-error";
 import { ErrorMessage } from "@/components/ui/ErrorMessage";
-import { readApiError, type ApiErrorView } from "@/components/ui/api-error";
 import { buttonClass, inputClass, labelClass, primaryButtonClass } from "@/components/ui/primitives";
-import { WriteTokenPrompt, authorizedFetch, needsWriteToken } from "@/components/ui/write-token";
+import { authorizedFetch, needsWriteToken, WriteTokenPrompt } from "@/components/ui/write-token";
 import { formatNumber } from "@/lib/format";
 import type { UploadPreview } from "@/lib/runs/preview";
 import { UploadPreviewPanel } from "./UploadPreview";
@@ -132,8 +132,11 @@ export function UploadForm() {
       data.delete("file");
       for (const file of target) data.append("file", file, uploadName(file));
     }
-    const response = await authorizedFetch(mode === "preview" ? "/api/runs?dry_run=1" : "/api/runs", { method: "POST", body: data }).catch(() => null);
-    if (!response || !response.ok) {
+    const response = await authorizedFetch(mode === "preview" ? "/api/runs?dry_run=1" : "/api/runs", {
+      method: "POST",
+      body: data,
+    }).catch(() => null);
+    if (!response?.ok) {
       setError(await readApiError(response));
       if (mode === "preview") setPreview(null);
       setBusy(null);
@@ -145,7 +148,9 @@ export function UploadForm() {
       return;
     }
     const body = (await response.json()) as { url: string; runs?: { id: string }[] };
-    router.push(body.runs && body.runs.length > 1 ? `/compare?runs=${body.runs.map((run) => run.id).join(",")}` : body.url);
+    router.push(
+      body.runs && body.runs.length > 1 ? `/compare?runs=${body.runs.map((run) => run.id).join(",")}` : body.url,
+    );
   }
 
   function choose(next: File[]) {
@@ -179,7 +184,8 @@ export function UploadForm() {
   }
 
   const firstRun = preview?.runs[0]?.document;
-  const placeholder = (key: string) => (preview && preview.runs.length === 1 && firstRun && firstRun[key] ? String(firstRun[key]) : undefined);
+  const placeholder = (key: string) =>
+    preview && preview.runs.length === 1 && firstRun?.[key] ? String(firstRun[key]) : undefined;
   const hardware = (firstRun?.hardware ?? {}) as { gpu?: string; gpu_count?: number };
   const blocked = preview !== null && preview.conflicts.length > 0 && !split;
   const totalBytes = files.reduce((sum, file) => sum + file.size, 0);
@@ -187,6 +193,7 @@ export function UploadForm() {
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.3fr)]">
       <div className="space-y-4">
+        {/* biome-ignore lint/a11y/noStaticElementInteractions: a drop target for the mouse; the file pickers inside it are the keyboard's way in */}
         <div
           onDragOver={(event) => {
             event.preventDefault();
@@ -200,7 +207,11 @@ export function UploadForm() {
           data-testid="drop-zone"
         >
           <p className="font-medium" data-testid="chosen-files">
-            {files.length === 0 ? "Drop results files here" : files.length === 1 ? uploadName(files[0]!) : `${files.length} files`}
+            {files.length === 0
+              ? "Drop results files here"
+              : files.length === 1
+                ? uploadName(files[0]!)
+                : `${files.length} files`}
           </p>
           <p className="mt-1 text-zinc-500 dark:text-zinc-400">
             {files.length > 0
@@ -223,7 +234,14 @@ export function UploadForm() {
             data-testid="file-input"
             onChange={(event) => choose([...(event.target.files ?? [])])}
           />
-          <input ref={folderInput} type="file" multiple className="sr-only" data-testid="folder-input" onChange={(event) => choose([...(event.target.files ?? [])])} />
+          <input
+            ref={folderInput}
+            type="file"
+            multiple
+            className="sr-only"
+            data-testid="folder-input"
+            onChange={(event) => choose([...(event.target.files ?? [])])}
+          />
         </div>
 
         <form
@@ -236,14 +254,49 @@ export function UploadForm() {
           <p className="text-sm text-zinc-600 dark:text-zinc-400">
             Context the files lack. Filled fields override the files; empty ones keep what they say.
           </p>
-          <Field name="name" label="Name" value={fields.name} onChange={(v) => setFields({ ...fields, name: v })} error={fieldErrors.name} placeholder={placeholder("name")} />
+          <Field
+            name="name"
+            label="Name"
+            value={fields.name}
+            onChange={(v) => setFields({ ...fields, name: v })}
+            error={fieldErrors.name}
+            placeholder={placeholder("name")}
+          />
           <div className="grid grid-cols-2 gap-3">
-            <Field name="engine" label="Engine" value={fields.engine} onChange={(v) => setFields({ ...fields, engine: v })} error={fieldErrors.engine} placeholder={placeholder("engine") ?? "vllm, sglang…"} />
-            <Field name="engine_version" label="Engine version" value={fields.engine_version} onChange={(v) => setFields({ ...fields, engine_version: v })} error={fieldErrors.engine_version} placeholder={placeholder("engine_version")} />
+            <Field
+              name="engine"
+              label="Engine"
+              value={fields.engine}
+              onChange={(v) => setFields({ ...fields, engine: v })}
+              error={fieldErrors.engine}
+              placeholder={placeholder("engine") ?? "vllm, sglang…"}
+            />
+            <Field
+              name="engine_version"
+              label="Engine version"
+              value={fields.engine_version}
+              onChange={(v) => setFields({ ...fields, engine_version: v })}
+              error={fieldErrors.engine_version}
+              placeholder={placeholder("engine_version")}
+            />
           </div>
-          <Field name="model" label="Model" value={fields.model} onChange={(v) => setFields({ ...fields, model: v })} error={fieldErrors.model} placeholder={placeholder("model")} />
+          <Field
+            name="model"
+            label="Model"
+            value={fields.model}
+            onChange={(v) => setFields({ ...fields, model: v })}
+            error={fieldErrors.model}
+            placeholder={placeholder("model")}
+          />
           <div className="grid grid-cols-[minmax(0,2fr)_minmax(0,1fr)] gap-3">
-            <Field name="gpu" label="GPU" value={fields.gpu} onChange={(v) => setFields({ ...fields, gpu: v })} error={fieldErrors.gpu} placeholder={hardware.gpu ?? "e.g. H100 80GB"} />
+            <Field
+              name="gpu"
+              label="GPU"
+              value={fields.gpu}
+              onChange={(v) => setFields({ ...fields, gpu: v })}
+              error={fieldErrors.gpu}
+              placeholder={hardware.gpu ?? "e.g. H100 80GB"}
+            />
             <Field
               name="gpu_count"
               label="GPU count"
@@ -253,7 +306,14 @@ export function UploadForm() {
               placeholder={hardware.gpu_count !== undefined ? String(hardware.gpu_count) : "8"}
             />
           </div>
-          <Field name="command" label="Launch command" hint="Parsed into flags, so runs can be diffed flag by flag." value={fields.command} onChange={(v) => setFields({ ...fields, command: v })} error={fieldErrors.command}>
+          <Field
+            name="command"
+            label="Launch command"
+            hint="Parsed into flags, so runs can be diffed flag by flag."
+            value={fields.command}
+            onChange={(v) => setFields({ ...fields, command: v })}
+            error={fieldErrors.command}
+          >
             <textarea
               id="field-command"
               name="command"
@@ -264,18 +324,59 @@ export function UploadForm() {
               onChange={(event) => setFields({ ...fields, command: event.target.value })}
             />
           </Field>
-          <Field name="tags" label="Tags, comma-separated" value={fields.tags} onChange={(v) => setFields({ ...fields, tags: v })} error={fieldErrors.tags} />
-          <Field name="notes" label="Notes" value={fields.notes} onChange={(v) => setFields({ ...fields, notes: v })} error={fieldErrors.notes}>
-            <textarea id="field-notes" name="notes" rows={3} className={inputClass} value={fields.notes} onChange={(event) => setFields({ ...fields, notes: event.target.value })} />
+          <Field
+            name="tags"
+            label="Tags, comma-separated"
+            value={fields.tags}
+            onChange={(v) => setFields({ ...fields, tags: v })}
+            error={fieldErrors.tags}
+          />
+          <Field
+            name="notes"
+            label="Notes"
+            value={fields.notes}
+            onChange={(v) => setFields({ ...fields, notes: v })}
+            error={fieldErrors.notes}
+          >
+            <textarea
+              id="field-notes"
+              name="notes"
+              rows={3}
+              className={inputClass}
+              value={fields.notes}
+              onChange={(event) => setFields({ ...fields, notes: event.target.value })}
+            />
           </Field>
-          {needsWriteToken(error) ? <WriteTokenPrompt onSaved={() => void send("save")} /> : error ? <ErrorMessage error={error} /> : null}
-          {blocked ? <p className="text-sm text-amber-800 dark:text-amber-300">Settle the conflict in the preview before saving.</p> : null}
+          {needsWriteToken(error) ? (
+            <WriteTokenPrompt onSaved={() => void send("save")} />
+          ) : error ? (
+            <ErrorMessage error={error} />
+          ) : null}
+          {blocked ? (
+            <p className="text-sm text-amber-800 dark:text-amber-300">
+              Settle the conflict in the preview before saving.
+            </p>
+          ) : null}
           <div className="flex gap-2">
-            <button type="button" className={buttonClass} disabled={files.length === 0 || busy !== null} onClick={() => void send("preview")}>
+            <button
+              type="button"
+              className={buttonClass}
+              disabled={files.length === 0 || busy !== null}
+              onClick={() => void send("preview")}
+            >
               {busy === "preview" ? "Checking…" : "Update preview"}
             </button>
-            <button type="submit" className={primaryButtonClass} disabled={files.length === 0 || busy !== null || blocked} data-testid="save-run">
-              {busy === "save" ? "Saving…" : preview && preview.runs.length > 1 ? `Save ${preview.runs.length} runs` : "Save run"}
+            <button
+              type="submit"
+              className={primaryButtonClass}
+              disabled={files.length === 0 || busy !== null || blocked}
+              data-testid="save-run"
+            >
+              {busy === "save"
+                ? "Saving…"
+                : preview && preview.runs.length > 1
+                  ? `Save ${preview.runs.length} runs`
+                  : "Save run"}
             </button>
           </div>
         </form>
@@ -292,7 +393,13 @@ export function UploadForm() {
               : "Choose files to see what will be stored."}
           </p>
         ) : (
-          <UploadPreviewPanel preview={preview} picked={picked} onTogglePick={togglePick} split={split} onSplit={changeSplit} />
+          <UploadPreviewPanel
+            preview={preview}
+            picked={picked}
+            onTogglePick={togglePick}
+            split={split}
+            onSplit={changeSplit}
+          />
         )}
       </div>
     </div>

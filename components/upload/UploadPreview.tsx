@@ -2,28 +2,42 @@
  * What the server made of the chosen files: each file's detected format and load levels, the runs they
  * would become, what those runs lack, and any conflict that needs a decision before saving.
  */
+
+import { tableClass, tdClass, thClass } from "@/components/ui/primitives";
 import { formatHardware, formatLoadLevel, formatNumber } from "@/lib/format";
 import { formatName } from "@/lib/formats/names";
 import { formatFlag } from "@/lib/runs/flag-format";
 import type { UploadPreview as Preview, PreviewRun } from "@/lib/runs/preview";
 import type { FlagValue, ResultPoint } from "@/lib/runs/schema";
-import { tableClass, tdClass, thClass } from "@/components/ui/primitives";
 
 function RunPreview({ run, index, total }: { run: PreviewRun; index: number; total: number }) {
   const doc = run.document;
   const points = (Array.isArray(doc.results) ? doc.results : []) as ResultPoint[];
-  const flags = (doc.flags && typeof doc.flags === "object" && !Array.isArray(doc.flags) ? doc.flags : {}) as Record<string, FlagValue>;
+  const flags = (doc.flags && typeof doc.flags === "object" && !Array.isArray(doc.flags) ? doc.flags : {}) as Record<
+    string,
+    FlagValue
+  >;
   const warnings = (Array.isArray(doc.warnings) ? doc.warnings : []) as string[];
   const hardware = (doc.hardware ?? {}) as { gpu?: string; gpu_count?: number };
   return (
     <div className="space-y-3 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800" data-testid="preview-run">
       <div>
-        {total > 1 ? <div className="text-xs uppercase tracking-wide text-zinc-500 dark:text-zinc-400">Run {index + 1} of {total}</div> : null}
+        {total > 1 ? (
+          <div className="text-xs uppercase tracking-wide text-zinc-500 dark:text-zinc-400">
+            Run {index + 1} of {total}
+          </div>
+        ) : null}
         <div className="text-base font-semibold" data-testid="preview-name">
           {typeof doc.name === "string" && doc.name ? doc.name : "Unnamed until the engine and model are known"}
         </div>
         <div className="text-zinc-600 dark:text-zinc-400">
-          {[doc.engine ? `${String(doc.engine)}${doc.engine_version ? ` ${String(doc.engine_version)}` : ""}` : "engine not given", doc.model ? String(doc.model) : "model not given", formatHardware(hardware)].join(" · ")}
+          {[
+            doc.engine
+              ? `${String(doc.engine)}${doc.engine_version ? ` ${String(doc.engine_version)}` : ""}`
+              : "engine not given",
+            doc.model ? String(doc.model) : "model not given",
+            formatHardware(hardware),
+          ].join(" · ")}
         </div>
         <div className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">
           Format: <span data-testid="preview-format">{formatName(String(doc.source_format ?? "servebench/v1"))}</span>
@@ -31,16 +45,23 @@ function RunPreview({ run, index, total }: { run: PreviewRun; index: number; tot
         <div className="mt-2 flex flex-wrap gap-4">
           <span>
             Single stream:{" "}
-            <strong data-testid="preview-single-stream">{run.single_stream ? `${formatNumber(run.single_stream.output_tok_s)} tok/s` : "—"}</strong>
+            <strong data-testid="preview-single-stream">
+              {run.single_stream ? `${formatNumber(run.single_stream.output_tok_s)} tok/s` : "—"}
+            </strong>
           </span>
           <span>
             Peak:{" "}
-            <strong data-testid="preview-peak">{run.peak ? `${formatNumber(run.peak.output_tok_s)} tok/s @ ${formatLoadLevel(run.peak)}` : "—"}</strong>
+            <strong data-testid="preview-peak">
+              {run.peak ? `${formatNumber(run.peak.output_tok_s)} tok/s @ ${formatLoadLevel(run.peak)}` : "—"}
+            </strong>
           </span>
         </div>
       </div>
       {run.missing.length > 0 ? (
-        <p className="rounded-md border border-amber-300 bg-amber-50 p-2 text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-200" data-testid="missing-context">
+        <p
+          className="rounded-md border border-amber-300 bg-amber-50 p-2 text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-200"
+          data-testid="missing-context"
+        >
           The files do not say: {run.missing.join(", ")}. Fill them in on the left so this run can be compared fairly.
         </p>
       ) : null}
@@ -142,8 +163,12 @@ export function UploadPreviewPanel({
                   </td>
                   <td className={`${tdClass} break-all`}>
                     {fragment.file}
-                    {fragment.part ? <span className="text-zinc-500 dark:text-zinc-400"> · {fragment.part}</span> : null}
-                    {fragment.warnings.length > 0 ? <div className="text-xs text-amber-700 dark:text-amber-400">{fragment.warnings.join(" ")}</div> : null}
+                    {fragment.part ? (
+                      <span className="text-zinc-500 dark:text-zinc-400"> · {fragment.part}</span>
+                    ) : null}
+                    {fragment.warnings.length > 0 ? (
+                      <div className="text-xs text-amber-700 dark:text-amber-400">{fragment.warnings.join(" ")}</div>
+                    ) : null}
                   </td>
                   <td className={tdClass} data-testid="fragment-format">
                     {fragment.format_label}
@@ -171,12 +196,21 @@ export function UploadPreviewPanel({
         </ul>
       ) : null}
       {preview.conflicts.length > 0 ? (
-        <div className="space-y-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-200" data-testid="preview-conflicts">
+        <div
+          className="space-y-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-200"
+          data-testid="preview-conflicts"
+        >
           {preview.conflicts.map((conflict, index) => (
             <p key={index}>{conflict}</p>
           ))}
           <label className="flex items-center gap-2 font-medium">
-            <input type="checkbox" className="h-4 w-4 accent-blue-600" checked={split} onChange={(event) => onSplit(event.target.checked)} data-testid="split-runs" />
+            <input
+              type="checkbox"
+              className="h-4 w-4 accent-blue-600"
+              checked={split}
+              onChange={(event) => onSplit(event.target.checked)}
+              data-testid="split-runs"
+            />
             Store them as {preview.runs.length} separate runs
           </label>
           <p className="text-xs">Or untick files above to keep only the ones that belong together.</p>

@@ -6,14 +6,30 @@
 import { formatChangeLine } from "@/lib/format";
 import type { StoredRun } from "@/lib/runs/queries";
 import type { ResultPoint } from "@/lib/runs/schema";
-import { diffConfigs, type ConfigChange } from "./config-diff";
-import { anyRunHas, buildDeltaTable, compareHeadlines, DEFAULT_NOISE, type DeltaTable, type HeadlineComparison } from "./deltas";
+import { type ConfigChange, diffConfigs } from "./config-diff";
+import {
+  anyRunHas,
+  buildDeltaTable,
+  compareHeadlines,
+  DEFAULT_NOISE,
+  type DeltaTable,
+  type HeadlineComparison,
+} from "./deltas";
 import { checkLikeForLike, type FairnessReport } from "./fairness";
 import { levelOf } from "./levels";
 import { DELTA_TABLE_METRICS, type MetricKey } from "./metrics";
-import { paretoCurve, type ParetoPoint } from "./pareto";
+import { type ParetoPoint, paretoCurve } from "./pareto";
 import { groupRepeats, type Range } from "./repeats";
-import { axisPosition, concurrencyTicks, loadAxisOf, seriesColor, singleStreamBars, type ChartSeries, type LoadAxis, type SingleStreamBar } from "./series";
+import {
+  axisPosition,
+  type ChartSeries,
+  concurrencyTicks,
+  type LoadAxis,
+  loadAxisOf,
+  type SingleStreamBar,
+  seriesColor,
+  singleStreamBars,
+} from "./series";
 
 export const MAX_COMPARED_RUNS = 12;
 export const COMPARE_STATS = ["mean", "median", "p99"] as const;
@@ -62,7 +78,8 @@ export function parseCompareView(params: Params): CompareView {
 export function compareQuery(view: CompareView): string {
   const params = new URLSearchParams();
   params.set("runs", view.runIds.join(","));
-  if (view.baselineId && view.runIds.includes(view.baselineId) && view.runIds[0] !== view.baselineId) params.set("baseline", view.baselineId);
+  if (view.baselineId && view.runIds.includes(view.baselineId) && view.runIds[0] !== view.baselineId)
+    params.set("baseline", view.baselineId);
   if (view.noisePct !== DEFAULT_NOISE_PCT) params.set("noise", String(view.noisePct));
   const hidden = view.hidden.filter((id) => view.runIds.includes(id));
   if (hidden.length > 0) params.set("hide", hidden.join(","));
@@ -161,13 +178,16 @@ function summarize(series: readonly ComparisonSeries[], baselineIndex: number): 
   if (!baseline) return { title: "Comparison", description: "" };
   const others = series.filter((_, index) => index !== baselineIndex);
   if (others.length === 0) return { title: baseline.label, description: "" };
-  const title = others.length === 1 ? `${others[0]!.label} vs ${baseline.label}` : `${others.length} runs vs ${baseline.label}`;
+  const title =
+    others.length === 1 ? `${others[0]!.label} vs ${baseline.label}` : `${others.length} runs vs ${baseline.label}`;
   const lines = others.slice(0, 3).map((item) => {
     const parts: string[] = [];
     const single = item.headline.singleStream;
-    if (single.value !== null && single.base !== null) parts.push(`single stream ${formatChangeLine(single.base, single.value, "tok/s")}`);
+    if (single.value !== null && single.base !== null)
+      parts.push(`single stream ${formatChangeLine(single.base, single.value, "tok/s")}`);
     const peak = item.headline.peak;
-    if (peak.value !== null && peak.base !== null) parts.push(`peak ${formatChangeLine(peak.base, peak.value, "tok/s")}`);
+    if (peak.value !== null && peak.base !== null)
+      parts.push(`peak ${formatChangeLine(peak.base, peak.value, "tok/s")}`);
     const changed = item.changes.slice(0, 3).map((change) => change.text);
     const what = changed.length > 0 ? `; ${changed.join(", ")}${item.changes.length > 3 ? "…" : ""}` : "";
     return `${others.length > 1 ? `${item.label}: ` : ""}${parts.join(", ")}${what}`;
@@ -178,8 +198,12 @@ function summarize(series: readonly ComparisonSeries[], baselineIndex: number): 
 /** Build the comparison of `runs` (already in the order the view lists them) as the view asks. */
 export function buildComparison(runs: readonly StoredRun[], view: CompareView): Comparison {
   const groups = groupRepeats(runs);
-  const baselineRunId = view.baselineId && runs.some((run) => run.id === view.baselineId) ? view.baselineId : runs[0]?.id;
-  const baselineIndex = Math.max(0, groups.findIndex((group) => group.runs.some((run) => run.id === baselineRunId)));
+  const baselineRunId =
+    view.baselineId && runs.some((run) => run.id === view.baselineId) ? view.baselineId : runs[0]?.id;
+  const baselineIndex = Math.max(
+    0,
+    groups.findIndex((group) => group.runs.some((run) => run.id === baselineRunId)),
+  );
   const noise = view.noisePct / 100;
   const headlines = compareHeadlines(groups, baselineIndex, noise);
   const baselineRun = groups[baselineIndex]?.runs[0];
@@ -218,13 +242,20 @@ export function buildComparison(runs: readonly StoredRun[], view: CompareView): 
       ttft: bandChart(series, latencyKey("ttft", view.stat)),
       pareto: {
         series: series.map(({ key, label, color, id, hidden }) => ({ key, label, color, id, hidden })),
-        curves: Object.fromEntries(series.map((item) => [item.key, paretoCurve(item.results, view.stat === "median" ? "median_tpot_ms" : "mean_tpot_ms")])),
+        curves: Object.fromEntries(
+          series.map((item) => [
+            item.key,
+            paretoCurve(item.results, view.stat === "median" ? "median_tpot_ms" : "mean_tpot_ms"),
+          ]),
+        ),
       },
-      singleStream: singleStreamBars(visible.map((item) => ({ name: item.label, results: item.results }))).map((bar, index) => ({
-        ...bar,
-        key: visible[index]!.key,
-        color: visible[index]!.color,
-      })),
+      singleStream: singleStreamBars(visible.map((item) => ({ name: item.label, results: item.results }))).map(
+        (bar, index) => ({
+          ...bar,
+          key: visible[index]!.key,
+          color: visible[index]!.color,
+        }),
+      ),
     },
     summary: summarize(series, baselineIndex),
   };

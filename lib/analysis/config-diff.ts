@@ -3,7 +3,7 @@
  * field by field. Each change is one line a person can read next to the run's deltas.
  */
 import { formatFlag, formatFlagValue } from "@/lib/runs/flag-format";
-import type { FlagValue, Flags } from "@/lib/runs/schema";
+import type { Flags, FlagValue } from "@/lib/runs/schema";
 
 export type ChangeKind = "added" | "removed" | "changed";
 
@@ -21,7 +21,9 @@ export interface ComparableConfig {
   engine: string;
   engine_version?: string | undefined;
   model: string;
-  hardware?: { gpu?: string | undefined; gpu_count?: number | undefined; gpu_memory_mib?: number | undefined } | undefined;
+  hardware?:
+    | { gpu?: string | undefined; gpu_count?: number | undefined; gpu_memory_mib?: number | undefined }
+    | undefined;
   flags: Flags;
   env: Record<string, string>;
   workload?: Record<string, string | number | undefined> | undefined;
@@ -96,7 +98,8 @@ export function diffFlags(baseFlags: Flags, otherFlags: Flags): ConfigChange[] {
         text: `${formatFlag(name, after)} added`,
       });
     } else if (before !== undefined && after !== undefined && !sameFlagValue(before, after)) {
-      const spelled = beforeEntry && afterEntry && beforeEntry.name !== afterEntry.name ? ` (was ${beforeEntry.name})` : "";
+      const spelled =
+        beforeEntry && afterEntry && beforeEntry.name !== afterEntry.name ? ` (was ${beforeEntry.name})` : "";
       changes.push({
         section: "flag",
         key: name,
@@ -118,11 +121,25 @@ export function diffEnv(base: Record<string, string>, other: Record<string, stri
     const after = other[name];
     if (before === after) continue;
     if (after === undefined) {
-      changes.push({ section: "env", key: name, kind: "removed", from: before ?? null, to: null, text: `${name}=${before} removed` });
+      changes.push({
+        section: "env",
+        key: name,
+        kind: "removed",
+        from: before ?? null,
+        to: null,
+        text: `${name}=${before} removed`,
+      });
     } else if (before === undefined) {
       changes.push({ section: "env", key: name, kind: "added", from: null, to: after, text: `${name}=${after} added` });
     } else {
-      changes.push({ section: "env", key: name, kind: "changed", from: before, to: after, text: `${name}: ${before} → ${after}` });
+      changes.push({
+        section: "env",
+        key: name,
+        kind: "changed",
+        from: before,
+        to: after,
+        text: `${name}: ${before} → ${after}`,
+      });
     }
   }
   return changes;
@@ -176,7 +193,13 @@ export function diffConfigs(base: ComparableConfig, other: ComparableConfig): Co
     fieldChange("model", "model", "model", base.model, other.model),
     fieldChange("hardware", "gpu", "GPU", base.hardware?.gpu, other.hardware?.gpu),
     fieldChange("hardware", "gpu_count", "GPU count", base.hardware?.gpu_count, other.hardware?.gpu_count),
-    fieldChange("hardware", "gpu_memory_mib", "GPU memory (MiB)", base.hardware?.gpu_memory_mib, other.hardware?.gpu_memory_mib),
+    fieldChange(
+      "hardware",
+      "gpu_memory_mib",
+      "GPU memory (MiB)",
+      base.hardware?.gpu_memory_mib,
+      other.hardware?.gpu_memory_mib,
+    ),
   ].filter((change): change is ConfigChange => change !== null);
   return [
     ...fields,

@@ -4,8 +4,8 @@
 import { relativeChange } from "@/lib/format";
 import { headline } from "@/lib/runs/derived";
 import type { ResultPoint } from "@/lib/runs/schema";
-import { pointAt, unionLevels, type LoadLevel } from "./levels";
-import { metricInfo, type MetricKey } from "./metrics";
+import { type LoadLevel, pointAt, unionLevels } from "./levels";
+import { type MetricKey, metricInfo } from "./metrics";
 
 /** "noise": a change smaller than the noise threshold, too small to call better or worse. */
 export type Verdict = "better" | "worse" | "noise" | "same" | "none";
@@ -47,7 +47,12 @@ interface ComparedRun {
 }
 
 /** One row per load level present in any run; one cell per run, in the runs' order. */
-export function buildDeltaTable(runs: readonly ComparedRun[], baselineIndex: number, metric: MetricKey, noise = 0): DeltaTable {
+export function buildDeltaTable(
+  runs: readonly ComparedRun[],
+  baselineIndex: number,
+  metric: MetricKey,
+  noise = 0,
+): DeltaTable {
   const info = metricInfo(metric);
   const baseline = runs[baselineIndex];
   const rows = unionLevels(runs).map((level) => {

@@ -2,7 +2,19 @@
 import type { Comparison } from "./comparison";
 import { metricInfo } from "./metrics";
 
-const HEADER = ["metric", "unit", "load", "concurrency", "request_rate", "series", "runs", "value", "baseline_value", "change_pct", "verdict"];
+const HEADER = [
+  "metric",
+  "unit",
+  "load",
+  "concurrency",
+  "request_rate",
+  "series",
+  "runs",
+  "value",
+  "baseline_value",
+  "change_pct",
+  "verdict",
+];
 
 /** RFC 4180 quoting; a leading =, +, - or @ is prefixed so spreadsheets never run a cell as a formula. */
 function cell(value: string | number | null): string {

@@ -1,7 +1,7 @@
 /**
  * The metrics a comparison can chart or tabulate, with their unit and which direction is better.
  */
-import { LATENCY_KEYS, splitLatencyKey, type LatencyKey } from "@/lib/runs/schema";
+import { LATENCY_KEYS, type LatencyKey, splitLatencyKey } from "@/lib/runs/schema";
 
 export type ThroughputKey = "output_throughput" | "total_token_throughput" | "request_throughput";
 export type MetricKey = ThroughputKey | LatencyKey;
@@ -25,7 +25,14 @@ const THROUGHPUT: Record<ThroughputKey, MetricInfo> = {
   request_throughput: { key: "request_throughput", label: "Request throughput", unit: "req/s", better: "higher" },
 };
 
-const STAT_NAMES: Record<string, string> = { mean: "Mean", median: "Median", std: "Std", p90: "P90", p95: "P95", p99: "P99" };
+const STAT_NAMES: Record<string, string> = {
+  mean: "Mean",
+  median: "Median",
+  std: "Std",
+  p90: "P90",
+  p95: "P95",
+  p99: "P99",
+};
 const LATENCY_NAMES: Record<string, string> = {
   ttft: "TTFT",
   tpot: "TPOT",

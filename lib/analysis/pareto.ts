@@ -17,7 +17,10 @@ export interface ParetoPoint {
 }
 
 /** One curve: the run's load levels that have both TPOT and throughput, in load order. */
-export function paretoCurve(results: readonly ResultPoint[], tpotKey: "mean_tpot_ms" | "median_tpot_ms" = "mean_tpot_ms"): ParetoPoint[] {
+export function paretoCurve(
+  results: readonly ResultPoint[],
+  tpotKey: "mean_tpot_ms" | "median_tpot_ms" = "mean_tpot_ms",
+): ParetoPoint[] {
   return [...results]
     .filter((point) => (point[tpotKey] ?? 0) > 0 && point.output_throughput != null)
     .sort((a, b) => compareLevels(levelOf(a), levelOf(b)))

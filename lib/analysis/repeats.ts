@@ -5,7 +5,7 @@
  */
 import type { ResultPoint } from "@/lib/runs/schema";
 import type { ComparableConfig } from "./config-diff";
-import { compareLevels, levelOf, type LoadLevel } from "./levels";
+import { compareLevels, type LoadLevel, levelOf } from "./levels";
 import { ALL_METRIC_KEYS, type MetricKey } from "./metrics";
 
 export interface RepeatableRun extends ComparableConfig {
@@ -54,7 +54,10 @@ export function configurationKey(run: ComparableConfig): string {
 
 const COUNT_KEYS = ["completed", "failed"] as const;
 
-function meanPoint(level: LoadLevel, points: readonly ResultPoint[]): { point: ResultPoint; ranges: Partial<Record<MetricKey, Range>> } {
+function meanPoint(
+  level: LoadLevel,
+  points: readonly ResultPoint[],
+): { point: ResultPoint; ranges: Partial<Record<MetricKey, Range>> } {
   const point: ResultPoint = {};
   if (level.concurrency !== null) point.concurrency = level.concurrency;
   if (level.request_rate !== null) point.request_rate = level.request_rate;

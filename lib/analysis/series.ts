@@ -2,8 +2,9 @@
  * Chart data preparation, kept pure so it can be tested: the chart components only draw what this returns.
  * Series are aligned by load level; a level a run was not measured at is null (a gap), never zero.
  */
-import type { ResultPoint } from "@/lib/runs/schema";
+
 import { headline } from "@/lib/runs/derived";
+import type { ResultPoint } from "@/lib/runs/schema";
 import type { MetricKey } from "./metrics";
 
 /** Twelve colours that stay distinct on white and on near-black backgrounds. Position i keeps colour i. */
@@ -76,7 +77,8 @@ export function seriesOf(runs: readonly ChartRun[]): ChartSeries[] {
  * inference-perf), else concurrency (and the chart says nothing was measured).
  */
 export function loadAxisOf(runs: readonly { results: readonly ResultPoint[] }[], metric: MetricKey): LoadAxis {
-  const has = (test: (point: ResultPoint) => boolean) => runs.some((run) => run.results.some((point) => point[metric] !== undefined && test(point)));
+  const has = (test: (point: ResultPoint) => boolean) =>
+    runs.some((run) => run.results.some((point) => point[metric] !== undefined && test(point)));
   if (has((point) => point.concurrency !== undefined)) return "concurrency";
   if (has((point) => typeof point.request_rate === "number")) return "request_rate";
   return "concurrency";

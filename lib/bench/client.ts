@@ -6,7 +6,7 @@
 import http from "node:http";
 import https from "node:https";
 import type { RequestRecord } from "./metrics";
-import { SseParser, errorMessageOf, readChunk, type Endpoint } from "./sse";
+import { type Endpoint, errorMessageOf, readChunk, SseParser } from "./sse";
 
 export interface HttpPool {
   agent: http.Agent;
@@ -30,13 +30,16 @@ function flat(text: string, max: number): string {
 
 /** A connection-level error in words: "connection refused (127.0.0.1:8000)". */
 export function describeNetworkError(error: unknown, url: URL): string {
-  const code = typeof error === "object" && error !== null && "code" in error ? String((error as { code: unknown }).code) : "";
+  const code =
+    typeof error === "object" && error !== null && "code" in error ? String((error as { code: unknown }).code) : "";
   const message = error instanceof Error ? error.message : String(error);
   switch (code) {
     case "ECONNREFUSED":
       return `connection refused (${url.host})`;
     case "ECONNRESET":
-      return message === "socket hang up" ? "the server closed the connection before answering" : "connection reset by the server";
+      return message === "socket hang up"
+        ? "the server closed the connection before answering"
+        : "connection reset by the server";
     case "ENOTFOUND":
     case "EAI_AGAIN":
       return `host not found: ${url.hostname}`;
@@ -62,7 +65,12 @@ function httpErrorText(status: number, statusMessage: string | undefined, body: 
 export type JsonAnswer = { ok: true; status: number; body: unknown } | { ok: false; status?: number; error: string };
 
 /** GET a JSON document; any failure is an answer, never a throw (the probes are best-effort). */
-export function getJson(pool: HttpPool, url: URL, headers: Record<string, string>, timeoutMs: number): Promise<JsonAnswer> {
+export function getJson(
+  pool: HttpPool,
+  url: URL,
+  headers: Record<string, string>,
+  timeoutMs: number,
+): Promise<JsonAnswer> {
   return new Promise((resolve) => {
     let settled = false;
     const settle = (answer: JsonAnswer) => {
@@ -71,7 +79,11 @@ export function getJson(pool: HttpPool, url: URL, headers: Record<string, string
       clearTimeout(timer);
       resolve(answer);
     };
-    const request = transportOf(url).request(url, { method: "GET", agent: pool.agent, headers: { accept: "application/json", ...headers } });
+    const request = transportOf(url).request(url, {
+      method: "GET",
+      agent: pool.agent,
+      headers: { accept: "application/json", ...headers },
+    });
     const timer = setTimeout(() => {
       settle({ ok: false, error: `no answer within ${timeoutMs / 1000} s` });
       request.destroy();
@@ -156,7 +168,12 @@ export function streamRequest(pool: HttpPool, input: StreamRequestInput): Promis
     });
     const timer = setTimeout(() => {
       const seconds = timeoutMs / 1000;
-      settle("failed", record.text_chunk_ms.length === 0 ? `no first token within ${seconds} s (timeout)` : `timed out after ${seconds} s (${chunkCount()} received)`);
+      settle(
+        "failed",
+        record.text_chunk_ms.length === 0
+          ? `no first token within ${seconds} s (timeout)`
+          : `timed out after ${seconds} s (${chunkCount()} received)`,
+      );
       request.destroy();
     }, timeoutMs);
     const onAbort = () => {
@@ -179,7 +196,8 @@ export function streamRequest(pool: HttpPool, input: StreamRequestInput): Promis
           size += chunk.length;
           if (size <= 8_000) chunks.push(chunk);
         });
-        const fail = () => settle("failed", httpErrorText(status, response.statusMessage, Buffer.concat(chunks).toString("utf8")));
+        const fail = () =>
+          settle("failed", httpErrorText(status, response.statusMessage, Buffer.concat(chunks).toString("utf8")));
         response.on("end", fail);
         response.on("close", fail);
         response.on("error", fail);
@@ -187,7 +205,10 @@ export function streamRequest(pool: HttpPool, input: StreamRequestInput): Promis
       }
       const contentType = String(response.headers["content-type"] ?? "");
       if (contentType.includes("application/json")) {
-        settle("failed", "the server answered with one JSON document instead of an event stream (does it support \"stream\": true?)");
+        settle(
+          "failed",
+          'the server answered with one JSON document instead of an event stream (does it support "stream": true?)',
+        );
         response.on("error", () => {});
         response.resume();
         return;
@@ -235,7 +256,9 @@ export function streamRequest(pool: HttpPool, input: StreamRequestInput): Promis
         if (finishReasonSeen && record.text_chunk_ms.length > 0) settle("ok", undefined, at);
         else settle("failed", `the stream ended before [DONE] (after ${chunkCount()})`, at);
       });
-      response.on("error", (error) => settle("failed", `${describeNetworkError(error, url)} mid-stream (after ${chunkCount()})`));
+      response.on("error", (error) =>
+        settle("failed", `${describeNetworkError(error, url)} mid-stream (after ${chunkCount()})`),
+      );
       response.on("close", () => settle("failed", `the connection closed mid-stream (after ${chunkCount()})`));
     });
     request.end(input.body);

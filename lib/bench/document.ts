@@ -28,7 +28,20 @@ export function publicUrl(url: URL): string {
 }
 
 export function buildRunDocument(
-  config: Pick<BenchConfig, "baseUrl" | "concurrency" | "requests" | "maxTokens" | "temperature" | "ignoreEos" | "endpoint" | "prompts" | "inputLen" | "timeoutMs" | "warmup">,
+  config: Pick<
+    BenchConfig,
+    | "baseUrl"
+    | "concurrency"
+    | "requests"
+    | "maxTokens"
+    | "temperature"
+    | "ignoreEos"
+    | "endpoint"
+    | "prompts"
+    | "inputLen"
+    | "timeoutMs"
+    | "warmup"
+  >,
   run: RunContextInput,
   result: BenchResult,
 ): RunDocumentInput {
@@ -61,7 +74,8 @@ export function buildRunDocument(
 
   const counts = new Set(config.concurrency.map((concurrency) => requestsFor(concurrency, config.requests)));
   const workload: NonNullable<RunDocumentInput["workload"]> = { dataset: config.prompts.dataset };
-  if (config.prompts.dataset === SYNTHETIC_DATASET && config.inputLen !== undefined) workload.input_len = config.inputLen;
+  if (config.prompts.dataset === SYNTHETIC_DATASET && config.inputLen !== undefined)
+    workload.input_len = config.inputLen;
   workload.output_len = config.maxTokens;
   if (counts.size === 1) workload.num_prompts = [...counts][0]!;
   workload.temperature = config.temperature;

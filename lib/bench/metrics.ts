@@ -98,7 +98,9 @@ export function aggregateLevel(concurrency: number, records: readonly RequestRec
     const message = record.error ?? "unknown error";
     reasons.set(message, (reasons.get(message) ?? 0) + 1);
   }
-  const failures = [...reasons.entries()].map(([message, count]) => ({ message, count })).sort((a, b) => b.count - a.count);
+  const failures = [...reasons.entries()]
+    .map(([message, count]) => ({ message, count }))
+    .sort((a, b) => b.count - a.count);
   const result: LevelResult = {
     point,
     completed: ok.length,
@@ -129,10 +131,26 @@ export function aggregateLevel(concurrency: number, records: readonly RequestRec
     point.output_throughput = round(outputTokens / duration_s);
     if (inputKnown) point.total_token_throughput = round((inputTokens + outputTokens) / duration_s);
   }
-  addSummary(point, "ttft", metrics.map((m) => m.ttft_ms));
-  addSummary(point, "tpot", metrics.flatMap((m) => (m.tpot_ms === null ? [] : [m.tpot_ms])));
-  addSummary(point, "itl", metrics.flatMap((m) => m.itl_ms));
-  addSummary(point, "e2el", metrics.map((m) => m.e2el_ms));
+  addSummary(
+    point,
+    "ttft",
+    metrics.map((m) => m.ttft_ms),
+  );
+  addSummary(
+    point,
+    "tpot",
+    metrics.flatMap((m) => (m.tpot_ms === null ? [] : [m.tpot_ms])),
+  );
+  addSummary(
+    point,
+    "itl",
+    metrics.flatMap((m) => m.itl_ms),
+  );
+  addSummary(
+    point,
+    "e2el",
+    metrics.map((m) => m.e2el_ms),
+  );
   return result;
 }
 
@@ -147,7 +165,10 @@ export function levelWarnings(level: LevelResult, maxReasons = 3): string[] {
       .map((failure) => `${failure.message}${failure.count > 1 ? ` (×${failure.count})` : ""}`)
       .join("; ");
     const more = level.failures.length > maxReasons ? `; and ${level.failures.length - maxReasons} other reasons` : "";
-    const head = level.completed === 0 ? `every request failed (${level.failed}), so the level has no figures` : `${level.failed} of ${total} requests failed`;
+    const head =
+      level.completed === 0
+        ? `every request failed (${level.failed}), so the level has no figures`
+        : `${level.failed} of ${total} requests failed`;
     warnings.push(clip(`${label}: ${head}: ${reasons}${more}`));
   }
   if (level.approximate_requests > 0) {
@@ -157,7 +178,9 @@ export function levelWarnings(level: LevelResult, maxReasons = 3): string[] {
     );
   }
   if (level.aborted > 0) {
-    warnings.push(`${label}: interrupted with ${level.aborted} request${level.aborted === 1 ? "" : "s"} in flight or not sent; the figures cover the ${total} that finished`);
+    warnings.push(
+      `${label}: interrupted with ${level.aborted} request${level.aborted === 1 ? "" : "s"} in flight or not sent; the figures cover the ${total} that finished`,
+    );
   }
   return warnings;
 }

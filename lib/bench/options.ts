@@ -99,7 +99,8 @@ export interface BenchOptions {
 
 function integer(name: string, text: string | undefined, min: number): number | undefined {
   if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text.trim()) || Number(text) < min) throw new BenchUsageError(`--${name} must be a whole number ≥ ${min}, not "${text}"`);
+  if (!/^\d+$/.test(text.trim()) || Number(text) < min)
+    throw new BenchUsageError(`--${name} must be a whole number ≥ ${min}, not "${text}"`);
   return Number(text);
 }
 
@@ -114,7 +115,10 @@ function decimal(name: string, text: string | undefined, min: number, exclusive 
 
 /** "1,4,8" → [1, 4, 8], ascending and without repeats (a run has one point per level). */
 export function parseConcurrencyList(text: string): number[] {
-  const parts = text.split(",").map((part) => part.trim()).filter((part) => part !== "");
+  const parts = text
+    .split(",")
+    .map((part) => part.trim())
+    .filter((part) => part !== "");
   if (parts.length === 0) throw new BenchUsageError("--concurrency needs at least one level, e.g. 1,4,8");
   const levels = parts.map((part) => {
     if (!/^\d+$/.test(part) || Number(part) < 1 || Number(part) > 100_000) {
@@ -130,7 +134,8 @@ export function parseEnvPairs(pairs: readonly string[]): Record<string, string> 
   const env: Record<string, string> = {};
   for (const pair of pairs) {
     const match = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(pair);
-    if (!match) throw new BenchUsageError(`--env takes KEY=VALUE with a variable name of letters, digits and _, not "${pair}"`);
+    if (!match)
+      throw new BenchUsageError(`--env takes KEY=VALUE with a variable name of letters, digits and _, not "${pair}"`);
     env[match[1]!] = match[2]!;
   }
   return env;
@@ -144,19 +149,23 @@ export function parseBaseUrl(text: string): { url: URL; note?: string } {
   } catch {
     throw new BenchUsageError(`--base-url is not a URL: "${text}"`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new BenchUsageError(`--base-url must be http:// or https://, not "${text}"`);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new BenchUsageError(`--base-url must be http:// or https://, not "${text}"`);
   const path = url.pathname.replace(/\/+$/, "");
   url.pathname = path === "" ? "/v1" : path;
   return path === "" ? { url, note: `--base-url has no path: using ${url.href}` } : { url };
 }
 
-export function parseBenchArgs(argv: readonly string[]): BenchOptions {
-  let values;
+function parseOptionValues(argv: readonly string[]) {
   try {
-    ({ values } = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: false, strict: true }));
+    return parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: false, strict: true }).values;
   } catch (error) {
     throw new BenchUsageError(error instanceof Error ? error.message : String(error));
   }
+}
+
+export function parseBenchArgs(argv: readonly string[]): BenchOptions {
+  const values = parseOptionValues(argv);
   const defaults: BenchOptions = {
     help: values.help ?? false,
     baseUrl: new URL("http://localhost:8000/v1"),
@@ -173,7 +182,8 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     run: {},
   };
   if (values.help) return defaults;
-  if (values["base-url"] === undefined) throw new BenchUsageError("--base-url is required, e.g. --base-url http://localhost:8000/v1");
+  if (values["base-url"] === undefined)
+    throw new BenchUsageError("--base-url is required, e.g. --base-url http://localhost:8000/v1");
   const base = parseBaseUrl(values["base-url"]);
   const options: BenchOptions = { ...defaults, baseUrl: base.url };
   if (base.note) options.baseUrlNote = base.note;
@@ -184,24 +194,30 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   const maxTokens = integer("max-tokens", values["max-tokens"], 1);
   const outputLen = integer("output-len", values["output-len"], 1);
   if (maxTokens !== undefined && outputLen !== undefined && maxTokens !== outputLen) {
-    throw new BenchUsageError(`--output-len ${outputLen} and --max-tokens ${maxTokens} disagree: --output-len sets max_tokens`);
+    throw new BenchUsageError(
+      `--output-len ${outputLen} and --max-tokens ${maxTokens} disagree: --output-len sets max_tokens`,
+    );
   }
   options.maxTokens = outputLen ?? maxTokens ?? 256;
   options.ignoreEos = outputLen !== undefined;
   options.temperature = decimal("temperature", values.temperature, 0) ?? 0;
 
   if (values.prompts !== undefined && values["input-len"] !== undefined) {
-    throw new BenchUsageError("--prompts and --input-len exclude each other: the prompts come from the file or are synthetic");
+    throw new BenchUsageError(
+      "--prompts and --input-len exclude each other: the prompts come from the file or are synthetic",
+    );
   }
   if (values.prompts !== undefined) options.promptsFile = values.prompts;
   const inputLen = integer("input-len", values["input-len"], 1);
   if (inputLen !== undefined) options.inputLen = inputLen;
 
   const endpoint = values.endpoint ?? "chat";
-  if (endpoint !== "chat" && endpoint !== "completions") throw new BenchUsageError(`--endpoint is chat or completions, not "${endpoint}"`);
+  if (endpoint !== "chat" && endpoint !== "completions")
+    throw new BenchUsageError(`--endpoint is chat or completions, not "${endpoint}"`);
   options.endpoint = endpoint;
   if (values["api-key-env"] !== undefined) {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(values["api-key-env"])) throw new BenchUsageError(`--api-key-env takes a variable name, not "${values["api-key-env"]}"`);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(values["api-key-env"]))
+      throw new BenchUsageError(`--api-key-env takes a variable name, not "${values["api-key-env"]}"`);
     options.apiKeyEnv = values["api-key-env"];
     options.apiKeyEnvGiven = true;
   }

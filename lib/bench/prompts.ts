@@ -92,7 +92,10 @@ function chatMessagesOf(line: string): ChatMessage[] | null {
  * plain-text prompt per line. Empty lines are skipped.
  */
 export function parsePromptFile(text: string, dataset: string): PromptSource {
-  const lines = text.split(/\r?\n/).map((line, index) => ({ line, number: index + 1 })).filter(({ line }) => line.trim() !== "");
+  const lines = text
+    .split(/\r?\n/)
+    .map((line, index) => ({ line, number: index + 1 }))
+    .filter(({ line }) => line.trim() !== "");
   const first = lines[0];
   if (!first) throw new PromptFileError(`${dataset} has no prompts`);
   let prompts: Prompt[];
@@ -100,7 +103,9 @@ export function parsePromptFile(text: string, dataset: string): PromptSource {
     prompts = lines.map(({ line, number }) => {
       const messages = chatMessagesOf(line);
       if (!messages) {
-        throw new PromptFileError(`${dataset}:${number}: expected a JSON array of {"role", "content"} messages (or {"messages": [...]}) like line ${first.number}`);
+        throw new PromptFileError(
+          `${dataset}:${number}: expected a JSON array of {"role", "content"} messages (or {"messages": [...]}) like line ${first.number}`,
+        );
       }
       return { kind: "chat", messages };
     });
@@ -142,5 +147,9 @@ export function syntheticPrompt(inputLen: number, index: number): string {
 
 /** A different prompt for every request, so no request is served from another's prefix cache. */
 export function syntheticPrompts(inputLen: number): PromptSource {
-  return { dataset: SYNTHETIC_DATASET, distinct: null, at: (index) => ({ kind: "text", text: syntheticPrompt(inputLen, index) }) };
+  return {
+    dataset: SYNTHETIC_DATASET,
+    distinct: null,
+    at: (index) => ({ kind: "text", text: syntheticPrompt(inputLen, index) }),
+  };
 }

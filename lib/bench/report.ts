@@ -38,9 +38,17 @@ const COLUMNS: { title: string; value: (level: LevelResult) => string }[] = [
 
 /** The per-level table (means and p99, in ms), right-aligned. */
 export function summaryTable(levels: readonly LevelResult[]): string[] {
-  const rows = [COLUMNS.map((column) => column.title), ...levels.map((level) => COLUMNS.map((column) => column.value(level)))];
+  const rows = [
+    COLUMNS.map((column) => column.title),
+    ...levels.map((level) => COLUMNS.map((column) => column.value(level))),
+  ];
   const widths = COLUMNS.map((_, index) => Math.max(...rows.map((row) => row[index]!.length)));
-  return rows.map((row) => row.map((cell, index) => cell.padStart(widths[index]!)).join("  ").trimEnd());
+  return rows.map((row) =>
+    row
+      .map((cell, index) => cell.padStart(widths[index]!))
+      .join("  ")
+      .trimEnd(),
+  );
 }
 
 /** `single stream: 63.6 tok/s (C=1)   peak: 2,370 tok/s at C=128`: the headline pair of the seeds' tables. */

@@ -3,10 +3,17 @@
  * (`concurrency` workers, each sending its next request when the last one ends) and aggregate each level.
  * An abort signal (Ctrl-C) stops it between requests and returns what was measured, marked partial.
  */
-import { createPool, getJson, streamRequest, type HttpPool } from "./client";
-import { aggregateLevel, levelWarnings, clip, type LevelResult, type RequestRecord } from "./metrics";
+import { createPool, getJson, type HttpPool, streamRequest } from "./client";
+import { aggregateLevel, clip, type LevelResult, levelWarnings, type RequestRecord } from "./metrics";
 import type { Prompt, PromptSource } from "./prompts";
-import { parseModelList, parseVersion, resolveContext, type ExplicitContext, type ResolvedContext, type ServerProbe } from "./server-info";
+import {
+  type ExplicitContext,
+  parseModelList,
+  parseVersion,
+  type ResolvedContext,
+  resolveContext,
+  type ServerProbe,
+} from "./server-info";
 import type { Endpoint } from "./sse";
 
 export interface BenchConfig {
@@ -90,7 +97,11 @@ function authHeaders(config: BenchConfig): Record<string, string> {
 }
 
 /** The request body: streaming, with the usage chunk asked for so one request gives timings and exact counts. */
-export function requestBody(config: Pick<BenchConfig, "endpoint" | "maxTokens" | "temperature" | "ignoreEos">, model: string, prompt: Prompt): Record<string, unknown> {
+export function requestBody(
+  config: Pick<BenchConfig, "endpoint" | "maxTokens" | "temperature" | "ignoreEos">,
+  model: string,
+  prompt: Prompt,
+): Record<string, unknown> {
   const body: Record<string, unknown> = { model };
   if (config.endpoint === "chat") {
     body.messages = prompt.kind === "chat" ? prompt.messages : [{ role: "user", content: prompt.text }];
@@ -180,8 +191,15 @@ export async function runBenchmark(config: BenchConfig, hooks: BenchHooks = {}):
           if (errors.length < 3) errors.push(record.error ?? "unknown error");
         }
       }
-      emit({ type: "warmup-end", requests: config.warmup, failed, duration_s: (performance.now() - begin) / 1000, errors });
-      if (failed > 0) warnings.push(clip(`warm-up: ${failed} of ${config.warmup} requests failed: ${errors.join("; ")}`));
+      emit({
+        type: "warmup-end",
+        requests: config.warmup,
+        failed,
+        duration_s: (performance.now() - begin) / 1000,
+        errors,
+      });
+      if (failed > 0)
+        warnings.push(clip(`warm-up: ${failed} of ${config.warmup} requests failed: ${errors.join("; ")}`));
     }
 
     for (const concurrency of config.concurrency) {
@@ -196,9 +214,19 @@ export async function runBenchmark(config: BenchConfig, hooks: BenchHooks = {}):
       const progress = (): LevelProgress => {
         const elapsed_s = (performance.now() - begin) / 1000;
         const done = records.filter((record) => record.status !== "aborted").length;
-        return { concurrency, done, failed, total, elapsed_s, live_output_tok_s: elapsed_s > 0 ? liveChunks / elapsed_s : 0 };
+        return {
+          concurrency,
+          done,
+          failed,
+          total,
+          elapsed_s,
+          live_output_tok_s: elapsed_s > 0 ? liveChunks / elapsed_s : 0,
+        };
       };
-      const ticker = setInterval(() => emit({ type: "level-progress", progress: progress() }), hooks.progressIntervalMs ?? 500);
+      const ticker = setInterval(
+        () => emit({ type: "level-progress", progress: progress() }),
+        hooks.progressIntervalMs ?? 500,
+      );
       ticker.unref();
       const worker = async () => {
         while (next < total && !signal?.aborted) {
@@ -220,13 +248,16 @@ export async function runBenchmark(config: BenchConfig, hooks: BenchHooks = {}):
       if (level.completed + level.failed > 0) {
         result.levels.push(level);
         if (total < concurrency) {
-          warnings.push(`C=${concurrency}: only ${total} requests per level, so this level never had ${concurrency} requests in flight`);
+          warnings.push(
+            `C=${concurrency}: only ${total} requests per level, so this level never had ${concurrency} requests in flight`,
+          );
         }
         warnings.push(...levelWarnings(level));
         emit({ type: "level-end", level, progress: progress() });
       }
     }
-    const complete = result.levels.length === config.concurrency.length && result.levels.every((level) => level.aborted === 0);
+    const complete =
+      result.levels.length === config.concurrency.length && result.levels.every((level) => level.aborted === 0);
     if (signal?.aborted && !complete) {
       result.partial = true;
       const measured = result.levels.map((level) => `C=${level.point.concurrency}`).join(", ") || "no level";

@@ -104,7 +104,11 @@ export function sglangFlags(info: Record<string, unknown>): Record<string, Serve
       Array.isArray(value) &&
       value.length > 0 &&
       value.length <= 100 &&
-      value.every((item) => (typeof item === "number" && Number.isFinite(item)) || (typeof item === "string" && item.length <= LIMITS.commandChars))
+      value.every(
+        (item) =>
+          (typeof item === "number" && Number.isFinite(item)) ||
+          (typeof item === "string" && item.length <= LIMITS.commandChars),
+      )
     ) {
       flags[name] = value as (string | number)[];
     }
@@ -127,8 +131,11 @@ function detectEngine(probe: ServerProbe, lines: string[]): Detected | null {
   if (probe.vllm_version) {
     // Other servers answer /version too; vLLM's model list says it owns its models.
     const owner = probe.models?.find((entry) => entry.owned_by !== undefined)?.owned_by;
-    if (owner === undefined || owner === "vllm") return { engine: "vllm", version: probe.vllm_version, flags: {}, source: "vllm /version" };
-    lines.push(`note: the server answers /version (${probe.vllm_version}) but /v1/models says its models are owned by "${owner}": the engine is not guessed`);
+    if (owner === undefined || owner === "vllm")
+      return { engine: "vllm", version: probe.vllm_version, flags: {}, source: "vllm /version" };
+    lines.push(
+      `note: the server answers /version (${probe.vllm_version}) but /v1/models says its models are owned by "${owner}": the engine is not guessed`,
+    );
   }
   return null;
 }
@@ -148,14 +155,21 @@ export function resolveContext(explicit: ExplicitContext, probe: ServerProbe): R
   if (model === undefined) {
     const first = served[0];
     if (!first) {
-      const why = probe.models === null ? `GET /v1/models did not answer with a model list${probe.models_error ? ` (${probe.models_error})` : ""}` : "GET /v1/models lists no model";
+      const why =
+        probe.models === null
+          ? `GET /v1/models did not answer with a model list${probe.models_error ? ` (${probe.models_error})` : ""}`
+          : "GET /v1/models lists no model";
       throw new ContextError(`pass --model: ${why}`);
     }
     model = first.id;
     fromModels.push("model");
-    lines.push(`model: ${model} (${served.length === 1 ? "the one" : `the first of ${served.length}`} the server lists in /v1/models)`);
+    lines.push(
+      `model: ${model} (${served.length === 1 ? "the one" : `the first of ${served.length}`} the server lists in /v1/models)`,
+    );
   } else if (served.length > 0 && !served.some((entry) => entry.id === model)) {
-    throw new ContextError(`the server does not serve model "${model}"; /v1/models lists: ${served.map((entry) => entry.id).join(", ")}`);
+    throw new ContextError(
+      `the server does not serve model "${model}"; /v1/models lists: ${served.map((entry) => entry.id).join(", ")}`,
+    );
   }
   const max_model_len = served.find((entry) => entry.id === model)?.max_model_len;
   if (max_model_len !== undefined) {
@@ -167,7 +181,9 @@ export function resolveContext(explicit: ExplicitContext, probe: ServerProbe): R
   const detected = detectEngine(probe, lines);
   const engine = explicit.engine ?? detected?.engine;
   if (engine === undefined) {
-    throw new ContextError("pass --engine: the server does not say which engine it runs (no SGLang /get_server_info, no vLLM /version)");
+    throw new ContextError(
+      "pass --engine: the server does not say which engine it runs (no SGLang /get_server_info, no vLLM /version)",
+    );
   }
   const result: ResolvedContext = { model, engine, flags: {}, filled, lines };
   if (max_model_len !== undefined) result.max_model_len = max_model_len;
@@ -175,7 +191,9 @@ export function resolveContext(explicit: ExplicitContext, probe: ServerProbe): R
 
   if (detected) {
     if (detected.engine !== engine.toLowerCase()) {
-      lines.push(`note: --engine ${engine} was given, but the server answers like ${detected.engine} (${detected.source}); its version and flags are not used`);
+      lines.push(
+        `note: --engine ${engine} was given, but the server answers like ${detected.engine} (${detected.source}); its version and flags are not used`,
+      );
     } else {
       const fromServer: string[] = [];
       if (explicit.engine === undefined) fromServer.push("engine");

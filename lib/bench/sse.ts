@@ -108,9 +108,13 @@ export function readChunk(data: string, endpoint: Endpoint): StreamChunk {
   } catch {
     return { kind: "error", message: `malformed SSE event (not JSON): "${excerpt(trimmed)}"` };
   }
-  if (!isRecord(parsed)) return { kind: "error", message: `malformed SSE event (not a JSON object): "${excerpt(trimmed)}"` };
+  if (!isRecord(parsed))
+    return { kind: "error", message: `malformed SSE event (not a JSON object): "${excerpt(trimmed)}"` };
   if (parsed.error !== undefined && parsed.error !== null) {
-    return { kind: "error", message: `the server reported an error mid-stream: ${excerpt(errorMessageOf(parsed) ?? JSON.stringify(parsed.error), 300)}` };
+    return {
+      kind: "error",
+      message: `the server reported an error mid-stream: ${excerpt(errorMessageOf(parsed) ?? JSON.stringify(parsed.error), 300)}`,
+    };
   }
   const usage = readUsage(parsed.usage);
   const choice = Array.isArray(parsed.choices) ? parsed.choices[0] : undefined;

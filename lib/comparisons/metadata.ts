@@ -19,7 +19,13 @@ export interface ComparisonMetadataInput {
   pagePath?: string;
 }
 
-export function comparisonMetadata({ title, description, imagePath, baseUrl, pagePath }: ComparisonMetadataInput): Metadata {
+export function comparisonMetadata({
+  title,
+  description,
+  imagePath,
+  baseUrl,
+  pagePath,
+}: ComparisonMetadataInput): Metadata {
   const base = new URL(baseUrl);
   const image = new URL(imagePath, base).toString();
   const images = [{ url: image, width: OG_IMAGE_WIDTH, height: OG_IMAGE_HEIGHT, alt: title, type: "image/png" }];
@@ -58,7 +64,11 @@ const HOST_PATTERN = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(
  * The site's base URL: the configured SERVEBENCH_PUBLIC_URL when set, else the request's own address from
  * X-Forwarded-Proto / X-Forwarded-Host (set by a reverse proxy) or Host.
  */
-export function resolveBaseUrl(configured: string | undefined, headers: HeaderGetter, fallback = "http://localhost:3000"): string {
+export function resolveBaseUrl(
+  configured: string | undefined,
+  headers: HeaderGetter,
+  fallback = "http://localhost:3000",
+): string {
   if (configured) return configured.replace(/\/+$/, "");
   const host = firstOf(headers.get("x-forwarded-host")) ?? firstOf(headers.get("host"));
   if (!host || !HOST_PATTERN.test(host)) return fallback;

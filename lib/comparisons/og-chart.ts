@@ -71,18 +71,22 @@ export function layoutOgChart(data: BandChartData, box: OgChartBox): OgChartLayo
     bottom: box.height - box.padding.bottom,
   };
   const series = data.series.filter((item) => !item.hidden);
-  const values = data.rows.flatMap((row) => series.map((item) => row[item.key])).filter((value): value is number => typeof value === "number");
+  const values = data.rows
+    .flatMap((row) => series.map((item) => row[item.key]))
+    .filter((value): value is number => typeof value === "number");
   const maxValue = values.length > 0 ? Math.max(...values) : 0;
   const step = niceStep(maxValue * 1.05);
   const yMax = Math.max(step, Math.ceil((maxValue * 1.05) / step) * step);
   // A request-rate axis is linear from 0 with round steps; a concurrency axis has its log2 ticks.
   const maxX = data.rows.length > 0 ? Math.max(...data.rows.map((row) => row.x)) : 0;
   const rateStep = niceStep(maxX * 1.05);
-  const rateTicks = maxX > 0 ? Array.from({ length: Math.ceil((maxX * 1.05) / rateStep) + 1 }, (_, index) => index * rateStep) : [0];
+  const rateTicks =
+    maxX > 0 ? Array.from({ length: Math.ceil((maxX * 1.05) / rateStep) + 1 }, (_, index) => index * rateStep) : [0];
   const ticks = data.axis === "request_rate" ? rateTicks : data.ticks.length > 0 ? data.ticks : [0];
   const xMin = ticks[0]!;
   const xMax = ticks[ticks.length - 1]!;
-  const xOf = (x: number) => (xMax === xMin ? (plot.left + plot.right) / 2 : plot.left + ((x - xMin) / (xMax - xMin)) * (plot.right - plot.left));
+  const xOf = (x: number) =>
+    xMax === xMin ? (plot.left + plot.right) / 2 : plot.left + ((x - xMin) / (xMax - xMin)) * (plot.right - plot.left);
   const yOf = (value: number) => plot.bottom - (value / yMax) * (plot.bottom - plot.top);
 
   const lines: OgChartLayout["lines"] = [];
@@ -92,7 +96,8 @@ export function layoutOgChart(data: BandChartData, box: OgChartBox): OgChartLayo
   for (const item of series) {
     let piece: string[] = [];
     const flush = () => {
-      if (piece.length > 1) lines.push({ key: `${item.key}-${lines.length}`, color: item.color, points: piece.join(" ") });
+      if (piece.length > 1)
+        lines.push({ key: `${item.key}-${lines.length}`, color: item.color, points: piece.join(" ") });
       piece = [];
     };
     for (const row of data.rows) {
@@ -138,7 +143,9 @@ export function layoutOgChart(data: BandChartData, box: OgChartBox): OgChartLayo
     );
     // Labels point into the plot: right of the points in the left half, left of them in the right half.
     const side = level < middle || xMax === xMin ? "right" : "left";
-    items.forEach((item, index) => labels.push({ x: item.x, y: ys[index]!, text: item.text, color: item.color, side }));
+    items.forEach((item, index) => {
+      labels.push({ x: item.x, y: ys[index]!, text: item.text, color: item.color, side });
+    });
   }
 
   const everyOther = ticks.length > 9;
@@ -146,7 +153,8 @@ export function layoutOgChart(data: BandChartData, box: OgChartBox): OgChartLayo
     .filter((_, index) => !everyOther || index % 2 === 0 || index === ticks.length - 1)
     .map((x) => ({ x: xOf(x), label: data.axis === "request_rate" ? formatNumber(x) : String(Math.round(2 ** x)) }));
   const yTicks: OgChartLayout["yTicks"] = [];
-  for (let value = 0; value <= yMax + step / 2; value += step) yTicks.push({ y: yOf(value), label: formatNumber(value) });
+  for (let value = 0; value <= yMax + step / 2; value += step)
+    yTicks.push({ y: yOf(value), label: formatNumber(value) });
 
   return { plot, lines, dots, labels, xTicks, yTicks };
 }

@@ -3,7 +3,7 @@
  * touches the Comparison table.
  */
 import { randomBytes } from "node:crypto";
-import { COMPARE_STATS, DEFAULT_NOISE_PCT, type CompareStat } from "@/lib/analysis/comparison";
+import { COMPARE_STATS, type CompareStat, DEFAULT_NOISE_PCT } from "@/lib/analysis/comparison";
 import { db } from "@/lib/db/client";
 import { notFoundError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -86,7 +86,10 @@ export interface CreateComparisonOptions {
 }
 
 /** Store a comparison under a new slug; the primary key guards against the (unlikely) reuse of a slug. */
-export async function createComparison(input: NewComparison, options: CreateComparisonOptions = {}): Promise<SavedComparison> {
+export async function createComparison(
+  input: NewComparison,
+  options: CreateComparisonOptions = {},
+): Promise<SavedComparison> {
   const data = {
     title: input.title,
     notes: input.notes,
@@ -111,7 +114,10 @@ export async function getComparisonOrThrow(slug: string): Promise<SavedCompariso
 }
 
 /** Newest first. */
-export async function listComparisons(query: { page: number; per_page: number }): Promise<{ comparisons: SavedComparisonSummary[]; total: number }> {
+export async function listComparisons(query: {
+  page: number;
+  per_page: number;
+}): Promise<{ comparisons: SavedComparisonSummary[]; total: number }> {
   const [rows, total] = await Promise.all([
     db().comparison.findMany({
       orderBy: [{ createdAt: "desc" }, { slug: "asc" }],

@@ -2,9 +2,9 @@
  * Saving a comparison (POST /api/comparisons) and opening a saved one (/c/<slug>, the preview image): the
  * steps between the request, the runs and the Comparison table.
  */
-import { buildComparison, DEFAULT_NOISE_PCT, type CompareView } from "@/lib/analysis/comparison";
+import { buildComparison, type CompareView, DEFAULT_NOISE_PCT } from "@/lib/analysis/comparison";
 import { AppError, type ErrorIssue } from "@/lib/errors";
-import { loadComparison, type LoadedComparison } from "@/lib/runs/comparison-loader";
+import { type LoadedComparison, loadComparison } from "@/lib/runs/comparison-loader";
 import { getRunsByIds } from "@/lib/runs/queries";
 import { createComparison, getComparisonOrThrow, type SavedComparison } from "./queries";
 import { comparisonIssues, SaveComparisonSchema } from "./schema";
@@ -13,13 +13,22 @@ import { defaultComparisonTitle, savedCompareView, withViewOverrides } from "./v
 function invalid(issues: ErrorIssue[]): AppError {
   const first = issues[0];
   const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : "";
-  return new AppError("validation_failed", `Invalid comparison. ${first ? `${first.path || "body"}: ${first.message}` : ""}${more}`, issues);
+  return new AppError(
+    "validation_failed",
+    `Invalid comparison. ${first ? `${first.path || "body"}: ${first.message}` : ""}${more}`,
+    issues,
+  );
 }
 
 /** Validate a request body, check that its runs exist, and store it. A rejected body writes nothing. */
 export async function saveComparison(body: unknown): Promise<SavedComparison> {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    throw invalid([{ path: "", message: "expected a JSON object with runs, and optionally baseline, title, notes, noise, hide, stat" }]);
+    throw invalid([
+      {
+        path: "",
+        message: "expected a JSON object with runs, and optionally baseline, title, notes, noise, hide, stat",
+      },
+    ]);
   }
   const parsed = SaveComparisonSchema.safeParse(body);
   if (!parsed.success) throw invalid(comparisonIssues(parsed.error));
@@ -28,7 +37,9 @@ export async function saveComparison(body: unknown): Promise<SavedComparison> {
   const { runs, missing } = await getRunsByIds(input.runs);
   if (missing.length > 0) {
     throw invalid(
-      input.runs.flatMap((id, index) => (missing.includes(id) ? [{ path: `runs.${index}`, message: `no run has the id "${id}"` }] : [])),
+      input.runs.flatMap((id, index) =>
+        missing.includes(id) ? [{ path: `runs.${index}`, message: `no run has the id "${id}"` }] : [],
+      ),
     );
   }
   const view: CompareView = {
@@ -59,7 +70,10 @@ export interface OpenedComparison extends LoadedComparison {
 }
 
 /** A saved comparison computed live from its runs, with the view the URL asks for. Throws not_found. */
-export async function openSavedComparison(slug: string, params: Record<string, string | string[] | undefined> = {}): Promise<OpenedComparison> {
+export async function openSavedComparison(
+  slug: string,
+  params: Record<string, string | string[] | undefined> = {},
+): Promise<OpenedComparison> {
   const saved = await getComparisonOrThrow(slug);
   const view = withViewOverrides(savedCompareView(saved), params);
   return { saved, view, ...(await loadComparison(view)) };

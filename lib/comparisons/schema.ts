@@ -30,7 +30,11 @@ export const SaveComparisonSchema = z
       .min(1, "must not be empty (leave it out to use the comparison's own title)")
       .max(MAX_TITLE_LENGTH, `must be at most ${MAX_TITLE_LENGTH} characters`)
       .optional(),
-    notes: z.string().max(MAX_NOTES_LENGTH, `must be at most ${MAX_NOTES_LENGTH.toLocaleString("en-US")} characters`).nullable().optional(),
+    notes: z
+      .string()
+      .max(MAX_NOTES_LENGTH, `must be at most ${MAX_NOTES_LENGTH.toLocaleString("en-US")} characters`)
+      .nullable()
+      .optional(),
     noise: z.number().min(0, "must be between 0 and 100").max(100, "must be between 0 and 100").optional(),
     hide: z.array(runId).max(MAX_COMPARED_RUNS).optional(),
     stat: z.enum(COMPARE_STATS, { error: `must be one of ${COMPARE_STATS.join(", ")}` }).optional(),
@@ -45,7 +49,8 @@ export const SaveComparisonSchema = z
       context.addIssue({ code: "custom", path: ["baseline"], message: "must be one of the compared runs" });
     }
     value.hide?.forEach((id, index) => {
-      if (!seen.has(id)) context.addIssue({ code: "custom", path: ["hide", index], message: "must be one of the compared runs" });
+      if (!seen.has(id))
+        context.addIssue({ code: "custom", path: ["hide", index], message: "must be one of the compared runs" });
     });
   });
 
@@ -91,10 +96,12 @@ export function comparisonIssues(error: z.ZodError): ErrorIssue[] {
   for (const issue of error.issues) {
     const path = issue.path.map(String).join(".");
     if (issue.code === "unrecognized_keys") {
-      for (const key of issue.keys) issues.push({ path: path ? `${path}.${key}` : key, message: `unknown field "${key}"` });
+      for (const key of issue.keys)
+        issues.push({ path: path ? `${path}.${key}` : key, message: `unknown field "${key}"` });
       continue;
     }
-    const message = issue.code === "invalid_type" && /received undefined$/.test(issue.message) ? "is required" : issue.message;
+    const message =
+      issue.code === "invalid_type" && /received undefined$/.test(issue.message) ? "is required" : issue.message;
     issues.push({ path, message });
   }
   return issues;

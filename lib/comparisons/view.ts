@@ -2,7 +2,13 @@
  * Pure helpers between a saved comparison and the view it opens with: the saved view, the URL parameters
  * that override it on /c/<slug>, the link-preview image's address, and short texts for lists.
  */
-import { compareQuery, COMPARE_STATS, parseCompareView, type CompareStat, type CompareView } from "@/lib/analysis/comparison";
+import {
+  COMPARE_STATS,
+  type CompareStat,
+  type CompareView,
+  compareQuery,
+  parseCompareView,
+} from "@/lib/analysis/comparison";
 import { MAX_TITLE_LENGTH } from "./schema";
 
 type Params = Record<string, string | string[] | undefined>;

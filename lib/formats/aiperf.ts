@@ -21,7 +21,19 @@
  */
 import type { LatencyMetric, ResultPoint } from "@/lib/runs/schema";
 import { summarize } from "@/lib/stats";
-import { asRecord, get, isNaNValue, isoTimestamp, PointBuilder, requestRate, TO_MS, toConcurrency, toCount, toNumber, type TimeUnit } from "./common";
+import {
+  asRecord,
+  get,
+  isNaNValue,
+  isoTimestamp,
+  PointBuilder,
+  requestRate,
+  type TimeUnit,
+  TO_MS,
+  toConcurrency,
+  toCount,
+  toNumber,
+} from "./common";
 import { FormatError, type FormatParser, type Fragment, type RunContext, type SourceFile } from "./types";
 
 type Stat = "mean" | "median" | "std" | "p90" | "p95" | "p99";
@@ -45,7 +57,14 @@ const LATENCIES: ReadonlyArray<{ tags: readonly string[]; metric: Exclude<Latenc
 ];
 
 /** Tags whose presence (as an object with a unit) marks a metrics container of these tools. */
-const CORE_TAGS = ["request_throughput", "request_latency", "time_to_first_token", "ttft", "output_token_throughput", "request_count"];
+const CORE_TAGS = [
+  "request_throughput",
+  "request_latency",
+  "time_to_first_token",
+  "ttft",
+  "output_token_throughput",
+  "request_count",
+];
 
 const TIME_UNITS: Record<string, TimeUnit> = {
   ms: "ms",
@@ -129,7 +148,11 @@ function objectMetrics(container: Record<string, unknown>, prefix: string): Metr
     if (value === undefined || value === null) return undefined;
     const path = `${prefix}${tag}`;
     const stats = asRecord(value);
-    if (!stats) throw new FormatError(path, `${path} should be an object with a unit and statistics, but it is ${describeValue(value)}.`);
+    if (!stats)
+      throw new FormatError(
+        path,
+        `${path} should be an object with a unit and statistics, but it is ${describeValue(value)}.`,
+      );
     return { path, unit: stats.unit, stat: (key) => figure(stats, key, path), source: (key) => `${path}.${key}` };
   };
 }
@@ -153,7 +176,8 @@ function setFigures(builder: PointBuilder, metrics: MetricLookup, errorSummary?:
     let total = 0;
     errorSummary.forEach((entry, index) => {
       const count = toCount(asRecord(entry)?.count);
-      if (count === null) throw new FormatError(`error_summary.${index}.count`, `error_summary.${index}.count should be a whole number.`);
+      if (count === null)
+        throw new FormatError(`error_summary.${index}.count`, `error_summary.${index}.count should be a whole number.`);
       total += count;
     });
     builder.set("failed", total, "error_summary");
@@ -162,13 +186,15 @@ function setFigures(builder: PointBuilder, metrics: MetricLookup, errorSummary?:
   const duration = metrics("benchmark_duration");
   if (duration) {
     const value = duration.stat("avg");
-    if (value !== undefined) builder.set("duration_s", value, duration.source("avg"), timeUnit(duration.unit, duration.path));
+    if (value !== undefined)
+      builder.set("duration_s", value, duration.source("avg"), timeUnit(duration.unit, duration.path));
   }
 
   const totalIn = metrics("total_isl");
   if (totalIn) builder.set("total_input_tokens", totalIn.stat("avg"), totalIn.source("avg"));
   // total_osl counts reasoning tokens too, as output_token_throughput does; total_output_tokens does not.
-  const totalOut = metrics("total_osl") ?? (metrics("total_reasoning_tokens") ? undefined : metrics("total_output_tokens"));
+  const totalOut =
+    metrics("total_osl") ?? (metrics("total_reasoning_tokens") ? undefined : metrics("total_output_tokens"));
   if (totalOut) builder.set("total_output_tokens", totalOut.stat("avg"), totalOut.source("avg"));
 
   for (const [tag, field, noun] of [
@@ -207,7 +233,12 @@ function finish(builder: PointBuilder, label: string): { point: ResultPoint; war
   const point = builder.build();
   const warnings = [...builder.warnings];
   const figures = Object.keys(point).filter((key) => !LEVEL_AND_COUNTS.has(key));
-  if (point.completed === undefined && figures.length === 0 && (point.failed ?? 0) > 0 && !warnings.some((w) => w.includes("no request completed"))) {
+  if (
+    point.completed === undefined &&
+    figures.length === 0 &&
+    (point.failed ?? 0) > 0 &&
+    !warnings.some((w) => w.includes("no request completed"))
+  ) {
     warnings.push(`${label}: no request completed (${point.failed} failed); it has no figures.`);
   }
   return { point, warnings };
@@ -231,7 +262,11 @@ function profileShape(data: unknown): ProfileShape | undefined {
   if (!record) return undefined;
   if ("aggregation_type" in record) return undefined;
   const inputConfig = asRecord(record.input_config);
-  if (hasMetricObjects(asRecord(record.records)) && (inputConfig || "start_time" in record || "was_cancelled" in record)) return "aiperf-early";
+  if (
+    hasMetricObjects(asRecord(record.records)) &&
+    (inputConfig || "start_time" in record || "was_cancelled" in record)
+  )
+    return "aiperf-early";
   if (!hasMetricObjects(record)) return undefined;
   if ("aiperf_version" in record || "schema_version" in record) return "aiperf";
   if (!inputConfig) return undefined;
@@ -244,7 +279,12 @@ interface Level {
   rate?: { value: unknown; source: string };
 }
 
-function levelFrom(record: Record<string, unknown> | undefined, prefix: string, concurrencyKey: string, rateKey: string): Level {
+function levelFrom(
+  record: Record<string, unknown> | undefined,
+  prefix: string,
+  concurrencyKey: string,
+  rateKey: string,
+): Level {
   const level: Level = {};
   if (!record) return level;
   const concurrency = record[concurrencyKey];
@@ -252,13 +292,17 @@ function levelFrom(record: Record<string, unknown> | undefined, prefix: string, 
   if (concurrency !== undefined && concurrency !== null) {
     const source = `${prefix}${concurrencyKey}`;
     if (toConcurrency(concurrency) === null) {
-      throw new FormatError(source, `${source} should be a positive whole number, but it is ${describeValue(concurrency)}.`);
+      throw new FormatError(
+        source,
+        `${source} should be a positive whole number, but it is ${describeValue(concurrency)}.`,
+      );
     }
     level.concurrency = { value: concurrency, source };
   }
   if (rate !== undefined && rate !== null) {
     const source = `${prefix}${rateKey}`;
-    if (requestRate(rate) === null) throw new FormatError(source, `${source} should be a positive request rate, but it is ${describeValue(rate)}.`);
+    if (requestRate(rate) === null)
+      throw new FormatError(source, `${source} should be a positive request rate, but it is ${describeValue(rate)}.`);
     level.rate = { value: rate, source };
   }
   return level;
@@ -268,10 +312,19 @@ function levelFrom(record: Record<string, unknown> | undefined, prefix: string, 
 function phaseLevel(phases: unknown[]): Level | undefined {
   const profiling = phases
     .map((phase, index) => ({ phase: asRecord(phase), index }))
-    .filter(({ phase }) => phase !== undefined && phase.kind !== "warmup" && phase.name !== "warmup" && phase.exclude_from_results !== true);
+    .filter(
+      ({ phase }) =>
+        phase !== undefined &&
+        phase.kind !== "warmup" &&
+        phase.name !== "warmup" &&
+        phase.exclude_from_results !== true,
+    );
   if (profiling.length === 0) return undefined;
-  const levels = profiling.map(({ phase, index }) => levelFrom(phase, `input_config.phases.${index}.`, "concurrency", "rate"));
-  const key = (level: Level) => JSON.stringify([toConcurrency(level.concurrency?.value), requestRate(level.rate?.value)]);
+  const levels = profiling.map(({ phase, index }) =>
+    levelFrom(phase, `input_config.phases.${index}.`, "concurrency", "rate"),
+  );
+  const key = (level: Level) =>
+    JSON.stringify([toConcurrency(level.concurrency?.value), requestRate(level.rate?.value)]);
   if (levels.some((level) => key(level) !== key(levels[0]!))) {
     throw new FormatError(
       "input_config.phases",
@@ -289,7 +342,14 @@ function loadLevel(inputConfig: Record<string, unknown>): Level {
     if (level) candidates.push(level);
   }
   candidates.push(levelFrom(asRecord(inputConfig.loadgen), "input_config.loadgen.", "concurrency", "request_rate"));
-  candidates.push(levelFrom(asRecord(get(inputConfig, "perf_analyzer.stimulus")), "input_config.perf_analyzer.stimulus.", "concurrency", "request_rate"));
+  candidates.push(
+    levelFrom(
+      asRecord(get(inputConfig, "perf_analyzer.stimulus")),
+      "input_config.perf_analyzer.stimulus.",
+      "concurrency",
+      "request_rate",
+    ),
+  );
   candidates.push(levelFrom(inputConfig, "input_config.", "concurrency", "request_rate"));
   for (const level of candidates) if (level.concurrency || level.rate) return level;
   throw new FormatError(
@@ -305,7 +365,9 @@ function text(value: unknown): string | undefined {
 function names(value: unknown): string | undefined {
   if (typeof value === "string") return text(value);
   if (!Array.isArray(value)) return undefined;
-  const list = value.map((item) => text(item) ?? text(asRecord(item)?.name)).filter((item): item is string => item !== undefined);
+  const list = value
+    .map((item) => text(item) ?? text(asRecord(item)?.name))
+    .filter((item): item is string => item !== undefined);
   return list.length > 0 ? list.join(", ") : undefined;
 }
 
@@ -383,10 +445,16 @@ function profileContext(record: Record<string, unknown>, shape: ProfileShape, me
       setWorkload(workload, "output_len", get(dataset, "prompts.osl.mean"));
     }
     // Versions between the early layout and schema 1.x keep the early input/loadgen sections.
-    if (workload.input_len === undefined) setWorkload(workload, "input_len", get(config, "input.prompt.input_tokens.mean"));
-    if (workload.output_len === undefined) setWorkload(workload, "output_len", get(config, "input.prompt.output_tokens.mean"));
+    if (workload.input_len === undefined)
+      setWorkload(workload, "input_len", get(config, "input.prompt.input_tokens.mean"));
+    if (workload.output_len === undefined)
+      setWorkload(workload, "output_len", get(config, "input.prompt.output_tokens.mean"));
     const phases = Array.isArray(config.phases) ? config.phases : [];
-    const profiling = phases.map(asRecord).filter((phase) => phase && phase.kind !== "warmup" && phase.name !== "warmup" && phase.exclude_from_results !== true);
+    const profiling = phases
+      .map(asRecord)
+      .filter(
+        (phase) => phase && phase.kind !== "warmup" && phase.name !== "warmup" && phase.exclude_from_results !== true,
+      );
     if (profiling.length === 1) setWorkload(workload, "num_prompts", profiling[0]?.requests);
     else if (phases.length === 0) setWorkload(workload, "num_prompts", get(config, "loadgen.request_count"));
     const temperature = temperatureOf(get(config, "endpoint.extra"));
@@ -427,7 +495,8 @@ function profileContext(record: Record<string, unknown>, shape: ProfileShape, me
       const dataset = text(config.input_dataset) ?? basename(config.input_file);
       if (dataset) workload.dataset = dataset;
       else if (source === "synthetic") workload.dataset = "synthetic";
-      if (source === undefined || source === "synthetic") setWorkload(workload, "input_len", config.synthetic_input_tokens_mean);
+      if (source === undefined || source === "synthetic")
+        setWorkload(workload, "input_len", config.synthetic_input_tokens_mean);
       setWorkload(workload, "output_len", config.output_tokens_mean);
       const temperature = temperatureOf(config.extra_inputs);
       if (temperature !== undefined) workload.temperature = temperature;
@@ -471,12 +540,17 @@ function profileContext(record: Record<string, unknown>, shape: ProfileShape, me
 function parseProfile(file: SourceFile): Fragment[] {
   const record = asRecord(file.data);
   const shape = profileShape(file.data);
-  if (!record || !shape) throw new FormatError("", "This is not an AIPerf / GenAI-Perf profile export (no metric objects with a unit).");
+  if (!record || !shape)
+    throw new FormatError("", "This is not an AIPerf / GenAI-Perf profile export (no metric objects with a unit).");
   const inputConfig = asRecord(record.input_config);
   if (!inputConfig) {
-    throw new FormatError("input_config", "input_config is missing, so the run's concurrency or request rate is unknown.");
+    throw new FormatError(
+      "input_config",
+      "input_config is missing, so the run's concurrency or request rate is unknown.",
+    );
   }
-  const metrics = shape === "aiperf-early" ? objectMetrics(asRecord(record.records)!, "records.") : objectMetrics(record, "");
+  const metrics =
+    shape === "aiperf-early" ? objectMetrics(asRecord(record.records)!, "records.") : objectMetrics(record, "");
   const level = loadLevel(inputConfig);
   const builder = new PointBuilder(file.name);
   if (level.concurrency) builder.concurrency(level.concurrency.value, level.concurrency.source);
@@ -617,7 +691,9 @@ function isAiperfCsv(data: unknown): boolean {
   const first = rows[0]?.map((cell) => cell.trim().toLowerCase()) ?? [];
   if (first[0] !== "metric" || !(first.includes("avg") || first.includes("value"))) return false;
   const metrics = csvMetrics(rows);
-  return ["request_latency", "time_to_first_token", "request_throughput", "output_token_throughput"].some((tag) => metrics.has(tag));
+  return ["request_latency", "time_to_first_token", "request_throughput", "output_token_throughput"].some((tag) =>
+    metrics.has(tag),
+  );
 }
 
 /** The CSV's metrics through the same lookup as the JSON's: the sources name the row label and the column. */
@@ -656,8 +732,10 @@ export function aiperfCsvFigures(file: SourceFile): AiperfCsvFigures {
 
 export const aiperfCsvParser: FormatParser = {
   id: "aiperf",
-  label: "AIPerf profile_export_aiperf.csv / GenAI-Perf *_genai_perf.csv (the CSV twin of the JSON summary, which holds the load level)",
-  signature: 'CSV sections whose header row starts with "Metric" and rows such as "Request Latency (ms)", "Request Throughput (requests/sec)"',
+  label:
+    "AIPerf profile_export_aiperf.csv / GenAI-Perf *_genai_perf.csv (the CSV twin of the JSON summary, which holds the load level)",
+  signature:
+    'CSV sections whose header row starts with "Metric" and rows such as "Request Latency (ms)", "Request Throughput (requests/sec)"',
   detect(file: SourceFile): boolean {
     try {
       return file.kind === "csv" && isAiperfCsv(file.data);
@@ -682,17 +760,27 @@ function isRecordLine(value: unknown): boolean {
   const metadata = asRecord(record.metadata);
   const metrics = asRecord(record.metrics);
   if (!metadata || !metrics) return false;
-  const marked = ["x_request_id", "credit_phase", "benchmark_phase", "request_start_ns", "record_processor_id", "conversation_id"].some(
-    (key) => key in metadata,
-  );
+  const marked = [
+    "x_request_id",
+    "credit_phase",
+    "benchmark_phase",
+    "request_start_ns",
+    "record_processor_id",
+    "conversation_id",
+  ].some((key) => key in metadata);
   const values = Object.values(metrics);
-  return marked && values.length > 0 && values.every((metric) => asRecord(metric) !== undefined && "value" in asRecord(metric)!);
+  return (
+    marked &&
+    values.length > 0 &&
+    values.every((metric) => asRecord(metric) !== undefined && "value" in asRecord(metric)!)
+  );
 }
 
 function recordLines(file: SourceFile): Record<string, unknown>[] {
   const data = Array.isArray(file.data) ? file.data : [file.data];
   return data.map((line, index) => {
-    if (!isRecordLine(line)) throw new FormatError(`${index}`, `line ${index + 1} is not an AIPerf per-request record (metadata + metrics).`);
+    if (!isRecordLine(line))
+      throw new FormatError(`${index}`, `line ${index + 1} is not an AIPerf per-request record (metadata + metrics).`);
     return line as Record<string, unknown>;
   });
 }
@@ -792,19 +880,27 @@ export function summarizeAiperfRecords(file: SourceFile): AiperfRecordsSummary {
     const tag = tagOf.get(name)!;
     const stats = describeValues(list);
     for (const [stat, value] of Object.entries(stats) as Array<[Stat, number]>) {
-      builder.setStats(name as LatencyMetric, { [stat]: { value, source: `metrics.${tag}.value (${stat} over records)` } });
+      builder.setStats(name as LatencyMetric, {
+        [stat]: { value, source: `metrics.${tag}.value (${stat} over records)` },
+      });
     }
   }
   const totalIn = sums.get("input_sequence_length");
   const totalOut = sums.get("output_sequence_length");
   if (totalIn !== undefined) builder.set("total_input_tokens", totalIn, "metrics.input_sequence_length.value (sum)");
-  if (totalOut !== undefined) builder.set("total_output_tokens", totalOut, "metrics.output_sequence_length.value (sum)");
+  if (totalOut !== undefined)
+    builder.set("total_output_tokens", totalOut, "metrics.output_sequence_length.value (sum)");
   if (first !== undefined && last !== undefined && last > first) {
     const seconds = (last - first) / 1e9;
     const durationSource = "metrics.max_response_timestamp.value (max) − metrics.min_request_timestamp.value (min)";
     builder.set("duration_s", seconds, durationSource, "s");
     builder.set("request_throughput", completed / seconds, `completed / (${durationSource})`);
-    if (totalOut !== undefined) builder.set("output_throughput", totalOut / seconds, `metrics.output_sequence_length.value (sum) / (${durationSource})`);
+    if (totalOut !== undefined)
+      builder.set(
+        "output_throughput",
+        totalOut / seconds,
+        `metrics.output_sequence_length.value (sum) / (${durationSource})`,
+      );
   }
   const point = builder.build();
   return { records, completed, failed, point, warnings: builder.warnings };
@@ -813,7 +909,8 @@ export function summarizeAiperfRecords(file: SourceFile): AiperfRecordsSummary {
 export const aiperfRecordsParser: FormatParser = {
   id: "aiperf",
   label: "AIPerf profile_export.jsonl (per-request records; the load level is in profile_export_aiperf.json)",
-  signature: "JSON lines, each with `metadata` (`x_request_id`, `credit_phase`/`benchmark_phase`…) and `metrics` of `{ value, unit }`",
+  signature:
+    "JSON lines, each with `metadata` (`x_request_id`, `credit_phase`/`benchmark_phase`…) and `metrics` of `{ value, unit }`",
   detect(file: SourceFile): boolean {
     try {
       if (file.kind === "csv") return false;
@@ -832,4 +929,9 @@ export const aiperfRecordsParser: FormatParser = {
 };
 
 /** Every AIPerf / GenAI-Perf parser, most specific first. */
-export const aiperfParsers: readonly FormatParser[] = [aiperfProfileParser, aiperfAggregateParser, aiperfCsvParser, aiperfRecordsParser];
+export const aiperfParsers: readonly FormatParser[] = [
+  aiperfProfileParser,
+  aiperfAggregateParser,
+  aiperfCsvParser,
+  aiperfRecordsParser,
+];

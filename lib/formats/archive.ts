@@ -3,7 +3,7 @@
  * refused after at most the limit's worth of output, whatever its headers claim; entry counts and declared
  * sizes are checked before an entry is inflated at all.
  */
-import { Unzip, UnzipInflate, type UnzipFile } from "fflate";
+import { Unzip, type UnzipFile, UnzipInflate } from "fflate";
 import { AppError } from "@/lib/errors";
 
 export const ZIP_LIMITS = {
@@ -51,7 +51,10 @@ function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
 }
 
 const tooLarge = (archive: string) =>
-  new AppError("payload_too_large", `"${archive}" expands to more than ${ZIP_LIMITS.uncompressedBytes / 1_000_000} MB; upload fewer files.`);
+  new AppError(
+    "payload_too_large",
+    `"${archive}" expands to more than ${ZIP_LIMITS.uncompressedBytes / 1_000_000} MB; upload fewer files.`,
+  );
 
 export function expandZip(archiveName: string, bytes: Uint8Array): ArchiveEntry[] {
   const out: ArchiveEntry[] = [];

@@ -42,7 +42,10 @@ export function hasKeys(value: unknown, keys: readonly string[]): boolean {
 
 /** True for the values tools write for "not a number": NaN, "NaN", "nan". */
 export function isNaNValue(value: unknown): boolean {
-  return (typeof value === "number" && Number.isNaN(value)) || (typeof value === "string" && value.trim().toLowerCase() === "nan");
+  return (
+    (typeof value === "number" && Number.isNaN(value)) ||
+    (typeof value === "string" && value.trim().toLowerCase() === "nan")
+  );
 }
 
 /**
@@ -70,7 +73,8 @@ export function toCount(value: unknown): number | null {
  */
 export function requestRate(value: unknown): RequestRate | null {
   if (value === Infinity) return "inf";
-  if (typeof value === "string" && ["inf", "infinity", "+inf", "+infinity"].includes(value.trim().toLowerCase())) return "inf";
+  if (typeof value === "string" && ["inf", "infinity", "+inf", "+infinity"].includes(value.trim().toLowerCase()))
+    return "inf";
   const number = toNumber(value);
   if (number === -1) return "inf";
   return number !== null && number > 0 ? number : null;
@@ -175,7 +179,9 @@ export class PointBuilder {
 const LEVEL_AND_COUNT_FIELDS = new Set(["concurrency", "request_rate", "completed", "failed", "duration_s", "sources"]);
 
 function isCountField(field: PointField): boolean {
-  return field === "completed" || field === "failed" || field === "total_input_tokens" || field === "total_output_tokens";
+  return (
+    field === "completed" || field === "failed" || field === "total_input_tokens" || field === "total_output_tokens"
+  );
 }
 
 /** "20250513-045648" (vLLM's `date`) → ISO 8601 UTC, or undefined when it does not look like that. */

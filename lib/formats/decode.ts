@@ -80,7 +80,8 @@ export function findDuplicateKey(text: string): string | null {
 
 function checkDuplicateKeys(name: string, text: string): void {
   const key = findDuplicateKey(text);
-  if (key !== null) throw new DecodeError(`"${name}" has the key "${key.slice(0, 100)}" twice in one object; which one is meant?`);
+  if (key !== null)
+    throw new DecodeError(`"${name}" has the key "${key.slice(0, 100)}" twice in one object; which one is meant?`);
 }
 
 function checkDepth(name: string, value: unknown): void {
@@ -169,7 +170,12 @@ function tryCsv(text: string): string[][] | null {
   if ((firstLine.match(/,/g) ?? []).length < 1) return null;
   try {
     // Rows as written, header included: some tools write several sections with their own headers.
-    const rows = parseCsv(text, { skip_empty_lines: true, trim: true, bom: true, relax_column_count: true }) as string[][];
+    const rows = parseCsv(text, {
+      skip_empty_lines: true,
+      trim: true,
+      bom: true,
+      relax_column_count: true,
+    }) as string[][];
     return rows.length > 1 ? rows : null;
   } catch {
     return null;

@@ -2,7 +2,7 @@
  * Reading the flat result objects that vLLM's `bench serve` writes and SGLang's `bench_serving` (which
  * descends from it) writes too: where a record sits in its file, and each figure checked before it is set.
  */
-import { isNaNValue, toNumber, type PointBuilder, type PointField, type TimeUnit } from "./common";
+import { isNaNValue, type PointBuilder, type PointField, type TimeUnit, toNumber } from "./common";
 import { FormatError } from "./types";
 
 export type Json = Record<string, unknown>;
@@ -43,6 +43,14 @@ export function describeValue(value: unknown): string {
   return String(value);
 }
 
-export function setFigure(builder: PointBuilder, warnings: string[], field: PointField, record: Json, key: string, where: Where, unit?: TimeUnit): void {
+export function setFigure(
+  builder: PointBuilder,
+  warnings: string[],
+  field: PointField,
+  record: Json,
+  key: string,
+  where: Where,
+  unit?: TimeUnit,
+): void {
   builder.set(field, figure(record, key, where, warnings), key, unit);
 }

@@ -67,7 +67,10 @@ function figure(container: unknown, path: string, where: string): unknown {
   const value = get(container, path);
   if (value === undefined || value === null) return undefined;
   if (typeof value === "number") return value;
-  if (typeof value === "string" && (toNumber(value) !== null || isNaNValue(value) || /^[-+]?inf(inity)?$/i.test(value.trim()))) {
+  if (
+    typeof value === "string" &&
+    (toNumber(value) !== null || isNaNValue(value) || /^[-+]?inf(inity)?$/i.test(value.trim()))
+  ) {
     return value;
   }
   const found = Array.isArray(value) ? "a list" : typeof value === "object" ? "an object" : JSON.stringify(value);
@@ -94,9 +97,15 @@ function loadLevel(strategy: Record<string, unknown>, path: string, where: strin
     case "concurrent": {
       const streams = strategy.streams;
       if (toConcurrency(streams) === null) {
-        throw new FormatError(`${where}.${path}.streams`, `${where}.${path}.streams should be a positive whole number of streams, but it is ${JSON.stringify(streams ?? null)}.`);
+        throw new FormatError(
+          `${where}.${path}.streams`,
+          `${where}.${path}.streams should be a positive whole number of streams, but it is ${JSON.stringify(streams ?? null)}.`,
+        );
       }
-      return { concurrency: { value: streams, source: `${path}.streams` }, label: `concurrent ${toConcurrency(streams)} streams` };
+      return {
+        concurrency: { value: streams, source: `${path}.streams` },
+        label: `concurrent ${toConcurrency(streams)} streams`,
+      };
     }
     case "throughput":
       return { rate: { value: "inf", source: `${path}.${typeKey}` }, label: "throughput (all at once)" };
@@ -104,7 +113,10 @@ function loadLevel(strategy: Record<string, unknown>, path: string, where: strin
     case "poisson": {
       const rate = requestRate(strategy.rate);
       if (rate === null) {
-        throw new FormatError(`${where}.${path}.rate`, `${where}.${path}.rate should be a request rate, but it is ${JSON.stringify(strategy.rate ?? null)}.`);
+        throw new FormatError(
+          `${where}.${path}.rate`,
+          `${where}.${path}.rate should be a request rate, but it is ${JSON.stringify(strategy.rate ?? null)}.`,
+        );
       }
       return { rate: { value: rate, source: `${path}.rate` }, label: `${type} ${rate === "inf" ? "inf" : rate} req/s` };
     }
@@ -230,9 +242,12 @@ function benchmarkFacts(benchmark: Record<string, unknown>, facts: FileFacts): F
     ...facts,
     model: facts.model ?? text(get(benchmark, "config.backend.model")),
     target: facts.target ?? text(get(benchmark, "config.backend.target")),
-    backendType: facts.backendType ?? text(get(benchmark, "config.backend.kind")) ?? text(get(benchmark, "config.backend.type_")),
-    profile: facts.profile ?? text(get(benchmark, "config.profile.type_")) ?? text(get(benchmark, "config.profile.kind")),
-    maxConcurrency: facts.maxConcurrency ?? toConcurrency(get(benchmark, "config.profile.max_concurrency")) ?? undefined,
+    backendType:
+      facts.backendType ?? text(get(benchmark, "config.backend.kind")) ?? text(get(benchmark, "config.backend.type_")),
+    profile:
+      facts.profile ?? text(get(benchmark, "config.profile.type_")) ?? text(get(benchmark, "config.profile.kind")),
+    maxConcurrency:
+      facts.maxConcurrency ?? toConcurrency(get(benchmark, "config.profile.max_concurrency")) ?? undefined,
   };
 }
 
@@ -291,7 +306,10 @@ function parseBenchmark(
 ): { point: ReturnType<PointBuilder["build"]>; warnings: string[] } {
   const metrics = asRecord(benchmark.metrics);
   if (!metrics) {
-    throw new FormatError(`${where}.metrics`, `${where}.metrics is missing or not an object: GuideLLM writes the benchmark's statistics there.`);
+    throw new FormatError(
+      `${where}.metrics`,
+      `${where}.metrics is missing or not an object: GuideLLM writes the benchmark's statistics there.`,
+    );
   }
   const builder = new PointBuilder(`benchmark ${index + 1} (${level.label})`);
   if (level.concurrency) builder.concurrency(level.concurrency.value, level.concurrency.source);
@@ -308,7 +326,11 @@ function parseBenchmark(
 
   const mean = (name: string) => figure(metrics, `${name}.successful.mean`, `${where}.metrics`);
   builder.set("request_throughput", mean("requests_per_second"), "metrics.requests_per_second.successful.mean");
-  builder.set("output_throughput", mean("output_tokens_per_second"), "metrics.output_tokens_per_second.successful.mean");
+  builder.set(
+    "output_throughput",
+    mean("output_tokens_per_second"),
+    "metrics.output_tokens_per_second.successful.mean",
+  );
   builder.set("total_token_throughput", mean("tokens_per_second"), "metrics.tokens_per_second.successful.mean");
 
   setDistribution(builder, "ttft", metrics, "time_to_first_token_ms", where, "ms");
@@ -330,7 +352,10 @@ function parse(file: SourceFile): Fragment[] {
   }
   const benchmarks = root.benchmarks;
   if (benchmarks.length === 0) {
-    throw new FormatError("benchmarks", "The GuideLLM report holds no benchmark: `benchmarks` is empty, so there is no load point to import.");
+    throw new FormatError(
+      "benchmarks",
+      "The GuideLLM report holds no benchmark: `benchmarks` is empty, so there is no load point to import.",
+    );
   }
   const top = fileFacts(root);
   const records = benchmarks.map((value, index) => {
@@ -338,7 +363,9 @@ function parse(file: SourceFile): Fragment[] {
     if (!record) throw new FormatError(`benchmarks.${index}`, `benchmarks.${index} should be a benchmark object.`);
     return record;
   });
-  const starts = records.map((record) => toNumber(record.start_time)).filter((value): value is number => value !== null);
+  const starts = records
+    .map((record) => toNumber(record.start_time))
+    .filter((value): value is number => value !== null);
   const startedAt = starts.length > 0 ? Math.min(...starts) : undefined;
 
   const fragments: Fragment[] = [];
@@ -349,7 +376,10 @@ function parse(file: SourceFile): Fragment[] {
     const strategyPath = layout === "v0.3" ? "args.strategy" : "config.strategy";
     const strategy = asRecord(get(benchmark, strategyPath));
     if (!strategy) {
-      throw new FormatError(`${where}.${strategyPath}`, `${where}.${strategyPath} is missing: it names the benchmark's load level.`);
+      throw new FormatError(
+        `${where}.${strategyPath}`,
+        `${where}.${strategyPath} is missing: it names the benchmark's load level.`,
+      );
     }
     const level = loadLevel(strategy, strategyPath, where);
     if (!level) {

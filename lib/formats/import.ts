@@ -4,13 +4,21 @@
  * disagree (different configurations, or two points at one load level) the plan says so, and the person
  * either splits them into separate runs or picks the fragments to keep.
  */
+
+import { compareLevels, levelOf } from "@/lib/analysis/levels";
 import { AppError, type ErrorIssue } from "@/lib/errors";
-import { levelOf, compareLevels } from "@/lib/analysis/levels";
 import { formatLoadLevel } from "@/lib/format";
-import { RUN_FORMAT, type ResultPoint, type RunDocumentInput } from "@/lib/runs/schema";
+import { type ResultPoint, RUN_FORMAT, type RunDocumentInput } from "@/lib/runs/schema";
 import { expandZip, isZip } from "./archive";
-import { DecodeError, MAX_NESTING_DEPTH, decodeFile, findDuplicateKey, nestingDepth, parseLenientJson } from "./decode";
-import { FormatError, type FormatId, type FormatParser, type Fragment, type RunContext, type SourceFile } from "./types";
+import { DecodeError, decodeFile, findDuplicateKey, MAX_NESTING_DEPTH, nestingDepth, parseLenientJson } from "./decode";
+import {
+  FormatError,
+  type FormatId,
+  type FormatParser,
+  type Fragment,
+  type RunContext,
+  type SourceFile,
+} from "./types";
 
 export interface UploadFile {
   name: string;
@@ -45,7 +53,12 @@ function describe(fragment: Pick<Fragment, "file" | "part">): string {
 }
 
 function isServebenchDocument(data: unknown): data is Record<string, unknown> {
-  return typeof data === "object" && data !== null && !Array.isArray(data) && (data as Record<string, unknown>).format === RUN_FORMAT;
+  return (
+    typeof data === "object" &&
+    data !== null &&
+    !Array.isArray(data) &&
+    (data as Record<string, unknown>).format === RUN_FORMAT
+  );
 }
 
 /** An object clearly trying to be a run document (another servebench version, or a list of results without a format). */
@@ -65,11 +78,17 @@ export const MAX_UPLOAD_FILES = 1_000;
 
 function expandUploads(files: readonly UploadFile[]): UploadFile[] {
   if (files.length > MAX_UPLOAD_FILES) {
-    throw new AppError("payload_too_large", `The upload holds ${files.length} files; at most ${MAX_UPLOAD_FILES} are taken at once.`);
+    throw new AppError(
+      "payload_too_large",
+      `The upload holds ${files.length} files; at most ${MAX_UPLOAD_FILES} are taken at once.`,
+    );
   }
   const expanded = files.flatMap((file) => (isZip(file.bytes) ? expandZip(file.name, file.bytes) : [file]));
   if (expanded.length > MAX_UPLOAD_FILES) {
-    throw new AppError("payload_too_large", `The upload holds ${expanded.length} files once unzipped; at most ${MAX_UPLOAD_FILES} are taken at once.`);
+    throw new AppError(
+      "payload_too_large",
+      `The upload holds ${expanded.length} files once unzipped; at most ${MAX_UPLOAD_FILES} are taken at once.`,
+    );
   }
   return expanded;
 }
@@ -95,7 +114,9 @@ export function readUploads(files: readonly UploadFile[], parsers: readonly Form
     }
     // A list of run documents: what servebench's comparison export writes.
     if (Array.isArray(source.data) && source.data.length > 0 && source.data.every(isServebenchDocument)) {
-      source.data.forEach((raw, index) => result.documents.push({ file: `${upload.name} [${index}]`, raw }));
+      source.data.forEach((raw, index) => {
+        result.documents.push({ file: `${upload.name} [${index}]`, raw });
+      });
       continue;
     }
     const parser = parsers.find((candidate) => {
@@ -121,14 +142,20 @@ export function readUploads(files: readonly UploadFile[], parsers: readonly Form
       fragments = parser.parse(source);
     } catch (error) {
       if (error instanceof FormatError) {
-        throw new AppError("validation_failed", `"${upload.name}" (${parser.label}) could not be imported: ${error.path}: ${error.message}`, [
-          { path: error.path, message: `${error.message} (in "${upload.name}")` },
-        ]);
+        throw new AppError(
+          "validation_failed",
+          `"${upload.name}" (${parser.label}) could not be imported: ${error.path}: ${error.message}`,
+          [{ path: error.path, message: `${error.message} (in "${upload.name}")` }],
+        );
       }
       throw error;
     }
     if (fragments.length === 0) {
-      result.skipped.push({ file: upload.name, format: parser.id, reason: `${parser.label}: holds no load points of its own` });
+      result.skipped.push({
+        file: upload.name,
+        format: parser.id,
+        reason: `${parser.label}: holds no load points of its own`,
+      });
       continue;
     }
     for (const fragment of fragments) {
@@ -158,14 +185,23 @@ function decodeJsonBody(upload: UploadFile): SourceFile {
   try {
     data = parseLenientJson(text);
   } catch (error) {
-    throw new AppError("invalid_json", `The request body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new AppError(
+      "invalid_json",
+      `The request body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   if (nestingDepth(data) > MAX_NESTING_DEPTH) {
-    throw new AppError("invalid_json", `The request body is nested more than ${MAX_NESTING_DEPTH} levels deep; no results file is.`);
+    throw new AppError(
+      "invalid_json",
+      `The request body is nested more than ${MAX_NESTING_DEPTH} levels deep; no results file is.`,
+    );
   }
   const duplicate = findDuplicateKey(text);
   if (duplicate !== null) {
-    throw new AppError("invalid_json", `The request body has the key "${duplicate.slice(0, 100)}" twice in one object; which one is meant?`);
+    throw new AppError(
+      "invalid_json",
+      `The request body has the key "${duplicate.slice(0, 100)}" twice in one object; which one is meant?`,
+    );
   }
   return { name: upload.name, kind: "json", data, bytes: upload.bytes.byteLength };
 }
@@ -179,8 +215,15 @@ function stripSources(points: readonly ResultPoint[]): ResultPoint[] {
 
 /** What must agree for fragments to be one run: everything but the load level and its per-level counts. */
 function groupKey(fragment: Fragment): string {
-  const { workload, measured_at: _measured, metadata: _metadata, notes: _notes, tags: _tags, name: _name, ...rest } =
-    fragment.context;
+  const {
+    workload,
+    measured_at: _measured,
+    metadata: _metadata,
+    notes: _notes,
+    tags: _tags,
+    name: _name,
+    ...rest
+  } = fragment.context;
   const { num_prompts: _prompts, ...steadyWorkload } = workload ?? {};
   return JSON.stringify(sortKeys({ format: fragment.format, ...rest, workload: steadyWorkload }));
 }
@@ -241,7 +284,9 @@ function groupFragments(fragments: readonly IndexedFragment[]): Group[] {
     group.fragments.push(fragment);
     const levels = levelsOf(fragment);
     // First slot where none of this fragment's levels is taken: repeats of a level fill later slots.
-    let slot = group.slots.find((candidate) => !candidate.some((other) => levelsOf(other).some((level) => levels.includes(level))));
+    let slot = group.slots.find(
+      (candidate) => !candidate.some((other) => levelsOf(other).some((level) => levels.includes(level))),
+    );
     if (!slot) {
       slot = [];
       group.slots.push(slot);
@@ -257,20 +302,25 @@ function distinguishingText(group: Group, groups: readonly Group[], forName = fa
   const others = groups.filter((other) => other !== group).map((other) => other.fragments[0]?.context ?? {});
   if (others.length === 0) return "";
   const parts: string[] = [];
-  const differs = (pick: (c: RunContext) => unknown) => others.some((other) => JSON.stringify(pick(other)) !== JSON.stringify(pick(context)));
+  const differs = (pick: (c: RunContext) => unknown) =>
+    others.some((other) => JSON.stringify(pick(other)) !== JSON.stringify(pick(context)));
   // A run's default name already shows its engine, version and model.
   if (!forName && differs((c) => c.model)) parts.push(context.model ?? "no model");
   if (!forName && differs((c) => c.engine)) parts.push(context.engine ?? "no engine");
   if (!forName && differs((c) => c.engine_version)) parts.push(context.engine_version ?? "no version");
   if (differs((c) => c.hardware)) parts.push(JSON.stringify(context.hardware ?? {}));
-  const flagNames = new Set([...Object.keys(context.flags ?? {}), ...others.flatMap((other) => Object.keys(other.flags ?? {}))]);
+  const flagNames = new Set([
+    ...Object.keys(context.flags ?? {}),
+    ...others.flatMap((other) => Object.keys(other.flags ?? {})),
+  ]);
   for (const name of [...flagNames].sort()) {
     if (differs((c) => c.flags?.[name])) {
       const value = context.flags?.[name];
       parts.push(value === undefined ? `no ${name}` : value === true ? name : `${name} ${String(value)}`);
     }
   }
-  if (differs((c) => ({ ...c.workload, num_prompts: undefined }))) parts.push(`workload ${JSON.stringify(context.workload ?? {})}`);
+  if (differs((c) => ({ ...c.workload, num_prompts: undefined })))
+    parts.push(`workload ${JSON.stringify(context.workload ?? {})}`);
   return parts.length > 0 ? parts.join(", ") : forName ? "" : "another configuration";
 }
 
@@ -284,9 +334,7 @@ function agreedValue<T>(values: readonly (T | undefined)[]): T | undefined {
 function buildDocument(fragments: readonly IndexedFragment[], suffix: string): PlannedRun["document"] {
   const contexts = fragments.map((fragment) => fragment.context);
   const first = contexts[0] ?? {};
-  const points = fragments
-    .flatMap((fragment) => fragment.points)
-    .sort((a, b) => compareLevels(levelOf(a), levelOf(b)));
+  const points = fragments.flatMap((fragment) => fragment.points).sort((a, b) => compareLevels(levelOf(a), levelOf(b)));
   const warnings = [...new Set(fragments.flatMap((fragment) => fragment.warnings))];
   const metadata: Record<string, string | number | boolean> = {};
   const metadataKeys = new Set(contexts.flatMap((context) => Object.keys(context.metadata ?? {})));
@@ -303,7 +351,10 @@ function buildDocument(fragments: readonly IndexedFragment[], suffix: string): P
     if (prompts === undefined) delete workload.num_prompts;
     else workload.num_prompts = prompts;
   }
-  const measured = contexts.map((context) => context.measured_at).filter((value): value is string => Boolean(value)).sort()[0];
+  const measured = contexts
+    .map((context) => context.measured_at)
+    .filter((value): value is string => Boolean(value))
+    .sort()[0];
   const name = agreedValue(contexts.map((context) => context.name));
   const model = first.model;
   const engine = first.engine;
@@ -343,7 +394,9 @@ function whereFrom(fragments: readonly IndexedFragment[]): string {
     if (fragment.part) parts.push(fragment.part);
     byFile.set(fragment.file, parts);
   }
-  return [...byFile.entries()].map(([file, parts]) => (parts.length > 0 ? `${file} (${parts.join(", ")})` : file)).join(", ");
+  return [...byFile.entries()]
+    .map(([file, parts]) => (parts.length > 0 ? `${file} (${parts.join(", ")})` : file))
+    .join(", ");
 }
 
 function collisionText(slots: readonly IndexedFragment[][]): string {
@@ -377,13 +430,21 @@ export function planRuns(parsed: ParsedUpload, options: PlanOptions): Plan {
     if (group.slots.length > 1) conflicts.push(`Load levels repeat: ${collisionText(group.slots)}.`);
   }
 
-  const runs: PlannedRun[] = parsed.documents.map((document) => ({ fragments: [], nameSuffix: "", document: document.raw as PlannedRun["document"] }));
+  const runs: PlannedRun[] = parsed.documents.map((document) => ({
+    fragments: [],
+    nameSuffix: "",
+    document: document.raw as PlannedRun["document"],
+  }));
   for (const group of groups) {
     const differing = distinguishingText(group, groups, true);
     group.slots.forEach((slot, slotIndex) => {
       const suffix = [differing, group.slots.length > 1 ? `repeat ${slotIndex + 1}` : ""].filter(Boolean).join(", ");
       const nameSuffix = options.split || conflicts.length > 0 ? suffix : "";
-      runs.push({ fragments: slot.map((fragment) => fragment.index), nameSuffix, document: buildDocument(slot, nameSuffix) });
+      runs.push({
+        fragments: slot.map((fragment) => fragment.index),
+        nameSuffix,
+        document: buildDocument(slot, nameSuffix),
+      });
     });
   }
   return { runs, conflicts };

@@ -46,7 +46,13 @@ const THROUGHPUTS = [
 ] as const;
 
 /** Keys the Prometheus report writes directly under `successes` (the lifecycle report nests under `latency`). */
-const PROMETHEUS_KEYS = ["queue_len", "kv_cache_usage_percentage", "num_requests_swapped", "num_preemptions_total", "prefix_cache_hit_percent"];
+const PROMETHEUS_KEYS = [
+  "queue_len",
+  "kv_cache_usage_percentage",
+  "num_requests_swapped",
+  "num_preemptions_total",
+  "prefix_cache_hit_percent",
+];
 
 const describeValue = (value: unknown): string =>
   Array.isArray(value) ? "a list" : typeof value === "object" && value !== null ? "an object" : JSON.stringify(value);
@@ -64,11 +70,16 @@ function section(record: Record<string, unknown>, key: string, path: string): Re
   const value = record[key];
   if (value === undefined || value === null) return undefined;
   const found = asRecord(value);
-  if (!found) throw new FormatError(`${path}.${key}`, `${path}.${key} should be an object, but it is ${describeValue(value)}.`);
+  if (!found)
+    throw new FormatError(`${path}.${key}`, `${path}.${key} should be an object, but it is ${describeValue(value)}.`);
   return found;
 }
 
-function reportParts(data: unknown): { load: Record<string, unknown>; successes: Record<string, unknown>; failures: Record<string, unknown> } | undefined {
+function reportParts(
+  data: unknown,
+):
+  | { load: Record<string, unknown>; successes: Record<string, unknown>; failures: Record<string, unknown> }
+  | undefined {
   const record = asRecord(data);
   if (!record) return undefined;
   const load = asRecord(record.load_summary);
@@ -86,14 +97,18 @@ function isLifecycle(data: unknown): boolean {
     "count" in parts.successes &&
     ("count" in parts.load || "schedule_delay" in parts.load) &&
     (latency !== undefined || asRecord(parts.successes.throughput) !== undefined) &&
-    (latency === undefined || ["request_latency", "time_to_first_token", "normalized_time_per_output_token"].some((key) => key in latency))
+    (latency === undefined ||
+      ["request_latency", "time_to_first_token", "normalized_time_per_output_token"].some((key) => key in latency))
   );
 }
 
 function isPrometheus(data: unknown): boolean {
   const parts = reportParts(data);
   if (!parts || "latency" in parts.successes) return false;
-  return PROMETHEUS_KEYS.some((key) => key in parts.successes) || ("rate" in parts.successes && "time_per_output_token" in parts.successes);
+  return (
+    PROMETHEUS_KEYS.some((key) => key in parts.successes) ||
+    ("rate" in parts.successes && "time_per_output_token" in parts.successes)
+  );
 }
 
 /* ------------------------------------------------------------------------------------------------------ */
@@ -102,7 +117,11 @@ function isPrometheus(data: unknown): boolean {
 function parseLifecycle(file: SourceFile): Fragment[] {
   const record = asRecord(file.data);
   const parts = reportParts(file.data);
-  if (!record || !parts) throw new FormatError("", "An inference-perf lifecycle report should have load_summary, successes and failures objects.");
+  if (!record || !parts)
+    throw new FormatError(
+      "",
+      "An inference-perf lifecycle report should have load_summary, successes and failures objects.",
+    );
   const { load, successes, failures } = parts;
 
   const concurrency = figure(load, "concurrency", "load_summary");
@@ -113,14 +132,20 @@ function parseLifecycle(file: SourceFile): Fragment[] {
   const builder = new PointBuilder(file.name);
   if (concurrency !== undefined) {
     if (toConcurrency(concurrency) === null) {
-      throw new FormatError("load_summary.concurrency", `load_summary.concurrency should be a positive whole number, but it is ${JSON.stringify(concurrency)}.`);
+      throw new FormatError(
+        "load_summary.concurrency",
+        `load_summary.concurrency should be a positive whole number, but it is ${JSON.stringify(concurrency)}.`,
+      );
     }
     // A concurrent stage's requested_rate is its request count (set so the load generator never throttles): not a rate.
     builder.concurrency(concurrency, "load_summary.concurrency");
   } else {
     builder.requestRate(rate, "load_summary.requested_rate");
     if (!builder.has("request_rate")) {
-      throw new FormatError("load_summary.requested_rate", `load_summary.requested_rate should be a positive rate, but it is ${JSON.stringify(rate)}.`);
+      throw new FormatError(
+        "load_summary.requested_rate",
+        `load_summary.requested_rate should be a positive rate, but it is ${JSON.stringify(rate)}.`,
+      );
     }
   }
 
@@ -130,7 +155,8 @@ function parseLifecycle(file: SourceFile): Fragment[] {
 
   const throughput = section(successes, "throughput", "successes");
   if (throughput) {
-    for (const [key, field] of THROUGHPUTS) builder.set(field, figure(throughput, key, "successes.throughput"), `successes.throughput.${key}`);
+    for (const [key, field] of THROUGHPUTS)
+      builder.set(field, figure(throughput, key, "successes.throughput"), `successes.throughput.${key}`);
   }
   // Token totals: v0.5+ reports sum the tokens (the server's usage counts when it sent them).
   for (const [key, field] of [
@@ -174,7 +200,16 @@ function parseLifecycle(file: SourceFile): Fragment[] {
   if (achieved !== null) metadata.achieved_rate = achieved;
   metadata.report_layout = tokenTimed ? "v0.5+ (token-timed)" : "before v0.5 (stream-timed)";
   context.metadata = metadata;
-  return [{ format: "inference-perf", file: file.name, part: "", context, points: [point], warnings: [...warnings, ...builder.warnings] }];
+  return [
+    {
+      format: "inference-perf",
+      file: file.name,
+      part: "",
+      context,
+      points: [point],
+      warnings: [...warnings, ...builder.warnings],
+    },
+  ];
 }
 
 export const inferencePerfLifecycleParser: FormatParser = {
@@ -197,7 +232,8 @@ export const inferencePerfLifecycleParser: FormatParser = {
 
 export const inferencePerfPrometheusParser: FormatParser = {
   id: "inference-perf",
-  label: "inference-perf stage_N_prometheus_metrics.json / summary_prometheus_metrics.json (model-server metrics, not imported)",
+  label:
+    "inference-perf stage_N_prometheus_metrics.json / summary_prometheus_metrics.json (model-server metrics, not imported)",
   signature:
     "`load_summary` and `failures` empty, `successes` with server-side `rate`, `queue_len`, `kv_cache_usage_percentage`, `time_per_output_token`… directly under it",
   detect(file: SourceFile): boolean {
@@ -209,9 +245,16 @@ export const inferencePerfPrometheusParser: FormatParser = {
   },
   // Server-side histogram estimates over a query window that does not match the stage: see the docs.
   parse(file: SourceFile): Fragment[] {
-    if (!reportParts(file.data)) throw new FormatError("", "An inference-perf Prometheus report should have load_summary, successes and failures objects.");
+    if (!reportParts(file.data))
+      throw new FormatError(
+        "",
+        "An inference-perf Prometheus report should have load_summary, successes and failures objects.",
+      );
     return [];
   },
 };
 
-export const inferencePerfParsers: readonly FormatParser[] = [inferencePerfLifecycleParser, inferencePerfPrometheusParser];
+export const inferencePerfParsers: readonly FormatParser[] = [
+  inferencePerfLifecycleParser,
+  inferencePerfPrometheusParser,
+];

@@ -7,7 +7,7 @@
  * as metadata (`pp512_tok_s`, `tg128@d4096_tok_s`).
  */
 import { canonicalFlagName } from "@/lib/runs/flags";
-import { describeValue, asRecord, isNaNValue, isoTimestamp, PointBuilder, toCount, toNumber } from "./common";
+import { asRecord, describeValue, isNaNValue, isoTimestamp, PointBuilder, toCount, toNumber } from "./common";
 import { FormatError, type FormatParser, type Fragment, type RunContext, type SourceFile } from "./types";
 
 const SIGNATURE = ["build_commit", "n_prompt", "n_gen", "avg_ts"] as const;
@@ -128,13 +128,15 @@ function fieldPath(where: string, key: string): string {
   return where === "" ? key : where.startsWith("[") ? `${where}.${key}` : `${where}: ${key}`;
 }
 
-
 /** A required token count (n_prompt, n_gen). */
 function requiredCount(test: Test, key: string): number {
   const value = test.record[key];
   const count = toCount(value);
   if (count === null) {
-    throw new FormatError(fieldPath(test.where, key), `${key} must be a whole number of tokens, got ${describeValue(value)}`);
+    throw new FormatError(
+      fieldPath(test.where, key),
+      `${key} must be a whole number of tokens, got ${describeValue(value)}`,
+    );
   }
   return count;
 }
@@ -189,7 +191,10 @@ function hardware(record: Record<string, unknown>): RunContext["hardware"] {
   const info = text(record.gpu_info);
   if (!info) return undefined;
   if (toNumber(record.n_gpu_layers) === 0) return undefined;
-  const names = info.split(",").map((name) => name.trim()).filter(Boolean);
+  const names = info
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
   if (names.length === 0) return undefined;
   const gpu = names.every((name) => name === names[0]) ? names[0] : names.join(", ");
   const devices = text(record.devices);
@@ -255,7 +260,10 @@ function measure(test: Test, index: number): Measured {
   }
   const avgTs = record.avg_ts;
   if (avgTs === undefined || avgTs === null || (!isNaNValue(avgTs) && toNumber(avgTs) === null)) {
-    throw new FormatError(fieldPath(where, "avg_ts"), `avg_ts must be a number of tokens per second, got ${describeValue(avgTs)}`);
+    throw new FormatError(
+      fieldPath(where, "avg_ts"),
+      `avg_ts must be a number of tokens per second, got ${describeValue(avgTs)}`,
+    );
   }
   return { test, index, nPrompt, nGen, nDepth, label: testLabel(nPrompt, nGen, nDepth), ts: toNumber(avgTs) };
 }
@@ -289,7 +297,12 @@ function configurations(tests: readonly Measured[]): Configuration[] {
   const byKey = new Map<string, Configuration>();
   for (const measured of tests) {
     const launch = launchOf(measured.test.record);
-    const key = JSON.stringify([launch.flags, launch.engineVersion ?? null, launch.model ?? null, launch.hardware ?? null]);
+    const key = JSON.stringify([
+      launch.flags,
+      launch.engineVersion ?? null,
+      launch.model ?? null,
+      launch.hardware ?? null,
+    ]);
     const existing = byKey.get(key);
     if (existing) existing.tests.push(measured);
     else byKey.set(key, { key, launch, tests: [measured] });
@@ -309,7 +322,10 @@ function representative(tests: readonly Measured[]): Measured | undefined {
   if (generation.length === 0) return undefined;
   const depth = Math.min(...generation.map(depthOf));
   const shallowest = generation.filter((test) => depthOf(test) === depth);
-  return shallowest.find((test) => test.nGen === 128) ?? shallowest.reduce((best, test) => (test.nGen < best.nGen ? test : best));
+  return (
+    shallowest.find((test) => test.nGen === 128) ??
+    shallowest.reduce((best, test) => (test.nGen < best.nGen ? test : best))
+  );
 }
 
 /** A metadata value every test that states it agrees on; undefined when none states it or they differ. */
@@ -335,7 +351,8 @@ function configurationPart(config: Configuration, all: readonly Configuration[])
   const others = all.filter((other) => other !== config);
   const { launch } = config;
   const parts: string[] = [];
-  const differs = (pick: (l: Launch) => unknown) => others.some((other) => JSON.stringify(pick(other.launch)) !== JSON.stringify(pick(launch)));
+  const differs = (pick: (l: Launch) => unknown) =>
+    others.some((other) => JSON.stringify(pick(other.launch)) !== JSON.stringify(pick(launch)));
   if (differs((l) => l.model)) parts.push(launch.model ?? "no model");
   if (differs((l) => l.engineVersion)) parts.push(launch.engineVersion ?? "no build");
   if (differs((l) => l.hardware)) parts.push(showHardware(launch.hardware));
@@ -376,7 +393,9 @@ function parseConfiguration(file: SourceFile, config: Configuration, part: strin
     );
   }
   metadata.tests = tests.length;
-  const repetitions = agreed(tests.map(({ test }) => (Array.isArray(test.record.samples_ns) ? test.record.samples_ns.length : undefined)));
+  const repetitions = agreed(
+    tests.map(({ test }) => (Array.isArray(test.record.samples_ns) ? test.record.samples_ns.length : undefined)),
+  );
   if (repetitions !== undefined) metadata.repetitions = repetitions;
   for (const key of ["model_type", "backends", "cpu_info"] as const) {
     const value = agreed(tests.map(({ test }) => text(test.record[key])?.slice(0, 2_000)));
@@ -399,7 +418,8 @@ function parseConfiguration(file: SourceFile, config: Configuration, part: strin
     }
     seen.set(test.label, test);
     if (test.ts === null) warnings.push(`${where}: avg_ts is NaN; stored as no data.`);
-    else if (test.ts <= 0) warnings.push(`${where}: avg_ts is ${test.ts} t/s; stored as no data, never a ${test.ts} tok/s figure.`);
+    else if (test.ts <= 0)
+      warnings.push(`${where}: avg_ts is ${test.ts} t/s; stored as no data, never a ${test.ts} tok/s figure.`);
     else speeds.push(test);
   }
   let kept = new Set(speeds);
@@ -431,19 +451,29 @@ function parseConfiguration(file: SourceFile, config: Configuration, part: strin
     .sort()[0];
   if (measured) context.measured_at = measured;
 
-  return { format: "llama-bench", file: file.name, part, context, points: [point], warnings: [...warnings, ...builder.warnings] };
+  return {
+    format: "llama-bench",
+    file: file.name,
+    part,
+    context,
+    points: [point],
+    warnings: [...warnings, ...builder.warnings],
+  };
 }
 
 function parse(file: SourceFile): Fragment[] {
   const tests = testsOf(file).map(measure);
   const configs = configurations(tests);
-  return configs.map((config) => parseConfiguration(file, config, configs.length === 1 ? "" : configurationPart(config, configs)));
+  return configs.map((config) =>
+    parseConfiguration(file, config, configs.length === 1 ? "" : configurationPart(config, configs)),
+  );
 }
 
 export const llamaBenchParser: FormatParser = {
   id: "llama-bench",
   label: "llama.cpp llama-bench (-o json, jsonl or csv)",
-  signature: "a list of test records (JSON array, JSON lines or CSV rows) with build_commit, n_prompt, n_gen and avg_ts",
+  signature:
+    "a list of test records (JSON array, JSON lines or CSV rows) with build_commit, n_prompt, n_gen and avg_ts",
   detect(file) {
     try {
       return detect(file);

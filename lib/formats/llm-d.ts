@@ -8,7 +8,19 @@
  */
 import { canonicalFlagName } from "@/lib/runs/flags";
 import type { FlagValue } from "@/lib/runs/schema";
-import { describeValue, asRecord, get, isNaNValue, isoTimestamp, PointBuilder, toConcurrency, toCount, toNumber, requestRate, type TimeUnit } from "./common";
+import {
+  asRecord,
+  describeValue,
+  get,
+  isNaNValue,
+  isoTimestamp,
+  PointBuilder,
+  requestRate,
+  type TimeUnit,
+  toConcurrency,
+  toCount,
+  toNumber,
+} from "./common";
 import { FormatError, type FormatParser, type Fragment, type RunContext, type SourceFile } from "./types";
 
 type Layout = "v0.1" | "v0.2";
@@ -64,7 +76,6 @@ function detect(file: SourceFile): boolean {
   return layoutOf(record) !== undefined;
 }
 
-
 function text(value: unknown): string | undefined {
   if (typeof value === "number" && Number.isFinite(value)) return String(value);
   return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
@@ -83,7 +94,8 @@ function statistics(data: unknown, path: string): Record<string, unknown> | unde
   const value = get(data, path);
   if (value === undefined || value === null) return undefined;
   const record = asRecord(value);
-  if (!record) throw new FormatError(path, `${path} must be a statistics object with units and mean, got ${describeValue(value)}`);
+  if (!record)
+    throw new FormatError(path, `${path} must be a statistics object with units and mean, got ${describeValue(value)}`);
   return record;
 }
 
@@ -127,7 +139,8 @@ function latencyMeaning(tool: string | undefined, toolVersion: string | undefine
         ["inter_token_latency", "tpot"],
         ["normalized_time_per_output_token", "e2el_per_token"],
       ];
-      if (guidellmFrom04(toolVersion) === true) return { map: [...map, ["time_per_output_token", "e2el_per_token"]], skip: [] };
+      if (guidellmFrom04(toolVersion) === true)
+        return { map: [...map, ["time_per_output_token", "e2el_per_token"]], skip: [] };
       const why =
         toolVersion === undefined
           ? "the report does not state the GuideLLM version, and before 0.4 GuideLLM computed it as (last token − first token) / output tokens"
@@ -156,7 +169,14 @@ function latencyMeaning(tool: string | undefined, toolVersion: string | undefine
 }
 
 /** Set the latency statistics of a report's latency section, by the tool's meaning of each. */
-function setToolLatencies(builder: PointBuilder, data: unknown, base: string, meaning: LatencyMeaning, warnings: string[], where: string): void {
+function setToolLatencies(
+  builder: PointBuilder,
+  data: unknown,
+  base: string,
+  meaning: LatencyMeaning,
+  warnings: string[],
+  where: string,
+): void {
   for (const [field, metric] of meaning.map) setLatency(builder, data, `${base}.${field}`, metric);
   for (const [field, why] of meaning.skip) {
     if (statistics(data, `${base}.${field}`)) warnings.push(`${where}: ${base}.${field} is not imported: ${why}.`);
@@ -178,9 +198,11 @@ function setLatency(builder: PointBuilder, data: unknown, path: string, metric: 
   if (builder.has(`mean_${metric}_ms`) || builder.has(`median_${metric}_ms`)) return;
   const units = unitsOf(stats, path);
   const unit = TIME_UNITS[units];
-  if (!unit) throw new FormatError(`${path}.units`, `${path} is in "${units}", not a time (ms, s, ms/token or s/token)`);
+  if (!unit)
+    throw new FormatError(`${path}.units`, `${path} is in "${units}", not a time (ms, s, ms/token or s/token)`);
   const entries: Parameters<PointBuilder["setStats"]>[1] = {};
-  for (const [stat, key] of STAT_KEYS) entries[stat] = { value: figure(data, `${path}.${key}`), source: `${path}.${key}` };
+  for (const [stat, key] of STAT_KEYS)
+    entries[stat] = { value: figure(data, `${path}.${key}`), source: `${path}.${key}` };
   builder.setStats(metric, entries, unit);
 }
 
@@ -213,7 +235,9 @@ function setRequests(builder: PointBuilder, data: unknown, base: string): void {
 /** "PT49.97S", "PT1H2M3.5S" → seconds. */
 function isoDurationSeconds(value: unknown): number | undefined {
   if (typeof value !== "string") return undefined;
-  const match = /^P(?:(\d+(?:\.\d+)?)D)?T?(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?$/.exec(value.trim());
+  const match = /^P(?:(\d+(?:\.\d+)?)D)?T?(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?$/.exec(
+    value.trim(),
+  );
   if (!match || value.trim() === "P" || value.trim() === "PT") return undefined;
   const [, d, h, m, s] = match;
   return Number(d ?? 0) * 86_400 + Number(h ?? 0) * 3_600 + Number(m ?? 0) * 60 + Number(s ?? 0);
@@ -279,7 +303,9 @@ function flagValue(value: unknown): FlagValue | number | undefined {
  * the rest cannot be one flag set, and a warning says so.
  */
 function flagsOf(components: EngineComponent[], warnings: string[], where: string): RunContext["flags"] {
-  const sets = components.map((component) => component.args).filter((args): args is Record<string, unknown> => args !== undefined);
+  const sets = components
+    .map((component) => component.args)
+    .filter((args): args is Record<string, unknown> => args !== undefined);
   if (sets.length === 0) return undefined;
   const converted = sets.map((args) => {
     const out: Record<string, FlagValue | number> = {};
@@ -298,7 +324,9 @@ function flagsOf(components: EngineComponent[], warnings: string[], where: strin
   }
   if (converted.some((flags) => Object.keys(flags).some((name) => !(name in shared)))) dropped = true;
   if (dropped && components.length > 1) {
-    warnings.push(`${where}: the engine components (${components.map((c) => c.role ?? "?").join(", ")}) were launched with different arguments; only the ones they share are kept as flags.`);
+    warnings.push(
+      `${where}: the engine components (${components.map((c) => c.role ?? "?").join(", ")}) were launched with different arguments; only the ones they share are kept as flags.`,
+    );
   }
   return Object.keys(shared).length > 0 ? shared : undefined;
 }
@@ -309,16 +337,19 @@ function envOf(components: EngineComponent[]): RunContext["env"] {
   if (!first) return undefined;
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(first)) {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || value === null || value === undefined || typeof value === "object") continue;
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || value === null || value === undefined || typeof value === "object")
+      continue;
     const textValue = String(value);
-    if (sets.every((set) => set !== undefined && set[name] !== undefined && String(set[name]) === textValue)) env[name] = textValue;
+    if (sets.every((set) => set !== undefined && set[name] !== undefined && String(set[name]) === textValue))
+      env[name] = textValue;
   }
   return Object.keys(env).length > 0 ? env : undefined;
 }
 
 /** Engine, version, model, hardware, flags and env from the engine components. */
 function engineContext(components: EngineComponent[], context: RunContext, warnings: string[], where: string): void {
-  const metadata = (context.metadata ??= {});
+  context.metadata ??= {};
+  const metadata = context.metadata;
   const tools = components.map((component) => component.tool);
   const tool = agreed(tools);
   if (tool) {
@@ -373,7 +404,7 @@ function engineComponentsV02(data: unknown): EngineComponent[] {
   const components: EngineComponent[] = [];
   for (const item of stack) {
     const standardized = asRecord(get(item, "standardized"));
-    if (!standardized || standardized.kind !== "inference_engine") continue;
+    if (standardized?.kind !== "inference_engine") continue;
     const component: EngineComponent = {};
     const tool = text(standardized.tool);
     if (tool) component.tool = tool;
@@ -467,7 +498,14 @@ function parseV02(file: SourceFile): Fragment | undefined {
   const description = text(get(data, "run.description"));
   if (description) context.notes = description.slice(0, 20_000);
 
-  return { format: "llm-d-benchmark-report", file: file.name, part: "", context, points: [point], warnings: [...warnings, ...builder.warnings] };
+  return {
+    format: "llm-d-benchmark-report",
+    file: file.name,
+    part: "",
+    context,
+    points: [point],
+    warnings: [...warnings, ...builder.warnings],
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -481,7 +519,10 @@ function engineComponentsV01(data: unknown): EngineComponent[] {
   const engines = get(data, "scenario.platform.engine");
   const accelerators = get(data, "scenario.host.accelerator");
   const types = get(data, "scenario.host.type");
-  const count = Math.max(Array.isArray(engines) ? engines.length : 0, Array.isArray(accelerators) ? accelerators.length : 0);
+  const count = Math.max(
+    Array.isArray(engines) ? engines.length : 0,
+    Array.isArray(accelerators) ? accelerators.length : 0,
+  );
   const model = text(get(data, "scenario.model.name"));
   const components: EngineComponent[] = [];
   for (let index = 0; index < count; index += 1) {
@@ -539,9 +580,21 @@ function parseV01(file: SourceFile): Fragment {
 
   setRequests(builder, data, "metrics.requests");
   builder.set("duration_s", figure(data, "metrics.time.duration"), "metrics.time.duration", "s");
-  builder.set("output_throughput", figure(data, "metrics.throughput.output_tokens_per_sec"), "metrics.throughput.output_tokens_per_sec");
-  builder.set("total_token_throughput", figure(data, "metrics.throughput.total_tokens_per_sec"), "metrics.throughput.total_tokens_per_sec");
-  builder.set("request_throughput", figure(data, "metrics.throughput.requests_per_sec"), "metrics.throughput.requests_per_sec");
+  builder.set(
+    "output_throughput",
+    figure(data, "metrics.throughput.output_tokens_per_sec"),
+    "metrics.throughput.output_tokens_per_sec",
+  );
+  builder.set(
+    "total_token_throughput",
+    figure(data, "metrics.throughput.total_tokens_per_sec"),
+    "metrics.throughput.total_tokens_per_sec",
+  );
+  builder.set(
+    "request_throughput",
+    figure(data, "metrics.throughput.requests_per_sec"),
+    "metrics.throughput.requests_per_sec",
+  );
   const tool = text(get(data, "scenario.load.name"));
   setLatency(builder, data, "metrics.latency.time_to_first_token", "ttft");
   setLatency(builder, data, "metrics.latency.request_latency", "e2el");
@@ -570,7 +623,14 @@ function parseV01(file: SourceFile): Fragment {
   const total = toCount(get(data, "metrics.requests.total"));
   if (total !== null) context.workload = { num_prompts: total };
 
-  return { format: "llm-d-benchmark-report", file: file.name, part: "", context, points: [point], warnings: [...warnings, ...builder.warnings] };
+  return {
+    format: "llm-d-benchmark-report",
+    file: file.name,
+    part: "",
+    context,
+    points: [point],
+    warnings: [...warnings, ...builder.warnings],
+  };
 }
 
 function parse(file: SourceFile): Fragment[] {

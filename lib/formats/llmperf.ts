@@ -35,7 +35,11 @@ const LATENCIES = [
   ["inter_token_latency_s", "e2el_per_token"],
 ] as const;
 
-const SUMMARY_SIGNATURE = ["results_ttft_s_mean", "results_end_to_end_latency_s_mean", "results_mean_output_throughput_token_per_s"];
+const SUMMARY_SIGNATURE = [
+  "results_ttft_s_mean",
+  "results_end_to_end_latency_s_mean",
+  "results_mean_output_throughput_token_per_s",
+];
 const RECORD_SIGNATURE = ["ttft_s", "end_to_end_latency_s", "inter_token_latency_s"];
 
 function isSummary(value: unknown): value is Record<string, unknown> {
@@ -57,7 +61,10 @@ function figure(record: Record<string, unknown>, key: string, where: string): un
   const value = record[key];
   if (value === undefined || value === null) return undefined;
   if (typeof value === "number") return value;
-  if (typeof value === "string" && (toNumber(value) !== null || isNaNValue(value) || /^[-+]?inf(inity)?$/i.test(value.trim()))) {
+  if (
+    typeof value === "string" &&
+    (toNumber(value) !== null || isNaNValue(value) || /^[-+]?inf(inity)?$/i.test(value.trim()))
+  ) {
     return value;
   }
   const found = Array.isArray(value) ? "a list" : typeof value === "object" ? "an object" : JSON.stringify(value);
@@ -84,7 +91,8 @@ function summaryContext(summary: Record<string, unknown>): RunContext {
   const metadata: Record<string, string | number | boolean> = {};
   for (const key of ["name", "version", "framework", "stddev_input_tokens", "stddev_output_tokens"]) {
     const value = summary[key];
-    if (typeof value === "string" && value.trim() !== "") metadata[key === "version" ? "llmperf_results_version" : key] = value.trim();
+    if (typeof value === "string" && value.trim() !== "")
+      metadata[key === "version" ? "llmperf_results_version" : key] = value.trim();
     else if (typeof value === "number" && Number.isFinite(value)) metadata[key] = value;
   }
   if (Object.keys(metadata).length > 0) context.metadata = metadata;
@@ -95,7 +103,10 @@ function summaryPoint(summary: Record<string, unknown>, where: string, label: st
   const concurrency = summary.num_concurrent_requests;
   if (toConcurrency(concurrency) === null) {
     const path = where ? `${where}.num_concurrent_requests` : "num_concurrent_requests";
-    throw new FormatError(path, `${path} should be a positive whole number (the run's concurrency), but it is ${JSON.stringify(concurrency ?? null)}.`);
+    throw new FormatError(
+      path,
+      `${path} should be a positive whole number (the run's concurrency), but it is ${JSON.stringify(concurrency ?? null)}.`,
+    );
   }
   const builder = new PointBuilder(label);
   builder.concurrency(concurrency, "num_concurrent_requests");
@@ -127,7 +138,10 @@ function parseSummary(file: SourceFile): Fragment[] {
   if (Array.isArray(file.data)) {
     file.data.forEach((line, index) => {
       if (!isSummary(line)) {
-        throw new FormatError(`${index}`, `line ${index + 1} is not an LLMPerf summary (no num_concurrent_requests / results_* keys).`);
+        throw new FormatError(
+          `${index}`,
+          `line ${index + 1} is not an LLMPerf summary (no num_concurrent_requests / results_* keys).`,
+        );
       }
       summaries.push({ summary: line, where: `${index}`, part: `line ${index + 1}` });
     });
@@ -226,7 +240,10 @@ export function summarizeIndividualResponses(file: SourceFile): IndividualRespon
       const number = toNumber(value);
       if (number !== null) values.push(number);
     }
-    if (nanCount > 0) warnings.push(`individual responses: ${nanCount} successful request(s) have ${source} NaN; left out of its statistics.`);
+    if (nanCount > 0)
+      warnings.push(
+        `individual responses: ${nanCount} successful request(s) have ${source} NaN; left out of its statistics.`,
+      );
     const stats = describeValues(values);
     for (const [stat, value] of Object.entries(stats) as Array<[Stat, number]>) {
       builder.setStats(metric, { [stat]: { value, source: `${source} (${stat} over successful requests)` } }, "s");
@@ -248,17 +265,27 @@ export function summarizeIndividualResponses(file: SourceFile): IndividualRespon
     if (seen > 0) builder.set(field, total, `${source} (sum over successful requests)`);
   }
   const point = builder.build();
-  return { requests: records.length, completed: ok.length, failed, point, warnings: [...warnings, ...builder.warnings] };
+  return {
+    requests: records.length,
+    completed: ok.length,
+    failed,
+    point,
+    warnings: [...warnings, ...builder.warnings],
+  };
 }
 
 /**
  * A fragment from an individual-responses file once its load level is known (a person supplied the
  * concurrency the run used, or the matching summary states it). The figures are the file's; the level is not.
  */
-export function individualResponsesFragment(file: SourceFile, level: { concurrency: number; source: string }): Fragment {
+export function individualResponsesFragment(
+  file: SourceFile,
+  level: { concurrency: number; source: string },
+): Fragment {
   const summary = summarizeIndividualResponses(file);
   const concurrency = toConcurrency(level.concurrency);
-  if (concurrency === null) throw new FormatError("", `${JSON.stringify(level.concurrency)} is not a concurrency level.`);
+  if (concurrency === null)
+    throw new FormatError("", `${JSON.stringify(level.concurrency)} is not a concurrency level.`);
   const { sources, ...figures } = summary.point;
   const point: ResultPoint = { concurrency, ...figures, sources: { concurrency: level.source, ...sources } };
   return { format: "llmperf", file: file.name, part: "", context: {}, points: [point], warnings: summary.warnings };

@@ -9,9 +9,9 @@
  * See docs/formats/sglang.md for the field mapping and the definitions the source uses.
  */
 import type { FlagValue, Hardware, Speculative, Workload } from "@/lib/runs/schema";
-import { asRecord, PointBuilder, toConcurrency, toCount, toNumber, type PointField } from "./common";
+import { asRecord, PointBuilder, type PointField, toConcurrency, toCount, toNumber } from "./common";
+import { describeValue, figure, type Json, setFigure, type Where } from "./flat-record";
 import { FormatError, type FormatParser, type Fragment, type RunContext, type SourceFile } from "./types";
-import { describeValue, figure, setFigure, type Json, type Where } from "./flat-record";
 
 type Metadata = Record<string, string | number | boolean>;
 
@@ -28,7 +28,16 @@ const SGLANG_SERVING_KEYS = [
   "sharegpt_output_len",
 ] as const;
 /** Keys only vLLM's bench serve / sweep writes: a line with any of them is not SGLang's. */
-const VLLM_KEYS = ["total_token_throughput", "tokenizer_id", "burstiness", "endpoint_type", "model_id", "run_number", "mean_e2el_ms", "median_e2el_ms"] as const;
+const VLLM_KEYS = [
+  "total_token_throughput",
+  "tokenizer_id",
+  "burstiness",
+  "endpoint_type",
+  "model_id",
+  "run_number",
+  "mean_e2el_ms",
+  "median_e2el_ms",
+] as const;
 const SERVING_RESULT_KEYS = ["completed", "output_throughput", "duration", "total_output_tokens"] as const;
 
 function isServingLine(value: unknown): value is Json {
@@ -63,7 +72,6 @@ function detectLines(file: SourceFile, test: (value: unknown) => boolean): boole
 // ---------------------------------------------------------------------------------------------------------
 // Lines and figures
 
-
 function lines(file: SourceFile): { record: Json; where: Where; part: string }[] {
   if (Array.isArray(file.data)) {
     return file.data.map((item, index) => {
@@ -77,9 +85,6 @@ function lines(file: SourceFile): { record: Json; where: Where; part: string }[]
   if (!record) throw new FormatError("", "the file must hold a JSON object per line");
   return [{ record, where: { path: "", label: file.name }, part: "" }];
 }
-
-
-
 
 const STAT_KEY = /^(mean|median|std|p(\d+(?:\.\d+)?))_(ttft|tpot|itl|e2e_latency)_ms$/;
 
@@ -239,7 +244,8 @@ function servingContext(record: Json): RunContext {
   addMetadata(metadata, "backend", record.backend);
   addMetadata(metadata, "tag", record.tag);
   const dataset = text(record.dataset_name);
-  if (dataset !== undefined && /^(random|image)/.test(dataset)) addMetadata(metadata, "random_range_ratio", toNumber(record.random_range_ratio) ?? undefined);
+  if (dataset !== undefined && /^(random|image)/.test(dataset))
+    addMetadata(metadata, "random_range_ratio", toNumber(record.random_range_ratio) ?? undefined);
   // `concurrency` is the measured average number of requests in flight (sum of e2e latencies / duration).
   addMetadata(metadata, "measured_concurrency", toNumber(record.concurrency) ?? undefined);
   addMetadata(metadata, "max_concurrent_requests", toNumber(record.max_concurrent_requests) ?? undefined);
@@ -255,8 +261,16 @@ function servingFragment(file: SourceFile, record: Json, where: Where, part: str
   const warnings: string[] = [];
   const builder = new PointBuilder(where.label);
   const concurrency = record.max_concurrency;
-  if (concurrency !== undefined && concurrency !== null && typeof concurrency !== "number" && typeof concurrency !== "string") {
-    throw new FormatError(`${where.path}max_concurrency`, `max_concurrency must be a number or null, found ${describeValue(concurrency)}`);
+  if (
+    concurrency !== undefined &&
+    concurrency !== null &&
+    typeof concurrency !== "number" &&
+    typeof concurrency !== "string"
+  ) {
+    throw new FormatError(
+      `${where.path}max_concurrency`,
+      `max_concurrency must be a number or null, found ${describeValue(concurrency)}`,
+    );
   }
   builder.concurrency(concurrency, "max_concurrency");
   builder.requestRate(record.request_rate, "request_rate");
@@ -305,7 +319,10 @@ function oneBatchFragment(file: SourceFile, record: Json, where: Where, part: st
   const builder = new PointBuilder(where.label);
   const batch = toConcurrency(record.batch_size);
   if (batch === null) {
-    throw new FormatError(`${where.path}batch_size`, `batch_size must be a whole number of at least 1, found ${describeValue(record.batch_size)}`);
+    throw new FormatError(
+      `${where.path}batch_size`,
+      `batch_size must be a whole number of at least 1, found ${describeValue(record.batch_size)}`,
+    );
   }
   builder.concurrency(batch, "batch_size");
   setFigure(builder, warnings, "duration_s", record, "latency", where, "s");
@@ -341,7 +358,8 @@ function oneBatchFragment(file: SourceFile, record: Json, where: Where, part: st
 export const sglangOneBatchServerParser: FormatParser = {
   id: "sglang-bench-one-batch-server",
   label: "SGLang bench_one_batch_server --result-filename",
-  signature: "JSON lines with batch_size, input_len, output_len, latency and overall_throughput (usually run_name), and no completed",
+  signature:
+    "JSON lines with batch_size, input_len, output_len, latency and overall_throughput (usually run_name), and no completed",
   detect: (file) => detectLines(file, isOneBatchLine),
   parse: (file) => lines(file).map(({ record, where, part }) => oneBatchFragment(file, record, where, part)),
 };

@@ -8,7 +8,7 @@
  * does state (see levelOf below and docs/formats/trtllm.md).
  */
 import { canonicalFlagName } from "@/lib/runs/flags";
-import { describeValue, asRecord, get, isNaNValue, PointBuilder, toCount, toNumber } from "./common";
+import { asRecord, describeValue, get, isNaNValue, PointBuilder, toCount, toNumber } from "./common";
 import { FormatError, type FormatParser, type Fragment, type RunContext, type SourceFile } from "./types";
 
 /** A run whose requests were all handed to the engine within this share of its duration was not held back. */
@@ -26,7 +26,6 @@ function detect(file: SourceFile): boolean {
     ("system_output_throughput_tok_s" in performance || "request_throughput_req_s" in performance)
   );
 }
-
 
 /** A figure the parser reads: absent, null or NaN are fine (PointBuilder handles them); another type is a broken file. */
 function checkFigure(data: unknown, path: string): unknown {
@@ -145,7 +144,9 @@ function speculative(data: unknown): RunContext["speculative"] {
 }
 
 function metadata(data: unknown): Record<string, string | number | boolean> {
-  const out: Record<string, string | number | boolean> = { streaming: asRecord(get(data, "streaming_metrics")) !== undefined };
+  const out: Record<string, string | number | boolean> = {
+    streaming: asRecord(get(data, "streaming_metrics")) !== undefined,
+  };
   const strings: [string, string][] = [
     ["engine.backend", "backend"],
     ["engine.dtype", "dtype"],
@@ -186,12 +187,25 @@ function parse(file: SourceFile): Fragment[] {
     .set("completed", figure("request_info.num_requests"), "request_info.num_requests")
     .set("duration_s", figure("performance.total_latency_ms"), "performance.total_latency_ms", "ms")
     .set("request_throughput", figure("performance.request_throughput_req_s"), "performance.request_throughput_req_s")
-    .set("output_throughput", figure("performance.system_output_throughput_tok_s"), "performance.system_output_throughput_tok_s")
-    .set("total_token_throughput", figure("performance.system_total_throughput_tok_s"), "performance.system_total_throughput_tok_s")
+    .set(
+      "output_throughput",
+      figure("performance.system_output_throughput_tok_s"),
+      "performance.system_output_throughput_tok_s",
+    )
+    .set(
+      "total_token_throughput",
+      figure("performance.system_total_throughput_tok_s"),
+      "performance.system_total_throughput_tok_s",
+    )
     .set("mean_e2el_ms", figure("performance.avg_request_latency_ms"), "performance.avg_request_latency_ms");
   const percentiles = (metric: "e2el" | "ttft" | "tpot", base: string) => {
     const stats: Parameters<PointBuilder["setStats"]>[1] = {};
-    for (const [stat, key] of [["median", "p50"], ["p90", "p90"], ["p95", "p95"], ["p99", "p99"]] as const) {
+    for (const [stat, key] of [
+      ["median", "p50"],
+      ["p90", "p90"],
+      ["p95", "p95"],
+      ["p99", "p99"],
+    ] as const) {
       stats[stat] = { value: figure(`${base}.${key}`), source: `${base}.${key}` };
     }
     builder.setStats(metric, stats);

@@ -7,10 +7,9 @@
  * and vllm/benchmarks/sweep/serve.py (`_update_run_data`). See docs/formats/vllm.md.
  */
 import type { FlagValue, Speculative, Workload } from "@/lib/runs/schema";
-import { asRecord, compactDateToIso, PointBuilder, requestRate, toCount, toNumber, type PointField } from "./common";
+import { asRecord, compactDateToIso, PointBuilder, type PointField, requestRate, toCount, toNumber } from "./common";
+import { describeValue, type Json, setFigure, type Where } from "./flat-record";
 import { FormatError, type FormatParser, type Fragment, type RunContext, type SourceFile } from "./types";
-import { describeValue, setFigure, type Json, type Where } from "./flat-record";
-
 
 // ---------------------------------------------------------------------------------------------------------
 // Signatures
@@ -164,10 +163,6 @@ function isBenchArg(key: string): boolean {
 // ---------------------------------------------------------------------------------------------------------
 // Figures
 
-
-
-
-
 const STAT_KEY = /^(mean|median|std|p(\d+(?:\.\d+)?))_(ttft|tpot|itl|e2el)_ms$/;
 
 /**
@@ -194,8 +189,16 @@ function setLatencies(builder: PointBuilder, warnings: string[], record: Json, w
 function buildPoint(record: Json, where: Where, warnings: string[]) {
   const builder = new PointBuilder(where.label);
   const concurrency = record.max_concurrency;
-  if (concurrency !== undefined && concurrency !== null && typeof concurrency !== "number" && typeof concurrency !== "string") {
-    throw new FormatError(`${where.path}max_concurrency`, `max_concurrency must be a number or null, found ${describeValue(concurrency)}`);
+  if (
+    concurrency !== undefined &&
+    concurrency !== null &&
+    typeof concurrency !== "number" &&
+    typeof concurrency !== "string"
+  ) {
+    throw new FormatError(
+      `${where.path}max_concurrency`,
+      `max_concurrency must be a number or null, found ${describeValue(concurrency)}`,
+    );
   }
   builder.concurrency(concurrency, "max_concurrency");
   builder.requestRate(record.request_rate, "request_rate");
@@ -255,12 +258,17 @@ function payloadContext(record: Json, extraStrings: boolean): RunContext {
   if (tokenizer && tokenizer !== model) metadata.tokenizer_id = tokenizer;
   // Burstiness shapes the arrival times only at a finite rate; 1 (Poisson) is the default.
   const burstiness = toNumber(record.burstiness);
-  if (burstiness !== null && burstiness !== 1 && typeof requestRate(record.request_rate) === "number") metadata.burstiness = burstiness;
+  if (burstiness !== null && burstiness !== 1 && typeof requestRate(record.request_rate) === "number")
+    metadata.burstiness = burstiness;
   const goodput = record.request_goodput ?? record["request_goodput:"];
   addMetadata(metadata, "request_goodput", toNumber(goodput) ?? undefined);
   addMetadata(metadata, "max_concurrent_requests", toNumber(record.max_concurrent_requests) ?? undefined);
   addMetadata(metadata, "max_output_tokens_per_s", toNumber(record.max_output_tokens_per_s) ?? undefined);
-  addMetadata(metadata, "spec_decode_acceptance_rate_percent", toNumber(record.spec_decode_acceptance_rate) ?? undefined);
+  addMetadata(
+    metadata,
+    "spec_decode_acceptance_rate_percent",
+    toNumber(record.spec_decode_acceptance_rate) ?? undefined,
+  );
   addMetadata(metadata, "spec_decode_acceptance_length", toNumber(record.spec_decode_acceptance_length) ?? undefined);
   if (typeof record.ramp_up_strategy === "string") {
     addMetadata(metadata, "ramp_up_strategy", record.ramp_up_strategy);
@@ -284,7 +292,10 @@ function flagValue(value: unknown): FlagValue | undefined {
   if (typeof value === "boolean") return value;
   if (typeof value === "number") return Number.isFinite(value) ? String(value) : undefined;
   if (typeof value === "string") return value;
-  if (Array.isArray(value)) return value.filter((item) => item !== null && item !== undefined).map((item) => (typeof item === "object" ? JSON.stringify(item) : String(item)));
+  if (Array.isArray(value))
+    return value
+      .filter((item) => item !== null && item !== undefined)
+      .map((item) => (typeof item === "object" ? JSON.stringify(item) : String(item)));
   if (typeof value === "object" && value !== null) return JSON.stringify(value);
   return undefined;
 }
@@ -326,8 +337,10 @@ function sweepContext(record: Json): RunContext {
     if (key === "run_number" || isPayloadKey(key)) continue;
     if (isBenchArg(key)) {
       if (key === "dataset_name" && text(value)) workload.dataset = text(value);
-      else if ((key === "input_len" || key === "random_input_len") && toCount(value) !== null) workload.input_len = toCount(value) ?? undefined;
-      else if (["output_len", "random_output_len", "sharegpt_output_len"].includes(key) && toCount(value) !== null) workload.output_len = toCount(value) ?? undefined;
+      else if ((key === "input_len" || key === "random_input_len") && toCount(value) !== null)
+        workload.input_len = toCount(value) ?? undefined;
+      else if (["output_len", "random_output_len", "sharegpt_output_len"].includes(key) && toCount(value) !== null)
+        workload.output_len = toCount(value) ?? undefined;
       else if (key === "temperature" && toNumber(value) !== null) workload.temperature = toNumber(value) ?? undefined;
       else if (key === "_benchmark_name") addMetadata(metadata, "benchmark_name", value);
       else addMetadata(metadata, `bench_${key}`, value);
@@ -386,7 +399,8 @@ export const vllmBenchServeParser: FormatParser = {
   detect(file) {
     try {
       if (file.kind === "json") return isPlainPayload(file.data);
-      if (file.kind === "jsonl") return Array.isArray(file.data) && file.data.length > 0 && file.data.every(isPlainPayload);
+      if (file.kind === "jsonl")
+        return Array.isArray(file.data) && file.data.length > 0 && file.data.every(isPlainPayload);
       return false;
     } catch {
       return false;
@@ -396,7 +410,14 @@ export const vllmBenchServeParser: FormatParser = {
     return payloads(file).map(({ record, where, part }): Fragment => {
       const warnings: string[] = [];
       const point = buildPoint(record, where, warnings);
-      return { format: "vllm-bench-serve", file: file.name, part, context: payloadContext(record, true), points: [point], warnings };
+      return {
+        format: "vllm-bench-serve",
+        file: file.name,
+        part,
+        context: payloadContext(record, true),
+        points: [point],
+        warnings,
+      };
     });
   },
 };
@@ -419,13 +440,23 @@ export const vllmSweepParser: FormatParser = {
   parse(file) {
     return payloads(file).map(({ record, where }): Fragment => {
       const run = toCount(record.run_number);
-      if (run === null) throw new FormatError(`${where.path}run_number`, `run_number must be a whole number, found ${describeValue(record.run_number)}`);
+      if (run === null)
+        throw new FormatError(
+          `${where.path}run_number`,
+          `run_number must be a whole number, found ${describeValue(record.run_number)}`,
+        );
       const warnings: string[] = [];
       const point = buildPoint(record, { ...where, label: `${file.name} (run ${run})` }, warnings);
-      return { format: "vllm-sweep", file: file.name, part: `run ${run}`, context: sweepContext(record), points: [point], warnings };
+      return {
+        format: "vllm-sweep",
+        file: file.name,
+        part: `run ${run}`,
+        context: sweepContext(record),
+        points: [point],
+        warnings,
+      };
     });
   },
 };
 
 export const vllmParsers: readonly FormatParser[] = [vllmBenchServeParser, vllmSweepParser];
-

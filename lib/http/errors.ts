@@ -35,7 +35,8 @@ export function errorResponse(error: unknown, context: string): NextResponse<Err
     const status = ERROR_STATUS[error.code];
     console.warn(`[servebench] ${context} → ${status} ${error.code}: ${error.message}`);
     // A 401 says how to authenticate, whichever way the request came in.
-    const headers: Record<string, string> = error.code === "unauthorized" ? { "WWW-Authenticate": WWW_AUTHENTICATE } : {};
+    const headers: Record<string, string> =
+      error.code === "unauthorized" ? { "WWW-Authenticate": WWW_AUTHENTICATE } : {};
     return NextResponse.json(errorBody(error), { status, headers });
   }
   console.error(`[servebench] ${context} → 500`, error);

@@ -1,6 +1,6 @@
 /** Load the runs a comparison view names and build the comparison. */
 import { cache } from "react";
-import { buildComparison, MAX_COMPARED_RUNS, type CompareView, type Comparison } from "@/lib/analysis/comparison";
+import { buildComparison, type CompareView, type Comparison, MAX_COMPARED_RUNS } from "@/lib/analysis/comparison";
 import { getRunsByIds, type StoredRun } from "./queries";
 
 export interface LoadedComparison {

@@ -17,5 +17,7 @@ function canonical(value: unknown): unknown {
 }
 
 export function contentHash(document: RunDocument): string {
-  return createHash("sha256").update(JSON.stringify(canonical(document))).digest("hex");
+  return createHash("sha256")
+    .update(JSON.stringify(canonical(document)))
+    .digest("hex");
 }

@@ -6,7 +6,7 @@
  * (`--cuda-graph-bs 1 2 4`), quoted and JSON values, line continuations, and trailing pipes or redirects.
  */
 import { parse as shellParse } from "shell-quote";
-import type { FlagValue, Flags } from "./schema";
+import type { Flags, FlagValue } from "./schema";
 
 export interface ParsedCommand {
   /** The program and its subcommands or positional arguments before the first flag, e.g. ["vllm", "serve", "MODEL"]. */
@@ -53,7 +53,12 @@ export function tokenizeCommand(command: string): string[] {
       }
       // `2>&1` arrives as the word "2" then the operator: the file descriptor is part of the redirect.
       const previous = tokens[tokens.length - 1];
-      if (/^[<>]/.test(entry.op) && previous !== undefined && /^\d+$/.test(previous) && joined.includes(`${previous}${entry.op}`)) {
+      if (
+        /^[<>]/.test(entry.op) &&
+        previous !== undefined &&
+        /^\d+$/.test(previous) &&
+        joined.includes(`${previous}${entry.op}`)
+      ) {
         tokens.pop();
       }
       break;

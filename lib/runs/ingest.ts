@@ -5,7 +5,14 @@
  */
 import { z } from "zod";
 import { AppError, type ErrorIssue } from "@/lib/errors";
-import { conflictError, planRuns, readUploads, type ParsedUpload, type Plan, type UploadFile } from "@/lib/formats/import";
+import {
+  conflictError,
+  type ParsedUpload,
+  type Plan,
+  planRuns,
+  readUploads,
+  type UploadFile,
+} from "@/lib/formats/import";
 import { FORMAT_PARSERS } from "@/lib/formats/registry";
 import { mediaTypeOf, readBodyWithLimit } from "@/lib/http/body";
 import { defaultRunName, normalizeRunDocument, type RunDocument } from "./normalize";
@@ -98,9 +105,11 @@ function parsePick(value: string | null): number[] | undefined {
   if (value === null || value.trim() === "") return undefined;
   const parts = value.split(",").map((part) => part.trim());
   if (!parts.every((part) => /^\d+$/.test(part))) {
-    throw new AppError("bad_request", "fragments must be a comma-separated list of fragment numbers from the preview.", [
-      { path: "fragments", message: "expected numbers such as 0,2,3" },
-    ]);
+    throw new AppError(
+      "bad_request",
+      "fragments must be a comma-separated list of fragment numbers from the preview.",
+      [{ path: "fragments", message: "expected numbers such as 0,2,3" }],
+    );
   }
   return parts.map(Number);
 }
@@ -113,7 +122,9 @@ export async function readUploadRequest(request: Request, limitBytes: number): P
     const bytes = await readBodyWithLimit(request, limitBytes);
     let form: FormData;
     try {
-      form = await new Response(bytes, { headers: { "content-type": request.headers.get("content-type") ?? "" } }).formData();
+      form = await new Response(bytes, {
+        headers: { "content-type": request.headers.get("content-type") ?? "" },
+      }).formData();
     } catch {
       throw new AppError("bad_request", "The multipart body could not be read; check its boundary and encoding.");
     }
@@ -153,7 +164,10 @@ export async function readUploadRequest(request: Request, limitBytes: number): P
     return {
       files: [{ name: url.searchParams.get("filename") ?? "request body", bytes, declaredJson }],
       context: {},
-      options: { split: parseBoolean(url.searchParams.get("split")), pick: parsePick(url.searchParams.get("fragments")) },
+      options: {
+        split: parseBoolean(url.searchParams.get("split")),
+        pick: parsePick(url.searchParams.get("fragments")),
+      },
     };
   }
   throw new AppError(
@@ -234,7 +248,11 @@ export function invalidRunsError(runs: readonly PlannedRunResult[]): AppError | 
   if (issues.length === 0) return null;
   const first = issues[0]!;
   const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : "";
-  return new AppError("validation_failed", `The run document is invalid. ${first.path || "document"}: ${first.message}${more}`, issues);
+  return new AppError(
+    "validation_failed",
+    `The run document is invalid. ${first.path || "document"}: ${first.message}${more}`,
+    issues,
+  );
 }
 
 /** Read, parse, plan and validate an upload. Throws 400/413/415/422 AppErrors for what cannot be previewed. */
@@ -249,7 +267,13 @@ export async function prepareUpload(request: Request, limitBytes: number): Promi
       { path: "files", message: "no load points" },
     ]);
   }
-  return { parsed, plan, runs: validatePlannedRuns(plan, upload.context), context: upload.context, options: upload.options };
+  return {
+    parsed,
+    plan,
+    runs: validatePlannedRuns(plan, upload.context),
+    context: upload.context,
+    options: upload.options,
+  };
 }
 
 function restoredCreatedAt(value: unknown): Date | undefined {
@@ -280,7 +304,14 @@ export function documentsToStore(prepared: PreparedUpload): RunToStore[] {
 const PatchSchema = z.strictObject({
   name: z.string().trim().min(1, "must not be empty").max(200).optional(),
   tags: z
-    .array(z.string().trim().min(1, "must not be empty").max(40).regex(/^[^,]+$/, "must not contain a comma"))
+    .array(
+      z
+        .string()
+        .trim()
+        .min(1, "must not be empty")
+        .max(40)
+        .regex(/^[^,]+$/, "must not contain a comma"),
+    )
     .max(32)
     .optional(),
   notes: z.string().max(20_000).nullable().optional(),

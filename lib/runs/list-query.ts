@@ -3,7 +3,7 @@
  * page (lenient: a bad value falls back to its default so a mistyped link still shows the runs).
  */
 import { z } from "zod";
-import { SORT_KEYS, type RunListQuery } from "./queries";
+import { type RunListQuery, SORT_KEYS } from "./queries";
 
 export const MAX_PER_PAGE = 100;
 export const DEFAULT_PER_PAGE = 25;

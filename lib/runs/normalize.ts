@@ -8,12 +8,12 @@ import { AppError, type ErrorIssue } from "@/lib/errors";
 import { normalizeFlagObject, parseCommand, parseFlagTokens } from "./flags";
 import {
   DOCUMENT_KEYS,
-  RUN_FORMAT,
-  RunDocumentSchema,
-  SERVER_KEYS,
   type Flags,
   type Hardware,
   type ResultPoint,
+  RUN_FORMAT,
+  RunDocumentSchema,
+  SERVER_KEYS,
   type Speculative,
   type Workload,
 } from "./schema";
@@ -64,8 +64,7 @@ export function issuesFromZod(error: z.ZodError): ErrorIssue[] {
     if (issue.path.length === 1 && typeof issue.path[0] === "string" && !DOCUMENT_KEYS.has(issue.path[0])) {
       issues.push({
         path,
-        message:
-          "unknown top-level field: extra fields are kept as metadata and must be a string, number or boolean",
+        message: "unknown top-level field: extra fields are kept as metadata and must be a string, number or boolean",
       });
       continue;
     }
@@ -96,18 +95,29 @@ export const REDACTED = "(redacted)";
 
 function redactFlags(flags: Flags): Flags {
   return Object.fromEntries(
-    Object.entries(flags).map(([name, value]) => [name, SECRET_NAME.test(name) && typeof value !== "boolean" ? REDACTED : value]),
+    Object.entries(flags).map(([name, value]) => [
+      name,
+      SECRET_NAME.test(name) && typeof value !== "boolean" ? REDACTED : value,
+    ]),
   );
 }
 
 function redactEnv(env: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(env).map(([name, value]) => [name, SECRET_NAME.test(name) ? REDACTED : value]));
+  return Object.fromEntries(
+    Object.entries(env).map(([name, value]) => [name, SECRET_NAME.test(name) ? REDACTED : value]),
+  );
 }
 
 /** The command with the values of secret flags (`--api-key x`, `--hf-token=x`) and variables (`HF_TOKEN=x`) redacted. */
 export function redactCommand(command: string): string {
-  const flag = new RegExp(`(^|\\s)(-{1,2}(?:[\\w]+[-_])*(?:${SECRET_WORDS})(?:[-_][\\w-]+)?)(=|\\s+)("[^"]*"|'[^']*'|[^\\s"']+)`, "gi");
-  const variable = new RegExp(`(^|\\s)((?:[A-Za-z0-9]+_)*(?:${SECRET_WORDS})(?:_[A-Za-z0-9_]+)?)=("[^"]*"|'[^']*'|\\S+)`, "gi");
+  const flag = new RegExp(
+    `(^|\\s)(-{1,2}(?:[\\w]+[-_])*(?:${SECRET_WORDS})(?:[-_][\\w-]+)?)(=|\\s+)("[^"]*"|'[^']*'|[^\\s"']+)`,
+    "gi",
+  );
+  const variable = new RegExp(
+    `(^|\\s)((?:[A-Za-z0-9]+_)*(?:${SECRET_WORDS})(?:_[A-Za-z0-9_]+)?)=("[^"]*"|'[^']*'|\\S+)`,
+    "gi",
+  );
   return command.replace(flag, `$1$2$3${REDACTED}`).replace(variable, `$1$2=${REDACTED}`);
 }
 
@@ -139,11 +149,12 @@ export function normalizeRunDocument(raw: unknown): RunDocument {
   const doc = parsed.data;
 
   const fromCommand = doc.command ? parseCommand(doc.command) : { flags: {}, env: {} };
-  const explicitFlags = doc.flags === undefined
-    ? {}
-    : Array.isArray(doc.flags)
-      ? parseFlagTokens(doc.flags.map(String))
-      : normalizeFlagObject(doc.flags);
+  const explicitFlags =
+    doc.flags === undefined
+      ? {}
+      : Array.isArray(doc.flags)
+        ? parseFlagTokens(doc.flags.map(String))
+        : normalizeFlagObject(doc.flags);
   const env: Record<string, string> = { ...fromCommand.env };
   for (const [key, value] of Object.entries(doc.env ?? {})) env[key] = String(value);
 

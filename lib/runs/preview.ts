@@ -3,10 +3,10 @@
  * what is missing or in conflict, so the upload page can show it before anything is stored.
  */
 import { levelOf } from "@/lib/analysis/levels";
-import { formatLoadLevel } from "@/lib/format";
 import type { ErrorIssue } from "@/lib/errors";
+import { formatLoadLevel } from "@/lib/format";
 import type { SkippedFile } from "@/lib/formats/import";
-import { headline, type Headline } from "./derived";
+import { type Headline, headline } from "./derived";
 import type { PreparedUpload } from "./ingest";
 import type { ResultPoint } from "./schema";
 
@@ -48,7 +48,8 @@ function missingContext(document: Record<string, unknown>): string[] {
   if (!document.model) missing.push("model");
   if (!hardware.gpu) missing.push("GPU");
   if (!hardware.gpu_count) missing.push("GPU count");
-  if (!document.command && Object.keys((document.flags as object | undefined) ?? {}).length === 0) missing.push("launch command");
+  if (!document.command && Object.keys((document.flags as object | undefined) ?? {}).length === 0)
+    missing.push("launch command");
   return missing;
 }
 
@@ -77,7 +78,11 @@ export function previewOf(prepared: PreparedUpload): UploadPreview {
       warnings: fragment.warnings,
     })),
     skipped: prepared.parsed.skipped,
-    duplicates: prepared.parsed.duplicates.map((duplicate) => ({ file: duplicate.file, part: duplicate.part, same_as: duplicate.sameAs })),
+    duplicates: prepared.parsed.duplicates.map((duplicate) => ({
+      file: duplicate.file,
+      part: duplicate.part,
+      same_as: duplicate.sameAs,
+    })),
     conflicts: prepared.plan.conflicts,
     split: prepared.options.split,
   };

@@ -6,9 +6,9 @@ import { db } from "@/lib/db/client";
 import { notFoundError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { contentHash } from "./content-hash";
-import { headline, type Headline } from "./derived";
-import { RUN_FORMAT, LATENCY_KEYS, type ResultPoint } from "./schema";
+import { type Headline, headline } from "./derived";
 import type { RunDocument } from "./normalize";
+import { LATENCY_KEYS, type ResultPoint, RUN_FORMAT } from "./schema";
 
 /** Short, URL-safe and unguessable: 72 random bits in 12 base64url characters. */
 export function newRunId(): string {
@@ -137,11 +137,7 @@ function summaryOf(row: RunRow): RunSummary {
             output_tok_s: row.peakTokS,
             concurrency: row.peakConcurrency,
             request_rate:
-              row.peakRequestRate === null
-                ? null
-                : row.peakRequestRate === "inf"
-                  ? "inf"
-                  : Number(row.peakRequestRate),
+              row.peakRequestRate === null ? null : row.peakRequestRate === "inf" ? "inf" : Number(row.peakRequestRate),
           },
   };
 }
@@ -222,7 +218,9 @@ function runCreateData(doc: RunDocument, id: string, now: Date): Prisma.RunCreat
 export async function createRun(doc: RunDocument, options: CreateRunOptions = {}): Promise<{ id: string }> {
   const id = newRunId();
   // A nested write is one transaction: the run, its points and its tags land together or not at all.
-  await db().run.create({ data: { ...runCreateData(doc, id, options.createdAt ?? new Date()), contentHash: contentHash(doc) } });
+  await db().run.create({
+    data: { ...runCreateData(doc, id, options.createdAt ?? new Date()), contentHash: contentHash(doc) },
+  });
   return { id };
 }
 
@@ -255,9 +253,13 @@ async function storeRunsOnce(entries: readonly RunToStore[]): Promise<StoredRunR
     select: { id: true, name: true, contentHash: true },
   });
   const byHash = new Map(existing.map((row) => [row.contentHash, row]));
-  const wantedIds = hashed.map((entry) => entry.restoreId).filter((id): id is string => id !== undefined && RESTORABLE_ID.test(id));
+  const wantedIds = hashed
+    .map((entry) => entry.restoreId)
+    .filter((id): id is string => id !== undefined && RESTORABLE_ID.test(id));
   const takenIds = new Set(
-    wantedIds.length === 0 ? [] : (await db().run.findMany({ where: { id: { in: wantedIds } }, select: { id: true } })).map((row) => row.id),
+    wantedIds.length === 0
+      ? []
+      : (await db().run.findMany({ where: { id: { in: wantedIds } }, select: { id: true } })).map((row) => row.id),
   );
 
   const now = new Date();
@@ -270,7 +272,8 @@ async function storeRunsOnce(entries: readonly RunToStore[]): Promise<StoredRunR
       results.push({ id: found.id, name: found.name, duplicate: true });
       continue;
     }
-    const keepId = entry.restoreId !== undefined && RESTORABLE_ID.test(entry.restoreId) && !takenIds.has(entry.restoreId);
+    const keepId =
+      entry.restoreId !== undefined && RESTORABLE_ID.test(entry.restoreId) && !takenIds.has(entry.restoreId);
     const id = keepId ? entry.restoreId! : newRunId();
     takenIds.add(id);
     const data = runCreateData(entry.document, id, keepId && entry.restoreCreatedAt ? entry.restoreCreatedAt : now);
@@ -375,7 +378,9 @@ export async function* allRunDocuments(pageSize = 200): AsyncGenerator<StoredRun
   let cursor: { createdAt: Date; id: string } | null = null;
   for (;;) {
     const rows: RunRowWithPoints[] = await db().run.findMany({
-      where: cursor ? { OR: [{ createdAt: { gt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { gt: cursor.id } }] } : {},
+      where: cursor
+        ? { OR: [{ createdAt: { gt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { gt: cursor.id } }] }
+        : {},
       include: { tags: true, points: true },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       take: pageSize,
@@ -420,11 +425,16 @@ export interface RunPatch {
 }
 
 export async function updateRunOrThrow(id: string, patch: RunPatch): Promise<StoredRun> {
-  const existing = await db().run.findUnique({ where: { id }, select: { id: true, name: true, engine: true, model: true, command: true, notes: true } });
+  const existing = await db().run.findUnique({
+    where: { id },
+    select: { id: true, name: true, engine: true, model: true, command: true, notes: true },
+  });
   if (!existing) throw notFoundError(`Run "${id}"`);
   const name = patch.name ?? existing.name;
   const notes = patch.notes === undefined ? existing.notes : patch.notes;
-  const searchText = [name, existing.engine, existing.model, existing.command ?? "", notes ?? ""].join("\n").toLowerCase();
+  const searchText = [name, existing.engine, existing.model, existing.command ?? "", notes ?? ""]
+    .join("\n")
+    .toLowerCase();
   await db().$transaction([
     db().run.update({
       where: { id },

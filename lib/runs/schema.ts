@@ -63,8 +63,10 @@ const nonNegative = () => z.number().nonnegative().max(MAX_FIGURE);
 const count = () => z.number().int().nonnegative().max(LIMITS.maxInt);
 
 /** Control characters and bidirectional overrides ("Trojan Source") have no place in names. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const CONTROL_IN_LINE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 /** Free text may have line breaks and tabs, nothing else of the kind. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const CONTROL_IN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 const text = (max: number) =>
@@ -74,7 +76,11 @@ const text = (max: number) =>
     .min(1, "must not be empty")
     .max(max)
     .refine((value) => !CONTROL_IN_LINE.test(value), "must not contain control characters");
-const freeText = (max: number) => z.string().max(max).refine((value) => !CONTROL_IN_TEXT.test(value), "must not contain control characters");
+const freeText = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .refine((value) => !CONTROL_IN_TEXT.test(value), "must not contain control characters");
 
 const latencyShape = Object.fromEntries(
   LATENCY_KEYS.map((key) => {
@@ -307,10 +313,12 @@ export const DOCUMENT_KEYS = new Set(Object.keys(documentShape));
 export function runDocumentJsonSchema(): Record<string, unknown> {
   const schema = z.toJSONSchema(RunDocumentSchema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
   // Refinements are not expressible by zod's converter; state the one that JSON Schema can express.
-  const results = (schema.properties as Record<string, { items?: Record<string, unknown>; description?: string }>).results;
+  const results = (schema.properties as Record<string, { items?: Record<string, unknown>; description?: string }>)
+    .results;
   if (results?.items) {
     results.items.anyOf = [{ required: ["concurrency"] }, { required: ["request_rate"] }];
-    results.description = "One point per load level: no two points share a concurrency (or, without one, a request rate).";
+    results.description =
+      "One point per load level: no two points share a concurrency (or, without one, a request rate).";
   }
   return {
     $id: "servebench/v1",

@@ -47,9 +47,14 @@ function gzipSize(file: string): number {
 /** Every app page's first-load JS. */
 export function pageBundles(appDir: string): PageBundle[] {
   const next = path.join(appDir, ".next");
-  const buildManifest = JSON.parse(fs.readFileSync(path.join(next, "build-manifest.json"), "utf8")) as { rootMainFiles?: string[] };
+  const buildManifest = JSON.parse(fs.readFileSync(path.join(next, "build-manifest.json"), "utf8")) as {
+    rootMainFiles?: string[];
+  };
   const rootMain = buildManifest.rootMainFiles ?? [];
-  const routes = JSON.parse(fs.readFileSync(path.join(next, "app-path-routes-manifest.json"), "utf8")) as Record<string, string>;
+  const routes = JSON.parse(fs.readFileSync(path.join(next, "app-path-routes-manifest.json"), "utf8")) as Record<
+    string,
+    string
+  >;
   const bundles: PageBundle[] = [];
   for (const [entry, route] of Object.entries(routes)) {
     if (!entry.endsWith("/page") || entry.startsWith("/_")) continue;

@@ -18,25 +18,39 @@ export interface Timing {
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
-export function timedRequest(url: string, options: { method?: string; headers?: Record<string, string>; body?: Buffer } = {}): Promise<Timing> {
+export function timedRequest(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: Buffer } = {},
+): Promise<Timing> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
     const elapsed = () => Number(process.hrtime.bigint() - started) / 1e6;
-    const request = http.request(url, { method: options.method ?? "GET", headers: options.headers, agent }, (response) => {
-      const headersMs = elapsed();
-      let ttfbMs: number | null = null;
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => {
-        ttfbMs ??= elapsed();
-        chunks.push(chunk);
-      });
-      response.on("end", () => {
-        const totalMs = elapsed();
-        const body = Buffer.concat(chunks);
-        resolve({ status: response.statusCode ?? 0, headersMs, ttfbMs: ttfbMs ?? totalMs, totalMs, bytes: body.byteLength, body });
-      });
-      response.on("error", reject);
-    });
+    const request = http.request(
+      url,
+      { method: options.method ?? "GET", headers: options.headers, agent },
+      (response) => {
+        const headersMs = elapsed();
+        let ttfbMs: number | null = null;
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => {
+          ttfbMs ??= elapsed();
+          chunks.push(chunk);
+        });
+        response.on("end", () => {
+          const totalMs = elapsed();
+          const body = Buffer.concat(chunks);
+          resolve({
+            status: response.statusCode ?? 0,
+            headersMs,
+            ttfbMs: ttfbMs ?? totalMs,
+            totalMs,
+            bytes: body.byteLength,
+            body,
+          });
+        });
+        response.on("error", reject);
+      },
+    );
     request.on("error", reject);
     if (options.body) request.setHeader("content-length", String(options.body.byteLength));
     request.end(options.body);
@@ -69,7 +83,8 @@ export interface Series {
 export async function measure(label: string, url: string, count: number, warmups: number): Promise<Series> {
   for (let index = 0; index < warmups; index += 1) {
     const warm = await timedRequest(url);
-    if (warm.status !== 200) throw new Error(`${label}: GET ${url} answered ${warm.status}: ${warm.body.toString("utf8").slice(0, 300)}`);
+    if (warm.status !== 200)
+      throw new Error(`${label}: GET ${url} answered ${warm.status}: ${warm.body.toString("utf8").slice(0, 300)}`);
   }
   const samples: Timing[] = [];
   for (let index = 0; index < count; index += 1) {
@@ -89,14 +104,19 @@ export async function measure(label: string, url: string, count: number, warmups
 }
 
 /** A multipart/form-data body: text fields, then one file. */
-export function multipartBody(fields: Record<string, string>, file: { name: string; type: string; bytes: Buffer }): { body: Buffer; contentType: string } {
+export function multipartBody(
+  fields: Record<string, string>,
+  file: { name: string; type: string; bytes: Buffer },
+): { body: Buffer; contentType: string } {
   const boundary = `----servebench-bench-${Date.now().toString(16)}`;
   const parts: Buffer[] = [];
   for (const [name, value] of Object.entries(fields)) {
     parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
   }
   parts.push(
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`,
+    ),
     file.bytes,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   );

@@ -55,16 +55,34 @@ async function profileHistory(file: string): Promise<void> {
   const sent: { sql: string; ms: number }[] = [];
   client.$on("query", (event) => sent.push({ sql: event.query, ms: event.duration }));
   const queries: [string, () => Promise<unknown>][] = [
-    ["engine  findMany distinct", () => client.run.findMany({ distinct: ["engine"], select: { engine: true }, orderBy: { engine: "asc" } })],
-    ["model   findMany distinct", () => client.run.findMany({ distinct: ["model"], select: { model: true }, orderBy: { model: "asc" } })],
+    [
+      "engine  findMany distinct",
+      () => client.run.findMany({ distinct: ["engine"], select: { engine: true }, orderBy: { engine: "asc" } }),
+    ],
+    [
+      "model   findMany distinct",
+      () => client.run.findMany({ distinct: ["model"], select: { model: true }, orderBy: { model: "asc" } }),
+    ],
     [
       "gpu     findMany distinct",
-      () => client.run.findMany({ distinct: ["gpu"], select: { gpu: true }, where: { gpu: { not: null } }, orderBy: { gpu: "asc" } }),
+      () =>
+        client.run.findMany({
+          distinct: ["gpu"],
+          select: { gpu: true },
+          where: { gpu: { not: null } },
+          orderBy: { gpu: "asc" },
+        }),
     ],
-    ["tag     findMany distinct", () => client.runTag.findMany({ distinct: ["tag"], select: { tag: true }, orderBy: { tag: "asc" } })],
+    [
+      "tag     findMany distinct",
+      () => client.runTag.findMany({ distinct: ["tag"], select: { tag: true }, orderBy: { tag: "asc" } }),
+    ],
     ["engine  groupBy", () => client.run.groupBy({ by: ["engine"], orderBy: { engine: "asc" } })],
     ["model   groupBy", () => client.run.groupBy({ by: ["model"], orderBy: { model: "asc" } })],
-    ["gpu     groupBy", () => client.run.groupBy({ by: ["gpu"], where: { gpu: { not: null } }, orderBy: { gpu: "asc" } })],
+    [
+      "gpu     groupBy",
+      () => client.run.groupBy({ by: ["gpu"], where: { gpu: { not: null } }, orderBy: { gpu: "asc" } }),
+    ],
     ["tag     groupBy", () => client.runTag.groupBy({ by: ["tag"], orderBy: { tag: "asc" } })],
   ];
   console.log("  each filter query alone (median ms in JS | ms in SQLite | rows SQLite returned | SQL):");
@@ -75,7 +93,9 @@ async function profileHistory(file: string): Promise<void> {
     const sqlMs = median(sent.map((entry) => entry.ms));
     const sql = sent[sent.length - 1]?.sql ?? "";
     const returned = await countRowsOf(file, sql);
-    console.log(`    ${label}: ${fmt(total)} | ${sqlMs.toFixed(0)} ms | ${returned} rows (${(rows as unknown[]).length} kept) | ${sql.replace(/\s+/g, " ").slice(0, 160)}`);
+    console.log(
+      `    ${label}: ${fmt(total)} | ${sqlMs.toFixed(0)} ms | ${returned} rows (${(rows as unknown[]).length} kept) | ${sql.replace(/\s+/g, " ").slice(0, 160)}`,
+    );
   }
   await client.$disconnect();
 }
@@ -105,33 +125,58 @@ async function profileIngest(file: string): Promise<void> {
   const { normalizeRunDocument } = await import("@/lib/runs/normalize");
   const { multipartBody } = await import("./http");
   const bytes = fs.readFileSync(file);
-  const { body, contentType } = multipartBody({ engine: "vllm" }, { name: "vllm.json", type: "application/json", bytes });
-  const request = () => new Request("http://localhost/api/runs?dry_run=1", { method: "POST", headers: { "content-type": contentType }, body: new Uint8Array(body) });
+  const { body, contentType } = multipartBody(
+    { engine: "vllm" },
+    { name: "vllm.json", type: "application/json", bytes },
+  );
+  const request = () =>
+    new Request("http://localhost/api/runs?dry_run=1", {
+      method: "POST",
+      headers: { "content-type": contentType },
+      body: new Uint8Array(body),
+    });
   console.log(`\nvLLM import of ${(bytes.byteLength / 1e6).toFixed(1)} MB, stage by stage (median of 5):`);
   let upload = await readUploadRequest(request(), 200_000_000);
-  console.log(`  read body + multipart (readUploadRequest): ${fmt(await time(5, async () => (upload = await readUploadRequest(request(), 200_000_000))))}`);
+  console.log(
+    `  read body + multipart (readUploadRequest): ${fmt(await time(5, async () => (upload = await readUploadRequest(request(), 200_000_000))))}`,
+  );
   const fileBytes = upload.files[0]!.bytes;
-  console.log(`  UTF-8 decode:                          ${fmt(await time(5, () => new TextDecoder().decode(fileBytes)))}`);
+  console.log(
+    `  UTF-8 decode:                          ${fmt(await time(5, () => new TextDecoder().decode(fileBytes)))}`,
+  );
   const text = new TextDecoder().decode(fileBytes);
   console.log(`  JSON.parse:                            ${fmt(await time(5, () => JSON.parse(text)))}`);
-  console.log(`  decodeFile (binary check, decode, parse and its checks): ${fmt(await time(5, () => decodeFile("vllm.json", fileBytes)))}`);
+  console.log(
+    `  decodeFile (binary check, decode, parse and its checks): ${fmt(await time(5, () => decodeFile("vllm.json", fileBytes)))}`,
+  );
   // Checks lib/formats/decode.ts may export (looked up by name: not every version has them).
   const decodeModule = (await import("@/lib/formats/decode")) as Record<string, unknown>;
   const parsedJson: unknown = JSON.parse(text);
-  for (const [name, input] of [["findDuplicateKey", text], ["nestingDepth", parsedJson]] as const) {
+  for (const [name, input] of [
+    ["findDuplicateKey", text],
+    ["nestingDepth", parsedJson],
+  ] as const) {
     const check = decodeModule[name];
-    if (typeof check === "function") console.log(`    of which ${name}: ${fmt(await time(5, () => (check as (value: unknown) => unknown)(input)))}`);
+    if (typeof check === "function")
+      console.log(`    of which ${name}: ${fmt(await time(5, () => (check as (value: unknown) => unknown)(input)))}`);
   }
   const source = decodeFile("vllm.json", fileBytes);
   for (const parser of FORMAT_PARSERS) {
     const detectMs = await time(5, () => parser.detect(source));
-    if (detectMs > 1 || parser.detect(source)) console.log(`  ${parser.id}.detect: ${fmt(detectMs)}${parser.detect(source) ? " (claims the file)" : ""}`);
+    if (detectMs > 1 || parser.detect(source))
+      console.log(`  ${parser.id}.detect: ${fmt(detectMs)}${parser.detect(source) ? " (claims the file)" : ""}`);
   }
-  console.log(`  readUploads (decode, detect, parse):   ${fmt(await time(5, () => readUploads(upload.files, FORMAT_PARSERS)))}`);
+  console.log(
+    `  readUploads (decode, detect, parse):   ${fmt(await time(5, () => readUploads(upload.files, FORMAT_PARSERS)))}`,
+  );
   const parsed = readUploads(upload.files, FORMAT_PARSERS);
-  console.log(`  planRuns:                              ${fmt(await time(5, () => planRuns(parsed, { split: false, pick: undefined })))}`);
+  console.log(
+    `  planRuns:                              ${fmt(await time(5, () => planRuns(parsed, { split: false, pick: undefined })))}`,
+  );
   const plan = planRuns(parsed, { split: false, pick: undefined });
-  console.log(`  normalizeRunDocument:                  ${fmt(await time(5, () => normalizeRunDocument({ ...plan.runs[0]!.document, engine: "vllm" })))}`);
+  console.log(
+    `  normalizeRunDocument:                  ${fmt(await time(5, () => normalizeRunDocument({ ...plan.runs[0]!.document, engine: "vllm" })))}`,
+  );
 }
 
 async function main(): Promise<void> {

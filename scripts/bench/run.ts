@@ -9,11 +9,19 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { pageBundles, RECHARTS_MARKER, scriptsInHtml, type PageBundle } from "./bundle";
-import { autocannon, measure, median, multipartBody, timedRequest, type LoadResult, type Series } from "./http";
-import { checkAgainstCreateRun, generateRuns, writeDatabase, type SeedRun } from "./seed";
+import { type PageBundle, pageBundles, RECHARTS_MARKER, scriptsInHtml } from "./bundle";
+import { autocannon, type LoadResult, measure, median, multipartBody, type Series, timedRequest } from "./http";
+import { checkAgainstCreateRun, generateRuns, type SeedRun, writeDatabase } from "./seed";
 import { writeVllmDetailedFile } from "./vllm-file";
-import { buildApp, createWorkspace, removeWorkspace, startServer, stopServer, type Server, type Workspace } from "./workspace";
+import {
+  buildApp,
+  createWorkspace,
+  removeWorkspace,
+  type Server,
+  startServer,
+  stopServer,
+  type Workspace,
+} from "./workspace";
 
 const REPO = process.cwd();
 const SMALL = 100;
@@ -60,7 +68,11 @@ function verdict(value: number, limit: number, lowerIsBetter: boolean): { met: b
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? "").length)));
   const line = (row: string[]) => `| ${row.map((cell, column) => cell.padEnd(widths[column]!)).join(" | ")} |`;
-  return [line(rows[0]!), `|${widths.map((width) => "-".repeat(width + 2)).join("|")}|`, ...rows.slice(1).map(line)].join("\n");
+  return [
+    line(rows[0]!),
+    `|${widths.map((width) => "-".repeat(width + 2)).join("|")}|`,
+    ...rows.slice(1).map(line),
+  ].join("\n");
 }
 
 function machine(): Record<string, string> {
@@ -79,7 +91,10 @@ function machine(): Record<string, string> {
     memory: `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
     Node: process.version,
     OS: `${os.type()} ${os.release()} (${os.arch()})`,
-    "load average at start": os.loadavg().map((value) => value.toFixed(2)).join(", "),
+    "load average at start": os
+      .loadavg()
+      .map((value) => value.toFixed(2))
+      .join(", "),
   };
 }
 
@@ -106,7 +121,9 @@ function runsToCompare(runs: readonly SeedRun[]): SeedRun[] {
     const key = `${run.doc.model}|${run.doc.hardware?.gpu ?? ""}`;
     groups.set(key, [...(groups.get(key) ?? []), run]);
   }
-  const group = [...groups.values()].find((candidates) => new Set(candidates.map((run) => run.doc.name)).size >= COMPARED_RUNS);
+  const group = [...groups.values()].find(
+    (candidates) => new Set(candidates.map((run) => run.doc.name)).size >= COMPARED_RUNS,
+  );
   if (!group) throw new Error("no model and GPU with 8 different runs to compare");
   const chosen: SeedRun[] = [];
   const names = new Set<string>();
@@ -133,13 +150,19 @@ async function measureIngest(server: Server, workspace: Workspace): Promise<Inge
   const file = writeVllmDetailedFile(path.join(workspace.root, "vllm-bench-serve-detailed.json"), INGEST_REQUESTS);
   const bytes = fs.readFileSync(file.path);
   const fields = { engine: "vllm", gpu: "NVIDIA H100 80GB HBM3", gpu_count: "1", tags: "bench-ingest" };
-  const { body, contentType } = multipartBody(fields, { name: "vllm-bench-serve-detailed.json", type: "application/json", bytes });
-  const post = (query: string) => timedRequest(`${server.url}/api/runs${query}`, { method: "POST", headers: { "content-type": contentType }, body });
+  const { body, contentType } = multipartBody(fields, {
+    name: "vllm-bench-serve-detailed.json",
+    type: "application/json",
+    bytes,
+  });
+  const post = (query: string) =>
+    timedRequest(`${server.url}/api/runs${query}`, { method: "POST", headers: { "content-type": contentType }, body });
 
   const dryRunMs: number[] = [];
   for (let index = 0; index < INGEST_SAMPLES + 1; index += 1) {
     const response = await post("?dry_run=1");
-    if (response.status !== 200) throw new Error(`dry-run upload answered ${response.status}: ${response.body.toString("utf8").slice(0, 500)}`);
+    if (response.status !== 200)
+      throw new Error(`dry-run upload answered ${response.status}: ${response.body.toString("utf8").slice(0, 500)}`);
     const preview = JSON.parse(response.body.toString("utf8")) as { runs?: { valid?: boolean }[] };
     if (preview.runs?.length !== 1 || preview.runs[0]?.valid !== true) {
       throw new Error(`the dry run did not see one valid run: ${response.body.toString("utf8").slice(0, 500)}`);
@@ -147,7 +170,8 @@ async function measureIngest(server: Server, workspace: Workspace): Promise<Inge
     if (index > 0) dryRunMs.push(response.headersMs); // the first is a warm-up
   }
   const stored = await post("");
-  if (stored.status !== 201 && stored.status !== 200) throw new Error(`upload answered ${stored.status}: ${stored.body.toString("utf8").slice(0, 500)}`);
+  if (stored.status !== 201 && stored.status !== 200)
+    throw new Error(`upload answered ${stored.status}: ${stored.body.toString("utf8").slice(0, 500)}`);
   const dryRunMedianMs = median(dryRunMs);
   return {
     fileBytes: file.bytes,
@@ -199,7 +223,9 @@ async function main(): Promise<void> {
     step(`generated ${LARGE} runs (${((performance.now() - generated) / 1000).toFixed(1)} s)`);
     const differences = await checkAgainstCreateRun(workspace.root, runs.slice(0, 4), migrations);
     if (differences.length > 0) {
-      throw new Error(`the benchmark's rows differ from what createRun writes; update scripts/bench/seed.ts:\n  ${differences.slice(0, 20).join("\n  ")}`);
+      throw new Error(
+        `the benchmark's rows differ from what createRun writes; update scripts/bench/seed.ts:\n  ${differences.slice(0, 20).join("\n  ")}`,
+      );
     }
     step("checked: the direct inserts write exactly the rows createRun writes");
     generated = performance.now();
@@ -207,12 +233,16 @@ async function main(): Promise<void> {
     const largeDb = path.join(workspace.root, "data", `runs-${LARGE}.db`);
     writeDatabase(smallDb, runs.slice(0, SMALL), migrations);
     writeDatabase(largeDb, runs, migrations);
-    step(`wrote the databases (${((performance.now() - generated) / 1000).toFixed(1)} s): ${MB(fs.statSync(largeDb).size)} at ${LARGE} runs`);
+    step(
+      `wrote the databases (${((performance.now() - generated) / 1000).toFixed(1)} s): ${MB(fs.statSync(largeDb).size)} at ${LARGE} runs`,
+    );
 
     // 100 runs
     const small = await startServer(workspace, REPO, smallDb, "100");
     servers.push(small);
-    step(`next start on ${small.url} with ${SMALL} runs; ${WARMUPS} warm-ups, then ${SAMPLES} sequential requests each`);
+    step(
+      `next start on ${small.url} with ${SMALL} runs; ${WARMUPS} warm-ups, then ${SAMPLES} sequential requests each`,
+    );
     const history100 = await measureHistory(small);
     await stopServer(small);
 
@@ -226,7 +256,9 @@ async function main(): Promise<void> {
     const compare = await measure("compare 8 runs", compareUrl, SAMPLES, WARMUPS);
     step(`autocannon: ${LOAD_CONNECTIONS} connections for ${LOAD_SECONDS} s on GET /api/runs`);
     const load: LoadResult = await autocannon(REPO, `${large.url}/api/runs`, LOAD_CONNECTIONS, LOAD_SECONDS);
-    step(`importing a ${INGEST_REQUESTS}-request vLLM file (dry run ×${INGEST_SAMPLES} after a warm-up, then stored once)`);
+    step(
+      `importing a ${INGEST_REQUESTS}-request vLLM file (dry run ×${INGEST_SAMPLES} after a warm-up, then stored once)`,
+    );
     const ingest = await measureIngest(large, workspace);
     await stopServer(large);
 
@@ -248,30 +280,69 @@ async function main(): Promise<void> {
       ["Figure", "Value", "Target", "Result"],
       [`History page (/) TTFB, ${SMALL} runs`, ms(history100.page.ttfb.median), "", ""],
       [`History page (/) TTFB, ${LARGE} runs`, ms(history10k.page.ttfb.median), "", ""],
-      [`History page ratio ${LARGE} / ${SMALL}`, `${ratio.toFixed(2)}×`, `≤ ${TARGET.historyRatio}×`, ratioVerdict.text],
+      [
+        `History page ratio ${LARGE} / ${SMALL}`,
+        `${ratio.toFixed(2)}×`,
+        `≤ ${TARGET.historyRatio}×`,
+        ratioVerdict.text,
+      ],
       [`GET /api/runs TTFB, ${SMALL} runs`, ms(history100.api.ttfb.median), "", ""],
       [`GET /api/runs TTFB, ${LARGE} runs`, ms(history10k.api.ttfb.median), "", ""],
       [`GET /api/runs ratio ${LARGE} / ${SMALL}`, `${apiRatio.toFixed(2)}×`, "(none)", ""],
-      [`GET /api/runs under load (${LOAD_CONNECTIONS} conn., ${LOAD_SECONDS} s), ${LARGE} runs`, `${load.requestsPerSecond.toFixed(1)} req/s`, "(none)", ""],
+      [
+        `GET /api/runs under load (${LOAD_CONNECTIONS} conn., ${LOAD_SECONDS} s), ${LARGE} runs`,
+        `${load.requestsPerSecond.toFixed(1)} req/s`,
+        "(none)",
+        "",
+      ],
       ["  latency p50 / p99", `${load.latencyP50} / ${load.latencyP99} ms`, "(none)", ""],
-      [`/compare of ${COMPARED_RUNS} runs, TTFB (${LARGE}-run database)`, ms(compare.ttfb.median), `< ${TARGET.compareMs} ms`, compareVerdict.text],
-      ["History page first-load JS, gzipped", kB(history.gzipBytes), `≤ ${kB(TARGET.historyJsGzipBytes)}`, jsVerdict.text],
-      ["History page ships Recharts", chartFree ? "no" : `yes (${history.rechartsFiles.join(", ")})`, "no", chartFree ? "met" : "NOT MET"],
-      [`vLLM import (dry run), ${MB(ingest.fileBytes)} file, ${ingest.requests} requests`, ms(ingest.dryRunMedianMs), "", ""],
+      [
+        `/compare of ${COMPARED_RUNS} runs, TTFB (${LARGE}-run database)`,
+        ms(compare.ttfb.median),
+        `< ${TARGET.compareMs} ms`,
+        compareVerdict.text,
+      ],
+      [
+        "History page first-load JS, gzipped",
+        kB(history.gzipBytes),
+        `≤ ${kB(TARGET.historyJsGzipBytes)}`,
+        jsVerdict.text,
+      ],
+      [
+        "History page ships Recharts",
+        chartFree ? "no" : `yes (${history.rechartsFiles.join(", ")})`,
+        "no",
+        chartFree ? "met" : "NOT MET",
+      ],
+      [
+        `vLLM import (dry run), ${MB(ingest.fileBytes)} file, ${ingest.requests} requests`,
+        ms(ingest.dryRunMedianMs),
+        "",
+        "",
+      ],
       ["  throughput", `${ingest.mbPerSecond.toFixed(1)} MB/s`, `≥ ${TARGET.ingestMBps} MB/s`, ingestVerdict.text],
       ["  stored for real (one upload)", ms(ingest.storeMs), "", ""],
     ];
 
     log("");
     log("Machine");
-    log(table([["", ""], ...Object.entries(host).map(([key, value]) => [key, value])]).split("\n").slice(2).join("\n"));
+    log(
+      table([["", ""], ...Object.entries(host).map(([key, value]) => [key, value])])
+        .split("\n")
+        .slice(2)
+        .join("\n"),
+    );
     log("");
     log("Results (medians; TTFB = time to the first byte of the response body; MB = 10^6 bytes, kB = 1000 bytes)");
     log(table(rows));
     log("");
     log("Request timings in detail (ms: TTFB median / p90 / min / max; full response median; response size)");
-    const detail = (label: string, series: Series) =>
-      [label, `${ms(series.ttfb.median)} / ${ms(series.ttfb.p90)} / ${ms(series.ttfb.min)} / ${ms(series.ttfb.max)}`, ms(series.total.median), kB(series.bytes)];
+    const detail = (label: string, series: Series) => [
+      label,
+      `${ms(series.ttfb.median)} / ${ms(series.ttfb.p90)} / ${ms(series.ttfb.min)} / ${ms(series.ttfb.max)}`,
+      ms(series.total.median),
+      kB(series.bytes),
+    ];
     log(
       table([
         ["Request", "TTFB median / p90 / min / max", "full response", "size"],
@@ -285,13 +356,23 @@ async function main(): Promise<void> {
     log(
       `autocannon: ${load.requests} requests, mean latency ${load.latencyMean.toFixed(1)} ms, ${load.non2xx} non-2xx, ${load.errors} errors, ${load.timeouts} timeouts`,
     );
-    log(`vLLM import dry runs (ms): ${ingest.dryRunMs.map((value) => value.toFixed(0)).join(", ")}; stored: HTTP ${ingest.storeStatus}`);
+    log(
+      `vLLM import dry runs (ms): ${ingest.dryRunMs.map((value) => value.toFixed(0)).join(", ")}; stored: HTTP ${ingest.storeStatus}`,
+    );
     log("");
-    log(`First-load JS per page (root main files + the page's entry chunks; gzip level 9; "${RECHARTS_MARKER}" marks Recharts)`);
+    log(
+      `First-load JS per page (root main files + the page's entry chunks; gzip level 9; "${RECHARTS_MARKER}" marks Recharts)`,
+    );
     log(
       table([
         ["Page", "files", "raw", "gzipped", "Recharts"],
-        ...bundles.map((bundle: PageBundle) => [bundle.route, String(bundle.files.length), kB(bundle.rawBytes), kB(bundle.gzipBytes), bundle.rechartsFiles.length > 0 ? "yes" : "no"]),
+        ...bundles.map((bundle: PageBundle) => [
+          bundle.route,
+          String(bundle.files.length),
+          kB(bundle.rawBytes),
+          kB(bundle.gzipBytes),
+          bundle.rechartsFiles.length > 0 ? "yes" : "no",
+        ]),
       ]),
     );
     log(
@@ -299,19 +380,36 @@ async function main(): Promise<void> {
         ? `The served history page's HTML loads ${htmlScripts.length} module scripts, all counted above.`
         : `Note: the served history page's HTML also loads ${notInManifest.join(", ")}, not in the manifests' list.`,
     );
-    log(`Load average at the end: ${os.loadavg().map((value) => value.toFixed(2)).join(", ")} (at the start: ${host["load average at start"]}); other work on the machine shows up in the figures.`);
+    log(
+      `Load average at the end: ${os
+        .loadavg()
+        .map((value) => value.toFixed(2))
+        .join(
+          ", ",
+        )} (at the start: ${host["load average at start"]}); other work on the machine shows up in the figures.`,
+    );
     const targets = [ratioVerdict.met, compareVerdict.met, jsVerdict.met && chartFree, ingestVerdict.met];
     log("");
-    log(`Targets met: ${targets.filter(Boolean).length} of ${targets.length}. Benchmark took ${((performance.now() - started) / 1000).toFixed(0)} s (build ${build.seconds.toFixed(0)} s).`);
+    log(
+      `Targets met: ${targets.filter(Boolean).length} of ${targets.length}. Benchmark took ${((performance.now() - started) / 1000).toFixed(0)} s (build ${build.seconds.toFixed(0)} s).`,
+    );
 
     if (jsonFile) {
-      const strip = (series: Series) => ({ ...series, samples: series.samples.map((sample) => ({ ttfbMs: sample.ttfbMs, totalMs: sample.totalMs })) });
+      const strip = (series: Series) => ({
+        ...series,
+        samples: series.samples.map((sample) => ({ ttfbMs: sample.ttfbMs, totalMs: sample.totalMs })),
+      });
       fs.writeFileSync(
         jsonFile,
         JSON.stringify(
           {
             machine: host,
-            history: { runs100: { page: strip(history100.page), api: strip(history100.api) }, runs10000: { page: strip(history10k.page), api: strip(history10k.api) }, ratio, apiRatio },
+            history: {
+              runs100: { page: strip(history100.page), api: strip(history100.api) },
+              runs10000: { page: strip(history10k.page), api: strip(history10k.api) },
+              ratio,
+              apiRatio,
+            },
             compare: strip(compare),
             load,
             ingest,
@@ -330,7 +428,9 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(() => process.exit(0)).catch((error: unknown) => {
-  process.stderr.write(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
-});
+main()
+  .then(() => process.exit(0))
+  .catch((error: unknown) => {
+    process.stderr.write(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  });

@@ -46,19 +46,25 @@ const ENGINES: Engine[] = [
   {
     name: "vllm",
     versions: ["0.9.2", "0.10.1.1", "0.11.0", "0.25.1"],
-    command: (model, tp, extra) => `vllm serve ${model} --tensor-parallel-size ${tp} --max-num-seqs 256 --gpu-memory-utilization 0.92${extra}`,
+    command: (model, tp, extra) =>
+      `vllm serve ${model} --tensor-parallel-size ${tp} --max-num-seqs 256 --gpu-memory-utilization 0.92${extra}`,
     variants: [
       { flags: "", speed: 1 },
       { flags: " --enable-chunked-prefill --max-num-batched-tokens 8192", tag: "chunked-prefill", speed: 1.06 },
       { flags: " --kv-cache-dtype fp8", tag: "kv-fp8", speed: 1.1 },
       { flags: " --enforce-eager", tag: "no-cuda-graphs", speed: 0.62 },
-      { flags: ` --speculative-config '{"method":"eagle3","num_speculative_tokens":3}'`, tag: "spec-decode", speed: 1.35 },
+      {
+        flags: ` --speculative-config '{"method":"eagle3","num_speculative_tokens":3}'`,
+        tag: "spec-decode",
+        speed: 1.35,
+      },
     ],
   },
   {
     name: "sglang",
     versions: ["0.4.9.post6", "0.5.2", "0.5.4"],
-    command: (model, tp, extra) => `python -m sglang.launch_server --model-path ${model} --tp ${tp} --mem-fraction-static 0.88${extra}`,
+    command: (model, tp, extra) =>
+      `python -m sglang.launch_server --model-path ${model} --tp ${tp} --mem-fraction-static 0.88${extra}`,
     variants: [
       { flags: "", speed: 1.04 },
       { flags: " --disable-cuda-graph", tag: "no-cuda-graphs", speed: 0.58 },
@@ -84,7 +90,8 @@ const ENGINES: Engine[] = [
   {
     name: "llama.cpp",
     versions: ["b6523"],
-    command: (model, _tp, extra) => `llama-server -m /models/${model.split("/").pop()}-Q4_K_M.gguf -ngl 999 -c 32768 -np 16${extra}`,
+    command: (model, _tp, extra) =>
+      `llama-server -m /models/${model.split("/").pop()}-Q4_K_M.gguf -ngl 999 -c 32768 -np 16${extra}`,
     variants: [{ flags: "", speed: 0.45 }],
   },
 ];
@@ -140,7 +147,13 @@ function round(value: number, digits: number): number {
 }
 
 /** One load level, shaped like a vLLM sweep at `--max-concurrency c --request-rate inf`. */
-function point(rand: () => number, concurrency: number, singleTokS: number, workload: { input_len?: number; output_len: number }, imported: boolean): ResultPoint {
+function point(
+  rand: () => number,
+  concurrency: number,
+  singleTokS: number,
+  workload: { input_len?: number; output_len: number },
+  imported: boolean,
+): ResultPoint {
   const noise = () => 1 + (rand() - 0.5) * 0.06;
   // Throughput grows with concurrency and saturates: per-stream speed falls as the batch grows.
   const knee = 24 + rand() * 24;
@@ -313,7 +326,9 @@ function runRow(run: SeedRun): Row {
     peakRequestRate: figures.peak?.request_rate == null ? null : String(figures.peak.request_rate),
     pointCount: doc.results.length,
     // Identity of the content (lib/runs/content-hash.ts): SHA-256 of the key-sorted document.
-    contentHash: createHash("sha256").update(JSON.stringify(canonical(doc))).digest("hex"),
+    contentHash: createHash("sha256")
+      .update(JSON.stringify(canonical(doc)))
+      .digest("hex"),
   };
 }
 
@@ -344,14 +359,24 @@ interface Column {
  * An INSERT for the columns this file knows. Columns it writes that the table lacks are dropped only when the
  * table never had them (contentHash before its migration); a required column it does not know is an error.
  */
-function inserter(database: Database.Database, table: string, known: readonly string[], optionalColumns: ReadonlySet<string>) {
+function inserter(
+  database: Database.Database,
+  table: string,
+  known: readonly string[],
+  optionalColumns: ReadonlySet<string>,
+) {
   const columns = database.prepare(`PRAGMA table_info("${table}")`).all() as Column[];
   const names = new Set(columns.map((column) => column.name));
   const missingInTable = known.filter((name) => !names.has(name) && !optionalColumns.has(name));
-  if (missingInTable.length > 0) throw new Error(`Table ${table} has no column ${missingInTable.join(", ")}: update scripts/bench/seed.ts`);
-  const required = columns.filter((column) => column.notnull && column.dflt_value === null && !column.pk && !known.includes(column.name));
+  if (missingInTable.length > 0)
+    throw new Error(`Table ${table} has no column ${missingInTable.join(", ")}: update scripts/bench/seed.ts`);
+  const required = columns.filter(
+    (column) => column.notnull && column.dflt_value === null && !column.pk && !known.includes(column.name),
+  );
   if (required.length > 0) {
-    throw new Error(`Table ${table} has required column(s) ${required.map((c) => c.name).join(", ")} the benchmark does not fill: update scripts/bench/seed.ts`);
+    throw new Error(
+      `Table ${table} has required column(s) ${required.map((c) => c.name).join(", ")} the benchmark does not fill: update scripts/bench/seed.ts`,
+    );
   }
   const used = known.filter((name) => names.has(name));
   const statement = database.prepare(
@@ -365,9 +390,21 @@ function inserter(database: Database.Database, table: string, known: readonly st
 }
 
 const RUN_COLUMNS = Object.keys(
-  runRow({ id: "x", createdAt: new Date(0), doc: normalizeRunDocument({ format: "servebench/v1", engine: "x", model: "x", results: [{ concurrency: 1 }] }) }),
+  runRow({
+    id: "x",
+    createdAt: new Date(0),
+    doc: normalizeRunDocument({ format: "servebench/v1", engine: "x", model: "x", results: [{ concurrency: 1 }] }),
+  }),
 );
-const POINT_COLUMNS = ["runId", "position", "sourcesJson", "concurrency", "request_rate", "request_rate_infinite", ...POINT_NUMBER_KEYS];
+const POINT_COLUMNS = [
+  "runId",
+  "position",
+  "sourcesJson",
+  "concurrency",
+  "request_rate",
+  "request_rate_infinite",
+  ...POINT_NUMBER_KEYS,
+];
 
 /** Create the database with the real migrations and insert the runs in one transaction. */
 export function writeDatabase(file: string, runs: readonly SeedRun[], migrationsDir: string): void {
@@ -382,7 +419,9 @@ export function writeDatabase(file: string, runs: readonly SeedRun[], migrations
     database.transaction(() => {
       for (const run of runs) {
         insertRun(runRow(run));
-        run.doc.results.forEach((result, position) => insertPoint(pointRow(run.id, result, position)));
+        run.doc.results.forEach((result, position) => {
+          insertPoint(pointRow(run.id, result, position));
+        });
         for (const tag of run.doc.tags) insertTag({ runId: run.id, tag });
       }
     })();
@@ -414,7 +453,11 @@ function dump(file: string): { runs: Row[]; points: Row[]; tags: Row[] } {
  * every column of every row. Returns the differences; empty when the benchmark writes what the app writes.
  * Sets DATABASE_URL for this process (the Prisma client reads it once), so call it before anything else uses it.
  */
-export async function checkAgainstCreateRun(directory: string, runs: readonly SeedRun[], migrationsDir: string): Promise<string[]> {
+export async function checkAgainstCreateRun(
+  directory: string,
+  runs: readonly SeedRun[],
+  migrationsDir: string,
+): Promise<string[]> {
   const viaApp = path.join(directory, "check-create-run.db");
   const viaBench = path.join(directory, "check-direct.db");
   migrateDatabase(viaApp, migrationsDir);
@@ -429,22 +472,31 @@ export async function checkAgainstCreateRun(directory: string, runs: readonly Se
   const app = dump(viaApp);
   // createRun makes its own random ids: give the direct rows the same ones.
   const ids = app.runs.map((row) => String(row.id));
-  writeDatabase(viaBench, runs.map((run, index) => ({ ...run, id: ids[index] ?? run.id })), migrationsDir);
+  writeDatabase(
+    viaBench,
+    runs.map((run, index) => ({ ...run, id: ids[index] ?? run.id })),
+    migrationsDir,
+  );
   const bench = dump(viaBench);
 
   const differences: string[] = [];
   for (const table of ["runs", "points", "tags"] as const) {
     const left = app[table];
     const right = bench[table];
-    if (left.length !== right.length) differences.push(`${table}: createRun wrote ${left.length} rows, the benchmark ${right.length}`);
+    if (left.length !== right.length)
+      differences.push(`${table}: createRun wrote ${left.length} rows, the benchmark ${right.length}`);
     for (let index = 0; index < Math.min(left.length, right.length); index += 1) {
       for (const column of new Set([...Object.keys(left[index]!), ...Object.keys(right[index]!)])) {
         const a = left[index]![column];
         const b = right[index]![column];
-        if (a !== b) differences.push(`${table}[${index}].${column}: createRun ${JSON.stringify(a)}, benchmark ${JSON.stringify(b)}`);
+        if (a !== b)
+          differences.push(
+            `${table}[${index}].${column}: createRun ${JSON.stringify(a)}, benchmark ${JSON.stringify(b)}`,
+          );
       }
     }
   }
-  for (const file of [viaApp, viaBench]) for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(file + suffix, { force: true });
+  for (const file of [viaApp, viaBench])
+    for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(file + suffix, { force: true });
   return differences;
 }

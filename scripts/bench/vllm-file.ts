@@ -93,7 +93,9 @@ export function writeVllmDetailedFile(path: string, requests = 10_000, seed = 7)
       ttfts.push(0);
       itls.push([]);
       texts.push("");
-      errors.push("Traceback (most recent call last):\n  ...\naiohttp.client_exceptions.ServerDisconnectedError: Server disconnected");
+      errors.push(
+        "Traceback (most recent call last):\n  ...\naiohttp.client_exceptions.ServerDisconnectedError: Server disconnected",
+      );
       continue;
     }
     const outputLen = 32 + Math.floor(rand() * 192);
@@ -109,7 +111,13 @@ export function writeVllmDetailedFile(path: string, requests = 10_000, seed = 7)
     itls.push(gaps);
     const words: string[] = [];
     for (let token = 0; token < outputLen * 0.8; token += 1) words.push(WORDS[Math.floor(rand() * WORDS.length)]!);
-    texts.push(words.join(" ").replace(/(\w+) (\w+) (\w+) (\w+) (\w+) (\w+) (\w+) (\w+) (\w+) (\w+) (\w+) (\w+)/g, (match) => (rand() < 0.15 ? `${match}.\n\n` : match)));
+    texts.push(
+      words
+        .join(" ")
+        .replace(/(\w+) (\w+) (\w+) (\w+) (\w+) (\w+) (\w+) (\w+) (\w+) (\w+) (\w+) (\w+)/g, (match) =>
+          rand() < 0.15 ? `${match}.\n\n` : match,
+        ),
+    );
     errors.push("");
     const latency = ttft + gaps.reduce((sum, gap) => sum + gap, 0);
     latencies.push(latency);

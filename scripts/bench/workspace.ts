@@ -4,7 +4,7 @@
  * there with `next build` and served from there with `next start`. The checkout's own .next is never touched,
  * so `npm run bench` does not disturb a developer's build or another engineer building at the same time.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -64,7 +64,8 @@ export function createWorkspace(repo: string): Workspace {
   }
   fs.symlinkSync(fs.realpathSync(path.join(repo, "node_modules")), path.join(app, "node_modules"), "dir");
   const generated = path.join(repo, "lib", "generated");
-  if (!fs.existsSync(generated)) throw new Error("lib/generated is missing: run `npm install` (or `npx prisma generate`) first.");
+  if (!fs.existsSync(generated))
+    throw new Error("lib/generated is missing: run `npm install` (or `npx prisma generate`) first.");
   fs.mkdirSync(path.join(app, "lib"), { recursive: true });
   fs.symlinkSync(fs.realpathSync(generated), path.join(app, "lib", "generated"), "dir");
   return { root, app };
@@ -97,7 +98,9 @@ export function buildApp(workspace: Workspace, repo: string): { seconds: number;
   const log = `${result.stdout ?? ""}${result.stderr ?? ""}`;
   fs.writeFileSync(path.join(workspace.root, "next-build.log"), log);
   if (result.status !== 0) {
-    throw new Error(`next build failed (exit ${result.status ?? result.signal}). Its output:\n${log.split("\n").slice(-40).join("\n")}`);
+    throw new Error(
+      `next build failed (exit ${result.status ?? result.signal}). Its output:\n${log.split("\n").slice(-40).join("\n")}`,
+    );
   }
   return { seconds: (performance.now() - started) / 1000, log };
 }
@@ -108,7 +111,9 @@ export async function freePort(): Promise<number> {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
     });
   });
 }
@@ -135,28 +140,39 @@ async function waitUntilUp(url: string, child: ChildProcess, logFile: string, ti
     }
     await new Promise((resolve) => setTimeout(resolve, 150));
   }
-  throw new Error(`next start did not answer /api/health within ${timeoutMs / 1000} s:\n${fs.readFileSync(logFile, "utf8").slice(-3000)}`);
+  throw new Error(
+    `next start did not answer /api/health within ${timeoutMs / 1000} s:\n${fs.readFileSync(logFile, "utf8").slice(-3000)}`,
+  );
 }
 
 /** `next start` of the copy's build on a free port, against the given SQLite file. */
-export async function startServer(workspace: Workspace, repo: string, databaseFile: string, label: string): Promise<Server> {
+export async function startServer(
+  workspace: Workspace,
+  repo: string,
+  databaseFile: string,
+  label: string,
+): Promise<Server> {
   const port = await freePort();
   const logFile = path.join(workspace.root, `next-start-${label}.log`);
   const log = fs.openSync(logFile, "w");
-  const child = spawn(path.join(workspace.app, "node_modules", ".bin", "next"), ["start", "-p", String(port), "-H", "127.0.0.1"], {
-    cwd: workspace.app,
-    env: {
-      ...buildEnv(workspace, repo),
-      DATABASE_URL: `file:${databaseFile}`,
-      PORT: String(port),
-      // The largest vLLM file the benchmark posts is ~35 MB; the default limit is 25 MB.
-      SERVEBENCH_MAX_BODY_MB: "100",
-      SERVEBENCH_DEMO: "0",
-      // A write token in the developer's environment would refuse the benchmark's one real upload.
-      SERVEBENCH_WRITE_TOKEN: "",
+  const child = spawn(
+    path.join(workspace.app, "node_modules", ".bin", "next"),
+    ["start", "-p", String(port), "-H", "127.0.0.1"],
+    {
+      cwd: workspace.app,
+      env: {
+        ...buildEnv(workspace, repo),
+        DATABASE_URL: `file:${databaseFile}`,
+        PORT: String(port),
+        // The largest vLLM file the benchmark posts is ~35 MB; the default limit is 25 MB.
+        SERVEBENCH_MAX_BODY_MB: "100",
+        SERVEBENCH_DEMO: "0",
+        // A write token in the developer's environment would refuse the benchmark's one real upload.
+        SERVEBENCH_WRITE_TOKEN: "",
+      },
+      stdio: ["ignore", log, log],
     },
-    stdio: ["ignore", log, log],
-  });
+  );
   fs.closeSync(log);
   const url = `http://127.0.0.1:${port}`;
   try {

@@ -6,10 +6,16 @@
 import fs from "node:fs";
 import path from "node:path";
 import { buildRunDocument, publicUrl } from "../../lib/bench/document";
-import { BENCH_USAGE, BenchUsageError, parseBenchArgs, type BenchOptions } from "../../lib/bench/options";
-import { builtinPrompts, parsePromptFile, PromptFileError, syntheticPrompts, type PromptSource } from "../../lib/bench/prompts";
+import { BENCH_USAGE, type BenchOptions, BenchUsageError, parseBenchArgs } from "../../lib/bench/options";
+import {
+  builtinPrompts,
+  PromptFileError,
+  type PromptSource,
+  parsePromptFile,
+  syntheticPrompts,
+} from "../../lib/bench/prompts";
 import { headlineLine, levelLine, progressLine, summaryTable } from "../../lib/bench/report";
-import { runBenchmark, type BenchConfig, type BenchEvent, type BenchResult } from "../../lib/bench/runner";
+import { type BenchConfig, type BenchEvent, type BenchResult, runBenchmark } from "../../lib/bench/runner";
 import { ContextError } from "../../lib/bench/server-info";
 
 export { BENCH_USAGE };
@@ -30,11 +36,15 @@ function loadPrompts(options: BenchOptions): PromptSource {
     try {
       text = fs.readFileSync(options.promptsFile, "utf8");
     } catch (error) {
-      throw new BenchUsageError(`cannot read --prompts ${options.promptsFile}: ${error instanceof Error ? error.message : String(error)}`);
+      throw new BenchUsageError(
+        `cannot read --prompts ${options.promptsFile}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     const source = parsePromptFile(text, path.basename(options.promptsFile));
     if (options.endpoint === "completions" && source.at(0).kind === "chat") {
-      throw new BenchUsageError(`${options.promptsFile} holds chat messages: use --endpoint chat, or a file of plain-text prompts`);
+      throw new BenchUsageError(
+        `${options.promptsFile} holds chat messages: use --endpoint chat, or a file of plain-text prompts`,
+      );
     }
     return source;
   }
@@ -57,7 +67,9 @@ function eventPrinter(): (event: BenchEvent) => void {
     switch (event.type) {
       case "context": {
         const { context } = event;
-        print(`model ${context.model} · engine ${context.engine}${context.engine_version ? ` ${context.engine_version}` : ""}`);
+        print(
+          `model ${context.model} · engine ${context.engine}${context.engine_version ? ` ${context.engine_version}` : ""}`,
+        );
         for (const line of context.lines) print(`  ${line}`);
         break;
       }
@@ -65,7 +77,8 @@ function eventPrinter(): (event: BenchEvent) => void {
         print(`warm-up: ${event.requests} request${event.requests === 1 ? "" : "s"} (not measured)`);
         break;
       case "warmup-end":
-        if (event.failed > 0) print(`  warm-up: ${event.failed} of ${event.requests} failed: ${event.errors.join("; ")}`);
+        if (event.failed > 0)
+          print(`  warm-up: ${event.failed} of ${event.requests} failed: ${event.errors.join("; ")}`);
         break;
       case "level-start":
         if (live) process.stderr.write(`C=${event.concurrency}  0/${event.total} requests`);
@@ -94,7 +107,11 @@ async function upload(base: string, token: string | undefined, doc: unknown): Pr
     return 1;
   }
   const text = await response.text();
-  let body: { id?: string; url?: string; error?: { code?: string; message?: string; issues?: { path: string; message: string }[] } };
+  let body: {
+    id?: string;
+    url?: string;
+    error?: { code?: string; message?: string; issues?: { path: string; message: string }[] };
+  };
   try {
     body = JSON.parse(text) as typeof body;
   } catch {
@@ -124,7 +141,8 @@ export async function runBench(argv: string[]): Promise<number> {
       return 0;
     }
     apiKey = process.env[options.apiKeyEnv] || undefined;
-    if (options.apiKeyEnvGiven && apiKey === undefined) throw new BenchUsageError(`--api-key-env ${options.apiKeyEnv}: the variable is not set`);
+    if (options.apiKeyEnvGiven && apiKey === undefined)
+      throw new BenchUsageError(`--api-key-env ${options.apiKeyEnv}: the variable is not set`);
     prompts = loadPrompts(options);
   } catch (error) {
     if (error instanceof BenchUsageError || error instanceof PromptFileError) {
@@ -167,7 +185,9 @@ export async function runBench(argv: string[]): Promise<number> {
   const onSigint = () => {
     interrupts += 1;
     if (interrupts > 1) process.exit(EXIT_INTERRUPTED);
-    process.stderr.write("\ninterrupted: stopping and writing what was measured so far (Ctrl-C again to quit at once)\n");
+    process.stderr.write(
+      "\ninterrupted: stopping and writing what was measured so far (Ctrl-C again to quit at once)\n",
+    );
     controller.abort();
   };
   process.on("SIGINT", onSigint);

@@ -73,7 +73,12 @@ interface ErrorBody {
 }
 
 interface PreviewBody {
-  runs: { document: { name?: string; source_format?: string; results?: unknown[] }; valid: boolean; issues: { path: string; message: string }[]; missing: string[] }[];
+  runs: {
+    document: { name?: string; source_format?: string; results?: unknown[] };
+    valid: boolean;
+    issues: { path: string; message: string }[];
+    missing: string[];
+  }[];
   fragments: { index: number; file: string; part: string; format_label: string; levels: string[] }[];
   conflicts: string[];
 }
@@ -84,23 +89,33 @@ function print(line = ""): void {
 
 function printPreview(body: PreviewBody): void {
   for (const fragment of body.fragments) {
-    print(`  [${fragment.index}] ${fragment.file}${fragment.part ? ` (${fragment.part})` : ""}: ${fragment.format_label}, ${fragment.levels.join(", ")}`);
+    print(
+      `  [${fragment.index}] ${fragment.file}${fragment.part ? ` (${fragment.part})` : ""}: ${fragment.format_label}, ${fragment.levels.join(", ")}`,
+    );
   }
   for (const conflict of body.conflicts) print(`  conflict: ${conflict}`);
   body.runs.forEach((run, index) => {
     const points = run.document.results?.length ?? 0;
-    print(`  run ${index + 1}: ${run.document.name ?? "(unnamed)"}: ${points} point${points === 1 ? "" : "s"}${run.valid ? "" : " (not valid yet)"}`);
+    print(
+      `  run ${index + 1}: ${run.document.name ?? "(unnamed)"}: ${points} point${points === 1 ? "" : "s"}${run.valid ? "" : " (not valid yet)"}`,
+    );
     for (const issue of run.issues) print(`    ${issue.path}: ${issue.message}`);
     if (run.missing.length > 0) print(`    missing: ${run.missing.join(", ")}`);
   });
 }
 
+function parseUploadArgs(argv: string[]) {
+  return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+}
+
 export async function runUpload(argv: string[]): Promise<number> {
-  let parsed;
+  let parsed: ReturnType<typeof parseUploadArgs>;
   try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    parsed = parseUploadArgs(argv);
   } catch (error) {
-    process.stderr.write(`servebench upload: ${error instanceof Error ? error.message : String(error)}\n\n${UPLOAD_USAGE}\n`);
+    process.stderr.write(
+      `servebench upload: ${error instanceof Error ? error.message : String(error)}\n\n${UPLOAD_USAGE}\n`,
+    );
     return 2;
   }
   const { values, positionals } = parsed;
@@ -161,12 +176,16 @@ export async function runUpload(argv: string[]): Promise<number> {
   try {
     body = JSON.parse(text) as unknown;
   } catch {
-    process.stderr.write(`servebench upload: ${base} answered ${response.status} with something that is not servebench's JSON\n`);
+    process.stderr.write(
+      `servebench upload: ${base} answered ${response.status} with something that is not servebench's JSON\n`,
+    );
     return 1;
   }
   if (!response.ok) {
     const error = (body as ErrorBody).error;
-    process.stderr.write(`servebench upload: rejected (${response.status} ${error?.code ?? "error"}): ${error?.message ?? text}\n`);
+    process.stderr.write(
+      `servebench upload: rejected (${response.status} ${error?.code ?? "error"}): ${error?.message ?? text}\n`,
+    );
     // Issues the message already quotes are not printed twice.
     for (const issue of error?.issues ?? []) {
       if (error?.message?.includes(issue.message)) continue;

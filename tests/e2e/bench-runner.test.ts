@@ -12,7 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { normalizeRunDocument } from "@/lib/runs/normalize";
-import { startOpenAITestServer, type OpenAITestServer } from "../support/openai-test-server";
+import { type OpenAITestServer, startOpenAITestServer } from "../support/openai-test-server";
 
 const baseUrl = inject("baseUrl");
 const ROOT = path.join(__dirname, "..", "..");
@@ -30,7 +30,13 @@ const importName = `vllm import e2e ${suffix}`;
 let benchId = "";
 
 beforeAll(async () => {
-  server = await startOpenAITestServer({ ttftMs: TTFT_MS, itlMs: ITL_MS, tokens: TOKENS, maxConcurrent: 8, version: "0.11.0" });
+  server = await startOpenAITestServer({
+    ttftMs: TTFT_MS,
+    itlMs: ITL_MS,
+    tokens: TOKENS,
+    maxConcurrent: 8,
+    version: "0.11.0",
+  });
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "servebench-bench-e2e-"));
 });
 
@@ -47,18 +53,29 @@ function cliEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-function servebench(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+function servebench(
+  args: string[],
+  extraEnv: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [path.join(ROOT, "bin", "servebench.mjs"), ...args], { cwd: ROOT, timeout: 60_000, env: { ...cliEnv(), ...extraEnv } }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [path.join(ROOT, "bin", "servebench.mjs"), ...args],
+      { cwd: ROOT, timeout: 60_000, env: { ...cliEnv(), ...extraEnv } },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 
 function within(measured: unknown, expected: number, tolerance: number): void {
   expect(typeof measured).toBe("number");
-  expect(Math.abs((measured as number) - expected) / expected, `${String(measured)} vs ${expected}`).toBeLessThanOrEqual(tolerance);
+  expect(
+    Math.abs((measured as number) - expected) / expected,
+    `${String(measured)} vs ${expected}`,
+  ).toBeLessThanOrEqual(tolerance);
 }
 
 describe.sequential("npx servebench bench", () => {
@@ -66,20 +83,34 @@ describe.sequential("npx servebench bench", () => {
     const out = path.join(dir, "run.json");
     const result = await servebench([
       "bench",
-      "--base-url", server.baseUrl,
-      "--model", "test-model",
-      "--concurrency", "1,4",
-      "--requests", "8",
-      "--upload", baseUrl,
-      "--out", out,
-      "--engine", "vllm",
-      "--name", benchName,
-      "--gpu", "NVIDIA L4",
-      "--gpu-count", "1",
-      "--command", "vllm serve test-model --max-num-seqs 8",
-      "--tag", "bench-e2e",
-      "--env", "VLLM_USE_V1=1",
-      "--notes", "measured by the e2e test",
+      "--base-url",
+      server.baseUrl,
+      "--model",
+      "test-model",
+      "--concurrency",
+      "1,4",
+      "--requests",
+      "8",
+      "--upload",
+      baseUrl,
+      "--out",
+      out,
+      "--engine",
+      "vllm",
+      "--name",
+      benchName,
+      "--gpu",
+      "NVIDIA L4",
+      "--gpu-count",
+      "1",
+      "--command",
+      "vllm serve test-model --max-num-seqs 8",
+      "--tag",
+      "bench-e2e",
+      "--env",
+      "VLLM_USE_V1=1",
+      "--notes",
+      "measured by the e2e test",
     ]);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
@@ -90,15 +121,22 @@ describe.sequential("npx servebench bench", () => {
     expect(lines).toContain("  from the server (vllm /version): version 0.11.0");
     expect(lines).toContain(`wrote ${out}`);
     // The summary table: a header, then a row per level.
-    const header = lines.findIndex((line) => /^\s*C\s+ok\s+failed\s+out tok\/s\s+req\/s\s+TTFT ms\s+p99\s+TPOT ms\s+p99\s+ITL ms\s+e2e ms$/.test(line));
+    const header = lines.findIndex((line) =>
+      /^\s*C\s+ok\s+failed\s+out tok\/s\s+req\/s\s+TTFT ms\s+p99\s+TPOT ms\s+p99\s+ITL ms\s+e2e ms$/.test(line),
+    );
     expect(header, result.stdout).toBeGreaterThan(0);
     expect(lines[header + 1]).toMatch(/^\s*1\s+8\s+0\s/);
     expect(lines[header + 2]).toMatch(/^\s*4\s+8\s+0\s/);
-    expect(lines.find((line) => line.startsWith("single stream: "))).toMatch(/^single stream: \d+(\.\d)? tok\/s \(C=1\)   peak: \d+(\.\d)? tok\/s at C=4$/);
+    expect(lines.find((line) => line.startsWith("single stream: "))).toMatch(
+      /^single stream: \d+(\.\d)? tok\/s \(C=1\) {3}peak: \d+(\.\d)? tok\/s at C=4$/,
+    );
 
     const response = await fetch(`${baseUrl}/api/runs/${benchId}`);
     expect(response.status).toBe(200);
-    const run = (await response.json()) as Record<string, unknown> & { results: Record<string, number>[]; metadata: Record<string, unknown> };
+    const run = (await response.json()) as Record<string, unknown> & {
+      results: Record<string, number>[];
+      metadata: Record<string, unknown>;
+    };
     expect(run).toMatchObject({
       name: benchName,
       engine: "vllm",
@@ -120,13 +158,22 @@ describe.sequential("npx servebench bench", () => {
       requests_per_level: 8,
       warmup_requests: 1,
     });
-    expect(run.results.map((point) => [point.concurrency, point.completed, point.failed, point.total_output_tokens])).toEqual([
+    expect(
+      run.results.map((point) => [point.concurrency, point.completed, point.failed, point.total_output_tokens]),
+    ).toEqual([
       [1, 8, 0, 8 * TOKENS],
       [4, 8, 0, 8 * TOKENS],
     ]);
     for (const point of run.results) {
-      const figures = { median_ttft: point.median_ttft_ms, median_tpot: point.median_tpot_ms, median_itl: point.median_itl_ms, tok_s: point.output_throughput };
-      process.stdout.write(`C=${point.concurrency} set TTFT ${TTFT_MS} ms, TPOT ${ITL_MS} ms → stored ${JSON.stringify(figures)}\n`);
+      const figures = {
+        median_ttft: point.median_ttft_ms,
+        median_tpot: point.median_tpot_ms,
+        median_itl: point.median_itl_ms,
+        tok_s: point.output_throughput,
+      };
+      process.stdout.write(
+        `C=${point.concurrency} set TTFT ${TTFT_MS} ms, TPOT ${ITL_MS} ms → stored ${JSON.stringify(figures)}\n`,
+      );
     }
     // The figures are those the server was set to: medians ±5%; throughput ±15%, as its wall time adds up
     // every scheduler stall of a shared machine (see tests/integration/bench-measure.test.ts).
@@ -138,7 +185,8 @@ describe.sequential("npx servebench bench", () => {
     within(run.results[0]!.output_throughput, SINGLE_STREAM_TOK_S, 0.15);
     // Four at a time, eight requests: two waves, four times the single stream.
     within(run.results[1]!.output_throughput, 4 * SINGLE_STREAM_TOK_S, 0.15);
-    for (const point of run.results) expect(point.output_throughput).toBeCloseTo(point.total_output_tokens! / point.duration_s!, 1);
+    for (const point of run.results)
+      expect(point.output_throughput).toBeCloseTo(point.total_output_tokens! / point.duration_s!, 1);
 
     // The file holds the same run as the server stored.
     const written = normalizeRunDocument(JSON.parse(fs.readFileSync(out, "utf8")));
@@ -148,7 +196,11 @@ describe.sequential("npx servebench bench", () => {
 
   it("the uploaded run compares with an imported vLLM file", async () => {
     const form = new FormData();
-    form.append("file", new Blob([fs.readFileSync(path.join(FIXTURES, "vllm", "bench_serve_v0.25.1.json"))]), "bench_serve_v0.25.1.json");
+    form.append(
+      "file",
+      new Blob([fs.readFileSync(path.join(FIXTURES, "vllm", "bench_serve_v0.25.1.json"))]),
+      "bench_serve_v0.25.1.json",
+    );
     form.set("engine", "vllm");
     form.set("name", importName);
     const created = await fetch(`${baseUrl}/api/runs`, { method: "POST", body: form });
@@ -165,19 +217,53 @@ describe.sequential("npx servebench bench", () => {
   });
 
   it("exits 2 before measuring when the server does not serve the model", async () => {
-    const result = await servebench(["bench", "--base-url", server.baseUrl, "--model", "nope", "--engine", "vllm", "--out", path.join(dir, "never.json")]);
+    const result = await servebench([
+      "bench",
+      "--base-url",
+      server.baseUrl,
+      "--model",
+      "nope",
+      "--engine",
+      "vllm",
+      "--out",
+      path.join(dir, "never.json"),
+    ]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe('servebench bench: the server does not serve model "nope"; /v1/models lists: test-model\n');
+    expect(result.stderr).toBe(
+      'servebench bench: the server does not serve model "nope"; /v1/models lists: test-model\n',
+    );
     expect(fs.existsSync(path.join(dir, "never.json"))).toBe(false);
   });
 
   it("exits 1 with the server's message when the upload is rejected, and keeps the file", async () => {
     const out = path.join(dir, "rejected.json");
-    const result = await servebench(["bench", "--base-url", server.baseUrl, "--concurrency", "1", "--requests", "1", "--warmup", "0", "--tag", "a,b", "--upload", baseUrl, "--out", out]);
+    const result = await servebench([
+      "bench",
+      "--base-url",
+      server.baseUrl,
+      "--concurrency",
+      "1",
+      "--requests",
+      "1",
+      "--warmup",
+      "0",
+      "--tag",
+      "a,b",
+      "--upload",
+      baseUrl,
+      "--out",
+      out,
+    ]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe("servebench bench: upload rejected (422 validation_failed): The run document is invalid. tags.0: must not contain a comma\n");
+    expect(result.stderr).toBe(
+      "servebench bench: upload rejected (422 validation_failed): The run document is invalid. tags.0: must not contain a comma\n",
+    );
     expect(result.stdout).toContain("\n  model: test-model (the one the server lists in /v1/models)\n");
-    expect(JSON.parse(fs.readFileSync(out, "utf8"))).toMatchObject({ engine: "vllm", model: "test-model", results: [{ concurrency: 1, completed: 1 }] });
+    expect(JSON.parse(fs.readFileSync(out, "utf8"))).toMatchObject({
+      engine: "vllm",
+      model: "test-model",
+      results: [{ concurrency: 1, completed: 1 }],
+    });
   });
 
   it("sends the write token ($SERVEBENCH_TOKEN) with the upload, and never prints it", async () => {
@@ -189,13 +275,33 @@ describe.sequential("npx servebench bench", () => {
       req.on("end", () => {
         const ok = req.headers.authorization === "Bearer e2e-write-token-0123456789";
         res.writeHead(ok ? 201 : 401, { "content-type": "application/json" });
-        res.end(JSON.stringify(ok ? { id: "tokenrun0001", url: "/runs/tokenrun0001" } : { error: { code: "unauthorized", message: "a write token is required" } }));
+        res.end(
+          JSON.stringify(
+            ok
+              ? { id: "tokenrun0001", url: "/runs/tokenrun0001" }
+              : { error: { code: "unauthorized", message: "a write token is required" } },
+          ),
+        );
       });
     });
     await new Promise<void>((resolve) => dashboard.listen(0, "127.0.0.1", resolve));
     const dashboardUrl = `http://127.0.0.1:${(dashboard.address() as AddressInfo).port}`;
     try {
-      const args = ["bench", "--base-url", server.baseUrl, "--concurrency", "1", "--requests", "1", "--warmup", "0", "--upload", dashboardUrl, "--out", path.join(dir, "token.json")];
+      const args = [
+        "bench",
+        "--base-url",
+        server.baseUrl,
+        "--concurrency",
+        "1",
+        "--requests",
+        "1",
+        "--warmup",
+        "0",
+        "--upload",
+        dashboardUrl,
+        "--out",
+        path.join(dir, "token.json"),
+      ];
       const result = await servebench(args, { SERVEBENCH_TOKEN: "e2e-write-token-0123456789" });
       expect(result.stderr).toBe("");
       expect(result.code).toBe(0);
@@ -214,12 +320,29 @@ describe.sequential("npx servebench bench", () => {
   it("Ctrl-C writes what was measured so far, marked partial", async () => {
     const out = path.join(dir, "partial.json");
     // A terminal's Ctrl-C signals the whole process group: the launcher, tsx and the command.
-    const child = spawn(process.execPath, [path.join(ROOT, "bin", "servebench.mjs"), "bench", "--base-url", server.baseUrl, "--concurrency", "1,4", "--requests", "3", "--warmup", "0", "--out", out], {
-      cwd: ROOT,
-      env: cliEnv(),
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        path.join(ROOT, "bin", "servebench.mjs"),
+        "bench",
+        "--base-url",
+        server.baseUrl,
+        "--concurrency",
+        "1,4",
+        "--requests",
+        "3",
+        "--warmup",
+        "0",
+        "--out",
+        out,
+      ],
+      {
+        cwd: ROOT,
+        env: cliEnv(),
+        detached: true,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let stdout = "";
     child.stdout.on("data", (chunk: Buffer) => {
       stdout += chunk.toString();
@@ -228,9 +351,15 @@ describe.sequential("npx servebench bench", () => {
     process.kill(-child.pid!, "SIGINT");
     await expect.poll(() => fs.existsSync(out), { timeout: 20_000, interval: 50 }).toBe(true);
     await expect.poll(() => stdout, { timeout: 20_000, interval: 50 }).toContain("(partial run)");
-    const doc = JSON.parse(fs.readFileSync(out, "utf8")) as { metadata: Record<string, unknown>; warnings: string[]; results: { concurrency: number; completed: number }[] };
+    const doc = JSON.parse(fs.readFileSync(out, "utf8")) as {
+      metadata: Record<string, unknown>;
+      warnings: string[];
+      results: { concurrency: number; completed: number }[];
+    };
     expect(doc.metadata.partial).toBe(true);
     expect(doc.results[0]).toMatchObject({ concurrency: 1, completed: 3 });
-    expect(doc.warnings[doc.warnings.length - 1]).toMatch(/^partial run: interrupted \(Ctrl-C\) before every level was measured; measured: C=1/);
+    expect(doc.warnings[doc.warnings.length - 1]).toMatch(
+      /^partial run: interrupted \(Ctrl-C\) before every level was measured; measured: C=1/,
+    );
   });
 });

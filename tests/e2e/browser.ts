@@ -1,5 +1,5 @@
 /** Debian's Chromium driven by playwright-core (no browser download). CHROME_PATH overrides the binary. */
-import { chromium, type Browser } from "playwright-core";
+import { type Browser, chromium } from "playwright-core";
 
 export const CHROMIUM_PATH = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 

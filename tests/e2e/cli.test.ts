@@ -9,10 +9,15 @@ const FIXTURES = path.join(ROOT, "tests", "fixtures");
 
 function servebench(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [path.join(ROOT, "bin", "servebench.mjs"), ...args], { cwd: ROOT, timeout: 60_000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [path.join(ROOT, "bin", "servebench.mjs"), ...args],
+      { cwd: ROOT, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -55,16 +60,31 @@ describe("npx servebench upload", () => {
   });
 
   it("uploads a sweep folder split into runs and prints a link to compare them", async () => {
-    const result = await servebench(["upload", path.join(FIXTURES, "vllm", "vllm_sweep_v0.25.1"), "--url", baseUrl, "--split"]);
+    const result = await servebench([
+      "upload",
+      path.join(FIXTURES, "vllm", "vllm_sweep_v0.25.1"),
+      "--url",
+      baseUrl,
+      "--split",
+    ]);
     expect(result.code).toBe(0);
     const lines = result.stdout.trim().split("\n");
     expect(lines).toHaveLength(5);
-    expect(lines[0]).toMatch(new RegExp(`^${baseUrl}/runs/[A-Za-z0-9_-]{12}  vllm · facebook/opt-125m \\(--max-num-seqs 4, repeat 1\\)$`));
-    expect(lines[4]).toMatch(new RegExp(`^compare: ${baseUrl}/compare\\?runs=([A-Za-z0-9_-]{12},){3}[A-Za-z0-9_-]{12}$`));
+    expect(lines[0]).toMatch(
+      new RegExp(`^${baseUrl}/runs/[A-Za-z0-9_-]{12}  vllm · facebook/opt-125m \\(--max-num-seqs 4, repeat 1\\)$`),
+    );
+    expect(lines[4]).toMatch(
+      new RegExp(`^compare: ${baseUrl}/compare\\?runs=([A-Za-z0-9_-]{12},){3}[A-Za-z0-9_-]{12}$`),
+    );
   });
 
   it("exits 1 with the server's message when the upload is rejected", async () => {
-    const result = await servebench(["upload", path.join(FIXTURES, "vllm", "bench_serve_v0.25.1.json"), "--url", baseUrl]);
+    const result = await servebench([
+      "upload",
+      path.join(FIXTURES, "vllm", "bench_serve_v0.25.1.json"),
+      "--url",
+      baseUrl,
+    ]);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
     expect(result.stderr).toBe(
@@ -73,14 +93,21 @@ describe("npx servebench upload", () => {
   });
 
   it("exits 1 when the server cannot be reached", async () => {
-    const result = await servebench(["upload", path.join(FIXTURES, "vllm", "bench_serve_v0.25.1.json"), "--url", "http://127.0.0.1:9"]);
+    const result = await servebench([
+      "upload",
+      path.join(FIXTURES, "vllm", "bench_serve_v0.25.1.json"),
+      "--url",
+      "http://127.0.0.1:9",
+    ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^servebench upload: cannot reach http:\/\/127\.0\.0\.1:9/);
   });
 
   it("exits 2 on bad usage", async () => {
     expect((await servebench(["upload", "--url", baseUrl])).code).toBe(2);
-    expect((await servebench(["upload", "no-such-file.json"])).stderr).toBe("servebench upload: no such file or folder: no-such-file.json\n");
+    expect((await servebench(["upload", "no-such-file.json"])).stderr).toBe(
+      "servebench upload: no such file or folder: no-such-file.json\n",
+    );
     expect((await servebench(["upload", "x.json", "--bogus"])).code).toBe(2);
     expect((await servebench(["frobnicate"])).code).toBe(2);
   });

@@ -17,7 +17,11 @@ let page: Page;
 const ids: Record<"noGraphs" | "graphs" | "llama", string> = { noGraphs: "", graphs: "", llama: "" };
 
 async function upload(document: unknown): Promise<string> {
-  const response = await fetch(`${baseUrl}/api/runs`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(document) });
+  const response = await fetch(`${baseUrl}/api/runs`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(document),
+  });
   if (response.status !== 201) throw new Error(`upload failed: ${response.status} ${await response.text()}`);
   return ((await response.json()) as { id: string }).id;
 }
@@ -46,7 +50,9 @@ afterAll(async () => {
 });
 
 function card(target: Page, name: string) {
-  return target.locator("[data-testid=headline-cards] > div").filter({ has: target.getByTestId("card-run-name").getByText(name, { exact: true }) });
+  return target
+    .locator("[data-testid=headline-cards] > div")
+    .filter({ has: target.getByTestId("card-run-name").getByText(name, { exact: true }) });
 }
 
 describe.sequential("comparing in depth", () => {
@@ -57,7 +63,9 @@ describe.sequential("comparing in depth", () => {
     );
     const graphs = card(page, "SGLang TP8, CUDA graphs on");
     expect(await graphs.getByTestId("single-stream-delta").textContent()).toBe("27 → 63.6 tok/s (+135.6%)");
-    expect(await graphs.locator("[data-testid=what-changed] li").allTextContents()).toEqual(["--disable-cuda-graph removed"]);
+    expect(await graphs.locator("[data-testid=what-changed] li").allTextContents()).toEqual([
+      "--disable-cuda-graph removed",
+    ]);
   });
 
   it("draws the latency–throughput trade-off with each point labelled by its load level", async () => {
@@ -72,16 +80,24 @@ describe.sequential("comparing in depth", () => {
     const lines = page.locator("[data-testid=chart-throughput] path.recharts-line-curve");
     await lines.first().waitFor();
     expect(await lines.count()).toBe(2);
-    await page.locator("[data-testid=chart-throughput] [data-testid=chart-legend] button", { hasText: "SGLang TP8, CUDA graphs on" }).click();
+    await page
+      .locator("[data-testid=chart-throughput] [data-testid=chart-legend] button", {
+        hasText: "SGLang TP8, CUDA graphs on",
+      })
+      .click();
     await page.waitForURL(new RegExp(`hide=${ids.graphs}`));
     await expect.poll(() => lines.count()).toBe(1);
     await page.reload();
     await page.locator("[data-testid=chart-throughput] path.recharts-line-curve").first().waitFor();
     expect(await page.locator("[data-testid=chart-throughput] path.recharts-line-curve").count()).toBe(1);
-    const entry = page.locator("[data-testid=chart-throughput] [data-testid=chart-legend] button", { hasText: "SGLang TP8, CUDA graphs on" });
+    const entry = page.locator("[data-testid=chart-throughput] [data-testid=chart-legend] button", {
+      hasText: "SGLang TP8, CUDA graphs on",
+    });
     expect(await entry.getAttribute("aria-pressed")).toBe("false");
     // Hidden from the charts, not from the deltas.
-    expect(await card(page, "SGLang TP8, CUDA graphs on").getByTestId("single-stream-delta").textContent()).toBe("27 → 63.6 tok/s (+135.6%)");
+    expect(await card(page, "SGLang TP8, CUDA graphs on").getByTestId("single-stream-delta").textContent()).toBe(
+      "27 → 63.6 tok/s (+135.6%)",
+    );
     await entry.click();
     await expect.poll(() => page.url()).not.toContain("hide=");
   });
@@ -94,7 +110,9 @@ describe.sequential("comparing in depth", () => {
     await page.waitForURL(/noise=10/);
     await expect.poll(() => peak.getAttribute("data-verdict")).toBe("noise");
     expect(await peak.textContent()).toBe("2,216 → 2,370 tok/s (+6.9%)within noise");
-    expect(await card(page, "SGLang TP8, CUDA graphs on").getByTestId("single-stream-delta").getAttribute("data-verdict")).toBe("better");
+    expect(
+      await card(page, "SGLang TP8, CUDA graphs on").getByTestId("single-stream-delta").getAttribute("data-verdict"),
+    ).toBe("better");
   });
 
   it("downloads the delta table as CSV", async () => {
@@ -102,20 +120,34 @@ describe.sequential("comparing in depth", () => {
     expect(download.suggestedFilename()).toBe("servebench-comparison.csv");
     const text = fs.readFileSync((await download.path())!, "utf8");
     const rows = text.trim().split("\r\n");
-    expect(rows[0]).toBe("metric,unit,load,concurrency,request_rate,series,runs,value,baseline_value,change_pct,verdict");
-    expect(rows).toContain(`output_throughput,tok/s,C=1,1,,"SGLang TP8, CUDA graphs on",${ids.graphs},63.6,27,135.56,better`);
-    expect(rows).toContain(`output_throughput,tok/s,C=128,128,,"SGLang TP8, CUDA graphs on",${ids.graphs},2370,2216,6.95,noise`);
+    expect(rows[0]).toBe(
+      "metric,unit,load,concurrency,request_rate,series,runs,value,baseline_value,change_pct,verdict",
+    );
+    expect(rows).toContain(
+      `output_throughput,tok/s,C=1,1,,"SGLang TP8, CUDA graphs on",${ids.graphs},63.6,27,135.56,better`,
+    );
+    expect(rows).toContain(
+      `output_throughput,tok/s,C=128,128,,"SGLang TP8, CUDA graphs on",${ids.graphs},2370,2216,6.95,noise`,
+    );
     expect(rows).toHaveLength(9);
   });
 
   it("downloads the runs as JSON that uploads again", async () => {
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-json").click()]);
-    const runs = JSON.parse(fs.readFileSync((await download.path())!, "utf8")) as { id: string; format: string; name: string }[];
+    const runs = JSON.parse(fs.readFileSync((await download.path())!, "utf8")) as {
+      id: string;
+      format: string;
+      name: string;
+    }[];
     expect(runs.map((run) => [run.id, run.format])).toEqual([
       [ids.noGraphs, "servebench/v1"],
       [ids.graphs, "servebench/v1"],
     ]);
-    const response = await fetch(`${baseUrl}/api/runs?dry_run=1`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(runs) });
+    const response = await fetch(`${baseUrl}/api/runs?dry_run=1`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(runs),
+    });
     const preview = (await response.json()) as { runs: { document: { name: string }; valid: boolean }[] };
     expect(preview.runs.map((run) => [run.document.name, run.valid])).toEqual([
       ["SGLang TP8, --disable-cuda-graph", true],
@@ -164,7 +196,9 @@ describe.sequential("comparing in depth", () => {
     await page.getByTestId("compare-selected").click();
     await page.waitForURL(/\/compare\?runs=/);
     await page.getByTestId("save-comparison").click();
-    expect(await page.getByTestId("save-title").inputValue()).toBe("SGLang TP8, CUDA graphs on vs SGLang TP8, --disable-cuda-graph");
+    expect(await page.getByTestId("save-title").inputValue()).toBe(
+      "SGLang TP8, CUDA graphs on vs SGLang TP8, --disable-cuda-graph",
+    );
     await page.getByTestId("save-title").fill("SGLang CUDA graphs vs --disable-cuda-graph");
     await page.getByTestId("save-notes").fill("Kimi-K2.5 INT4, 8x RTX PRO 6000. <b>Not bold</b>");
     await page.getByTestId("save-submit").click();
@@ -178,19 +212,29 @@ describe.sequential("comparing in depth", () => {
     expect(await other.getByText("Kimi-K2.5 INT4, 8x RTX PRO 6000. <b>Not bold</b>").count()).toBe(1);
     const graphs = card(other, "SGLang TP8, CUDA graphs on");
     expect(await graphs.getByTestId("single-stream-delta").textContent()).toBe("27 → 63.6 tok/s (+135.6%)");
-    expect(await graphs.locator("[data-testid=what-changed] li").allTextContents()).toEqual(["--disable-cuda-graph removed"]);
+    expect(await graphs.locator("[data-testid=what-changed] li").allTextContents()).toEqual([
+      "--disable-cuda-graph removed",
+    ]);
 
     // The preview card a chat app unfurls.
     const ogImage = await other.locator('meta[property="og:image"]').getAttribute("content");
     expect(ogImage).toMatch(new RegExp(`^${baseUrl}/api/og\\?`));
-    expect(await other.locator('meta[property="og:title"]').getAttribute("content")).toBe("SGLang CUDA graphs vs --disable-cuda-graph");
-    expect(await other.locator('meta[property="og:description"]').getAttribute("content")).toContain("single stream 27 → 63.6 tok/s (+135.6%)");
+    expect(await other.locator('meta[property="og:title"]').getAttribute("content")).toBe(
+      "SGLang CUDA graphs vs --disable-cuda-graph",
+    );
+    expect(await other.locator('meta[property="og:description"]').getAttribute("content")).toContain(
+      "single stream 27 → 63.6 tok/s (+135.6%)",
+    );
     expect(await other.locator('meta[name="twitter:card"]').getAttribute("content")).toBe("summary_large_image");
     const image = await fetch(ogImage!);
     expect(image.headers.get("content-type")).toBe("image/png");
 
     // Hide a series on the short link, reload: still hidden.
-    await other.locator("[data-testid=chart-throughput] [data-testid=chart-legend] button", { hasText: "SGLang TP8, --disable-cuda-graph" }).click();
+    await other
+      .locator("[data-testid=chart-throughput] [data-testid=chart-legend] button", {
+        hasText: "SGLang TP8, --disable-cuda-graph",
+      })
+      .click();
     await other.waitForURL(new RegExp(`hide=${ids.noGraphs}`));
     await other.reload();
     await other.locator("[data-testid=chart-throughput] path.recharts-line-curve").first().waitFor();
@@ -198,6 +242,8 @@ describe.sequential("comparing in depth", () => {
     await fresh.close();
 
     await page.goto(`${baseUrl}/comparisons`);
-    expect(await page.getByRole("link", { name: "SGLang CUDA graphs vs --disable-cuda-graph" }).getAttribute("href")).toBe(new URL(shortLink).pathname);
+    expect(
+      await page.getByRole("link", { name: "SGLang CUDA graphs vs --disable-cuda-graph" }).getAttribute("href"),
+    ).toBe(new URL(shortLink).pathname);
   });
 });

@@ -43,7 +43,9 @@ async function keepOnly(target: Page, fileLabel: string, keep: boolean) {
 describe.sequential("importing tool files through the upload page", () => {
   it("reads a vLLM sweep folder, drops the summary's duplicates, and keeps one of two repeats", async () => {
     await page.goto(`${baseUrl}/upload`);
-    await page.getByTestId("file-input").setInputFiles(["run=0.json", "run=1.json", "summary.json"].map((name) => path.join(FIXTURES, SWEEP, name)));
+    await page
+      .getByTestId("file-input")
+      .setInputFiles(["run=0.json", "run=1.json", "summary.json"].map((name) => path.join(FIXTURES, SWEEP, name)));
     const formats = page.getByTestId("fragment-format");
     await expect.poll(() => formats.count()).toBe(2);
     expect(await formats.allTextContents()).toEqual([
@@ -51,7 +53,9 @@ describe.sequential("importing tool files through the upload page", () => {
       "vLLM bench sweep serve (run=N.json, summary.json)",
     ]);
     expect(await page.getByTestId("preview-skipped").textContent()).toContain("summary.json");
-    expect(await page.getByTestId("preview-conflicts").textContent()).toContain("2 points at C=2 (run=0.json (run 0), run=1.json (run 1))");
+    expect(await page.getByTestId("preview-conflicts").textContent()).toContain(
+      "2 points at C=2 (run=0.json (run 0), run=1.json (run 1))",
+    );
     expect(await page.getByTestId("save-run").isDisabled()).toBe(true);
 
     await keepOnly(page, "run=1.json run 1", false);
@@ -59,7 +63,9 @@ describe.sequential("importing tool files through the upload page", () => {
     const payload = readJson(`${SWEEP}/run=0.json`);
     expect(await page.getByTestId("preview-format").textContent()).toBe("vLLM bench sweep serve");
     expect(await page.getByTestId("missing-context").textContent()).toContain("GPU, GPU count");
-    expect(await page.getByTestId("preview-peak").textContent()).toBe(`${Number(payload.output_throughput).toFixed(1)} tok/s @ C=2`);
+    expect(await page.getByTestId("preview-peak").textContent()).toBe(
+      `${Number(payload.output_throughput).toFixed(1)} tok/s @ C=2`,
+    );
 
     await page.locator("#field-gpu").fill("NVIDIA L4");
     await page.locator("#field-gpu_count").fill("1");
@@ -92,7 +98,9 @@ describe.sequential("importing tool files through the upload page", () => {
     await page.waitForURL(/\/runs\/[A-Za-z0-9_-]{12}$/);
     ids.sglang = new URL(page.url()).pathname.split("/").pop();
     expect(await page.getByTestId("run-name").textContent()).toBe("sglang · facebook/opt-125m");
-    const first = JSON.parse(fs.readFileSync(path.join(FIXTURES, SGLANG), "utf8").split("\n")[0]!) as { output_throughput: number };
+    const first = JSON.parse(fs.readFileSync(path.join(FIXTURES, SGLANG), "utf8").split("\n")[0]!) as {
+      output_throughput: number;
+    };
     expect(await page.getByTestId("points-table").locator("tbody tr").first().textContent()).toContain(
       new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 }).format(first.output_throughput),
     );

@@ -8,17 +8,32 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { migrateDatabase } from "../../lib/db/migrate";
-import { startServer, stopServer, type RunningServer } from "./server";
+import { type RunningServer, startServer, stopServer } from "./server";
 
 const baseUrl = inject("baseUrl");
-const FIXTURE = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "fixtures", "servebench", "sglang-tp8-cuda-graphs-on.json"), "utf8")) as Record<string, unknown>;
+const FIXTURE = JSON.parse(
+  fs.readFileSync(path.join(__dirname, "..", "fixtures", "servebench", "sglang-tp8-cuda-graphs-on.json"), "utf8"),
+) as Record<string, unknown>;
 
 function runDocument(name: string, tag: string) {
-  return { ...FIXTURE, name, tags: [tag], results: [{ concurrency: 1, output_throughput: 63.6, mean_tpot_ms: 15.7 }, { concurrency: 8, output_throughput: 400 }, { concurrency: 128, output_throughput: 2370 }] };
+  return {
+    ...FIXTURE,
+    name,
+    tags: [tag],
+    results: [
+      { concurrency: 1, output_throughput: 63.6, mean_tpot_ms: 15.7 },
+      { concurrency: 8, output_throughput: 400 },
+      { concurrency: 128, output_throughput: 2370 },
+    ],
+  };
 }
 
 async function post(url: string, document: unknown): Promise<Response> {
-  return fetch(`${url}/api/runs`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(document) });
+  return fetch(`${url}/api/runs`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(document),
+  });
 }
 
 const dirs: string[] = [];
@@ -31,12 +46,20 @@ afterAll(async () => {
 describe("reliability", () => {
   it("takes 50 uploads at once, all of them", async () => {
     const tag = `parallel-${Date.now()}`;
-    const responses = await Promise.all(Array.from({ length: 50 }, (_, index) => post(baseUrl, runDocument(`parallel ${index}`, tag))));
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, (_, index) => post(baseUrl, runDocument(`parallel ${index}`, tag))),
+    );
     const statuses = responses.map((response) => response.status);
-    const bodies = (await Promise.all(responses.map((response) => response.json()))) as { id?: string; error?: { message: string } }[];
+    const bodies = (await Promise.all(responses.map((response) => response.json()))) as {
+      id?: string;
+      error?: { message: string };
+    }[];
     expect(bodies.filter((body) => body.error).map((body) => body.error?.message)).toEqual([]);
     expect(statuses).toEqual(Array.from({ length: 50 }, () => 201));
-    const listed = (await (await fetch(`${baseUrl}/api/runs?tag=${tag}&per_page=100`)).json()) as { total: number; runs: { id: string; point_count: number }[] };
+    const listed = (await (await fetch(`${baseUrl}/api/runs?tag=${tag}&per_page=100`)).json()) as {
+      total: number;
+      runs: { id: string; point_count: number }[];
+    };
     expect(listed.total).toBe(50);
     expect(new Set(listed.runs.map((run) => run.id))).toEqual(new Set(bodies.map((body) => body.id)));
     expect(listed.runs.every((run) => run.point_count === 3)).toBe(true);
@@ -76,7 +99,9 @@ describe("reliability", () => {
     expect(database.pragma("integrity_check", { simple: true })).toBe("ok");
     // No run stored half: every run has exactly the points it says it has.
     const partial = database
-      .prepare('SELECT r.id FROM "Run" r LEFT JOIN "ResultPoint" p ON p.runId = r.id GROUP BY r.id HAVING COUNT(p.id) != r.pointCount')
+      .prepare(
+        'SELECT r.id FROM "Run" r LEFT JOIN "ResultPoint" p ON p.runId = r.id GROUP BY r.id HAVING COUNT(p.id) != r.pointCount',
+      )
       .all();
     expect(partial).toEqual([]);
     database.close();

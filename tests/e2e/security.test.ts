@@ -7,7 +7,7 @@
  * (d) write protection end to end, on a second server started with SERVEBENCH_WRITE_TOKEN: the 401 and its
  *     challenge through the proxy, the browser's token prompt, and `servebench upload --token`.
  */
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -98,13 +98,21 @@ describe("security headers", () => {
 
   it("does not cut an upload over 10 MB, which skips the proxy, and still answers it with the security headers", async () => {
     // 11 MB of whitespace inside the document: valid JSON only when the whole body arrives.
-    const { name: _name, ...seed } = JSON.parse(fs.readFileSync(path.join(SEED, "vllm-tp8-baseline.json"), "utf8")) as Record<string, unknown>;
+    const { name: _name, ...seed } = JSON.parse(
+      fs.readFileSync(path.join(SEED, "vllm-tp8-baseline.json"), "utf8"),
+    ) as Record<string, unknown>;
     const body = `${JSON.stringify(seed).slice(0, -1)}${" ".repeat(11_000_000)}, "name": "big upload preview"}`;
-    const response = await fetch(`${baseUrl}/api/runs?dry_run=1`, { method: "POST", headers: { "content-type": "application/json" }, body });
+    const response = await fetch(`${baseUrl}/api/runs?dry_run=1`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    });
     expect(response.status).toBe(200);
     const preview = (await response.json()) as { runs: { document: { name: string } }[] };
     expect(preview.runs.map((run) => run.document.name)).toEqual(["big upload preview"]);
-    expect(response.headers.get("content-security-policy")).toBe("default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+    expect(response.headers.get("content-security-policy")).toBe(
+      "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    );
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");
     expect(response.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
     expect(response.headers.get("x-frame-options")).toBe("DENY");
@@ -153,17 +161,29 @@ async function guardedPage(context: BrowserContext): Promise<Guarded> {
 }
 
 /** Nothing ran, nothing was blocked, nothing injected, and React hydrated the page. */
-async function expectSafeAndHydrated({ page, dialogs, console: messages, errors, stray }: Guarded, what: string): Promise<void> {
+async function expectSafeAndHydrated(
+  { page, dialogs, console: messages, errors, stray }: Guarded,
+  what: string,
+): Promise<void> {
   await page.waitForLoadState("load");
   // React marks the DOM nodes it hydrated.
   await expect
-    .poll(() => page.evaluate(() => Object.keys(document.querySelector("main") ?? {}).some((key) => key.startsWith("__reactFiber"))), {
-      message: `${what}: React hydrated the page`,
-    })
+    .poll(
+      () =>
+        page.evaluate(() =>
+          Object.keys(document.querySelector("main") ?? {}).some((key) => key.startsWith("__reactFiber")),
+        ),
+      {
+        message: `${what}: React hydrated the page`,
+      },
+    )
     .toBe(true);
   expect(await page.evaluate(() => window.__xss), `${what}: window.__xss`).toBeUndefined();
   expect(await page.evaluate(() => window.__violations), `${what}: CSP violations`).toEqual([]);
-  expect(messages.filter((message) => /Content Security Policy|Refused to/i.test(message)), `${what}: console`).toEqual([]);
+  expect(
+    messages.filter((message) => /Content Security Policy|Refused to/i.test(message)),
+    `${what}: console`,
+  ).toEqual([]);
   expect(dialogs, `${what}: dialogs`).toEqual([]);
   expect(errors, `${what}: page errors`).toEqual([]);
   expect(stray, `${what}: requests for the payloads' src`).toEqual([]);
@@ -171,11 +191,19 @@ async function expectSafeAndHydrated({ page, dialogs, console: messages, errors,
     handlers: document.querySelectorAll("[onerror], [onload], [onclick], [onmouseover]").length,
     payloadImages: document.querySelectorAll('img[src="x"]').length,
     javascriptUrls: [...document.querySelectorAll("[href], [src], [action], [formaction]")]
-      .map((element) => ["href", "src", "action", "formaction"].map((name) => element.getAttribute(name) ?? "").join(" "))
+      .map((element) =>
+        ["href", "src", "action", "formaction"].map((name) => element.getAttribute(name) ?? "").join(" "),
+      )
       .filter((value) => /javascript:/i.test(value)),
-    scriptsWithoutNonce: [...document.querySelectorAll("script")].filter((script) => !script.nonce && !script.src).length,
+    scriptsWithoutNonce: [...document.querySelectorAll("script")].filter((script) => !script.nonce && !script.src)
+      .length,
   }));
-  expect(injected, `${what}: markup from the payloads`).toEqual({ handlers: 0, payloadImages: 0, javascriptUrls: [], scriptsWithoutNonce: 0 });
+  expect(injected, `${what}: markup from the payloads`).toEqual({
+    handlers: 0,
+    payloadImages: 0,
+    javascriptUrls: [],
+    scriptsWithoutNonce: 0,
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -187,7 +215,7 @@ const XSS = {
   svg: '"><svg onload=window.__xss=1>',
   js: "javascript:window.__xss=1",
 } as const;
-const ALL = Object.values(XSS).join(" ");
+const _ALL = Object.values(XSS).join(" ");
 
 const NAME_A = `${XSS.img} A ${XSS.script}`;
 const NAME_B = `${XSS.svg} B ${XSS.js}`;
@@ -222,7 +250,11 @@ function hostileRun(name: string, command: string, throughput: number, marker: s
 }
 
 async function post(url: string, body: unknown): Promise<Response> {
-  return fetch(`${baseUrl}${url}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  return fetch(`${baseUrl}${url}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 }
 
 describe.sequential("hostile runs in the browser", () => {
@@ -261,7 +293,13 @@ describe.sequential("hostile runs in the browser", () => {
 
   it("stores every payload as plain text", async () => {
     const run = (await (await fetch(`${baseUrl}/api/runs/${runA}`)).json()) as Record<string, unknown>;
-    expect(run).toMatchObject({ name: NAME_A, engine: XSS.script, model: XSS.img, notes: NOTES, tags: expect.arrayContaining([XSS.img, XSS.js]) });
+    expect(run).toMatchObject({
+      name: NAME_A,
+      engine: XSS.script,
+      model: XSS.img,
+      notes: NOTES,
+      tags: expect.arrayContaining([XSS.img, XSS.js]),
+    });
   });
 
   it("history filtered by q: the search text and the run names read as typed", async () => {
@@ -301,7 +339,8 @@ describe.sequential("hostile runs in the browser", () => {
     const text = (await page.locator("main").textContent()) ?? "";
     for (const payload of Object.values(XSS)) expect(text).toContain(payload);
     // Flag names are normalized (`_` → `-`), so the flag named by a payload reads `window.--xss`.
-    for (const value of [`--"><svg onload=window.--xss=1>`, "XSS_IMG", `${XSS.img} ${XSS.js}`, `${XSS.svg}${XSS.js}`]) expect(text).toContain(value);
+    for (const value of [`--"><svg onload=window.--xss=1>`, "XSS_IMG", `${XSS.img} ${XSS.js}`, `${XSS.svg}${XSS.js}`])
+      expect(text).toContain(value);
     await expectSafeAndHydrated(guarded, "run page");
     // The edit form holds the values as values.
     await page.getByTestId("edit-run").click();
@@ -321,7 +360,9 @@ describe.sequential("hostile runs in the browser", () => {
     const changed = (await page.locator("[data-testid=what-changed]").allTextContents()).join("\n");
     expect(changed).toContain(XSS.js);
     await page.locator("[data-testid=chart-throughput] path.recharts-line-curve").first().waitFor();
-    expect(await page.locator("[data-testid=chart-throughput] [data-testid=chart-legend]").textContent()).toContain(NAME_B);
+    expect(await page.locator("[data-testid=chart-throughput] [data-testid=chart-legend]").textContent()).toContain(
+      NAME_B,
+    );
     await expectSafeAndHydrated(guarded, "compare");
     // The controls work: switching the baseline is a client-side navigation.
     await page.getByTestId("baseline-select").selectOption(runB);
@@ -393,7 +434,16 @@ describe.sequential("pages under the CSP", () => {
   });
 
   it("every page hydrates with no CSP violation, the 404 page included", async () => {
-    for (const url of ["/", "/upload", "/compare", `/compare?runs=${made.join(",")}`, `/runs/${made[0]}`, "/comparisons", "/no-such-page", "/runs/nosuchrun123"]) {
+    for (const url of [
+      "/",
+      "/upload",
+      "/compare",
+      `/compare?runs=${made.join(",")}`,
+      `/runs/${made[0]}`,
+      "/comparisons",
+      "/no-such-page",
+      "/runs/nosuchrun123",
+    ]) {
       const guarded = await guardedPage(context);
       const response = await guarded.page.goto(`${baseUrl}${url}`);
       expect(response?.headers()["content-security-policy"]).toMatch(CSP_PATTERN);
@@ -444,16 +494,23 @@ function freePort(): Promise<number> {
     server.on("error", reject);
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
     });
   });
 }
 
 function servebench(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [path.join(ROOT, "bin", "servebench.mjs"), ...args], { cwd: ROOT, timeout: 60_000, env }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [path.join(ROOT, "bin", "servebench.mjs"), ...args],
+      { cwd: ROOT, timeout: 60_000, env },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -473,12 +530,19 @@ describe.sequential("with a write token (a second server)", () => {
     const log = fs.openSync(path.join(dir, "server.log"), "a");
     server = spawn(path.join(ROOT, "node_modules", ".bin", "next"), ["start", "-p", String(port)], {
       cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: `file:${file}`, SERVEBENCH_WRITE_TOKEN: TOKEN, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
+      env: {
+        ...process.env,
+        DATABASE_URL: `file:${file}`,
+        SERVEBENCH_WRITE_TOKEN: TOKEN,
+        NEXT_TELEMETRY_DISABLED: "1",
+        NODE_ENV: "production",
+      },
       stdio: ["ignore", log, log],
     });
     const deadline = Date.now() + 60_000;
     for (;;) {
-      if (server.exitCode !== null) throw new Error(`next start exited: ${fs.readFileSync(path.join(dir, "server.log"), "utf8")}`);
+      if (server.exitCode !== null)
+        throw new Error(`next start exited: ${fs.readFileSync(path.join(dir, "server.log"), "utf8")}`);
       const health = await fetch(`${url}/api/health`).catch(() => null);
       if (health?.ok) break;
       if (Date.now() > deadline) throw new Error("the second server did not become healthy");
@@ -510,7 +574,11 @@ describe.sequential("with a write token (a second server)", () => {
       expectSecurityHeaders(refused, "401");
       expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("unauthorized");
     }
-    const preview = await fetch(`${url}/api/runs?dry_run=1`, { method: "POST", headers: { "content-type": "application/json" }, body: document });
+    const preview = await fetch(`${url}/api/runs?dry_run=1`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: document,
+    });
     expect(preview.status).toBe(200);
     expect(preview.headers.get("www-authenticate")).toBeNull();
     await preview.text();
@@ -532,7 +600,12 @@ describe.sequential("with a write token (a second server)", () => {
     await page.getByTestId("file-input").setInputFiles({
       name: "run.json",
       mimeType: "application/json",
-      buffer: Buffer.from(JSON.stringify({ ...JSON.parse(fs.readFileSync(path.join(SEED, "sglang-tp8-cuda-graphs-on.json"), "utf8")), name: "uploaded with a token" })),
+      buffer: Buffer.from(
+        JSON.stringify({
+          ...JSON.parse(fs.readFileSync(path.join(SEED, "sglang-tp8-cuda-graphs-on.json"), "utf8")),
+          name: "uploaded with a token",
+        }),
+      ),
     });
     // The preview needs no token.
     await expect.poll(() => page.getByTestId("preview-name").textContent()).toBe("uploaded with a token");
@@ -597,11 +670,17 @@ describe.sequential("with a write token (a second server)", () => {
     expect(refused.stderr).toContain("rejected (401 unauthorized)");
     const preview = await servebench(["upload", file, "--url", url, "--dry-run"], env);
     expect(preview.code).toBe(0);
-    const withOption = await servebench(["upload", file, "--url", url, "--token", TOKEN, "--name", "cli with --token"], env);
+    const withOption = await servebench(
+      ["upload", file, "--url", url, "--token", TOKEN, "--name", "cli with --token"],
+      env,
+    );
     expect(withOption.stderr).toBe("");
     expect(withOption.code).toBe(0);
     expect(withOption.stdout).toMatch(new RegExp(`^${url}/runs/[A-Za-z0-9_-]{12}\\n$`));
-    const withEnv = await servebench(["upload", file, "--url", url, "--name", "cli with SERVEBENCH_TOKEN"], { ...env, SERVEBENCH_TOKEN: TOKEN });
+    const withEnv = await servebench(["upload", file, "--url", url, "--name", "cli with SERVEBENCH_TOKEN"], {
+      ...env,
+      SERVEBENCH_TOKEN: TOKEN,
+    });
     expect(withEnv.code).toBe(0);
     const list = (await (await fetch(`${url}/api/runs`)).json()) as { runs: { name: string }[] };
     expect(list.runs.map((run) => run.name).sort()).toEqual(["cli with --token", "cli with SERVEBENCH_TOKEN"]);

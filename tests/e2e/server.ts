@@ -1,5 +1,5 @@
 /** Serving the production build with `next start` on a SQLite file, for tests that need a server of their own. */
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
@@ -11,7 +11,9 @@ export function freePort(): Promise<number> {
     server.on("error", reject);
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
     });
   });
 }
@@ -19,7 +21,8 @@ export function freePort(): Promise<number> {
 export async function waitForHealth(url: string, server: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (server.exitCode !== null || server.signalCode !== null) throw new Error(`next start exited (${server.exitCode ?? server.signalCode})`);
+    if (server.exitCode !== null || server.signalCode !== null)
+      throw new Error(`next start exited (${server.exitCode ?? server.signalCode})`);
     try {
       const response = await fetch(`${url}/api/health`);
       if (response.ok) return;
@@ -38,12 +41,22 @@ export interface RunningServer {
 }
 
 /** Start `next start` on a free port against `dbFile` (already migrated) and wait until it answers. */
-export async function startServer(dbFile: string, logFile: string, env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServer(
+  dbFile: string,
+  logFile: string,
+  env: Record<string, string> = {},
+): Promise<RunningServer> {
   const port = await freePort();
   const url = `http://localhost:${port}`;
   const log = fs.openSync(logFile, "a");
   const child = spawn(path.join(process.cwd(), "node_modules", ".bin", "next"), ["start", "-p", String(port)], {
-    env: { ...process.env, DATABASE_URL: `file:${dbFile}`, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", ...env },
+    env: {
+      ...process.env,
+      DATABASE_URL: `file:${dbFile}`,
+      NEXT_TELEMETRY_DISABLED: "1",
+      NODE_ENV: "production",
+      ...env,
+    },
     stdio: ["ignore", log, log],
   });
   try {

@@ -35,7 +35,9 @@ afterAll(async () => {
 });
 
 async function cardOf(target: Page, name: string) {
-  return target.locator("[data-testid=headline-cards] > div").filter({ has: target.getByTestId("card-run-name").getByText(name, { exact: true }) });
+  return target
+    .locator("[data-testid=headline-cards] > div")
+    .filter({ has: target.getByTestId("card-run-name").getByText(name, { exact: true }) });
 }
 
 describe.sequential("upload → history → compare → share", () => {
@@ -51,7 +53,9 @@ describe.sequential("upload → history → compare → share", () => {
     await page.getByTestId("file-input").setInputFiles({
       name: "broken.json",
       mimeType: "application/json",
-      buffer: Buffer.from(JSON.stringify({ format: "servebench/v1", engine: "vllm", model: "m", results: [{ concurrency: 0 }] })),
+      buffer: Buffer.from(
+        JSON.stringify({ format: "servebench/v1", engine: "vllm", model: "m", results: [{ concurrency: 0 }] }),
+      ),
     });
     await expect.poll(() => page.getByTestId("preview-issues").textContent()).toContain("results.0.concurrency");
     await page.getByTestId("save-run").click();
@@ -152,7 +156,9 @@ describe.sequential("upload → history → compare → share", () => {
     await fresh.goto(sharedLink);
     const graphsCard = await cardOf(fresh, RUNS.graphs.name);
     expect(await graphsCard.getByTestId("single-stream-delta").textContent()).toBe("27 → 63.6 tok/s (+135.6%)");
-    expect(await graphsCard.locator("[data-testid=what-changed] li").allTextContents()).toEqual(["--disable-cuda-graph removed"]);
+    expect(await graphsCard.locator("[data-testid=what-changed] li").allTextContents()).toEqual([
+      "--disable-cuda-graph removed",
+    ]);
     await other.close();
   });
 
@@ -160,8 +166,12 @@ describe.sequential("upload → history → compare → share", () => {
     await page.getByTestId("baseline-select").selectOption(ids.graphs!);
     await page.waitForURL(new RegExp(`baseline=${ids.graphs}`));
     const noGraphsCard = await cardOf(page, RUNS.noGraphs.name);
-    await expect.poll(() => noGraphsCard.getByTestId("single-stream-delta").textContent()).toBe("63.6 → 27 tok/s (-57.5%)");
-    expect(await noGraphsCard.locator("[data-testid=what-changed] li").allTextContents()).toEqual(["--disable-cuda-graph added"]);
+    await expect
+      .poll(() => noGraphsCard.getByTestId("single-stream-delta").textContent())
+      .toBe("63.6 → 27 tok/s (-57.5%)");
+    expect(await noGraphsCard.locator("[data-testid=what-changed] li").allTextContents()).toEqual([
+      "--disable-cuda-graph added",
+    ]);
 
     const reopened = await context.newPage();
     await reopened.goto(page.url());
@@ -173,7 +183,9 @@ describe.sequential("upload → history → compare → share", () => {
     await page.getByTestId("add-run").selectOption(ids.vllm!);
     await page.waitForURL(new RegExp(`runs=${ids.noGraphs},${ids.graphs},${ids.vllm}`));
     const vllmCard = await cardOf(page, RUNS.vllm.name);
-    await expect.poll(() => vllmCard.getByTestId("single-stream-delta").textContent()).toBe("63.6 → 82.5 tok/s (+29.7%)");
+    await expect
+      .poll(() => vllmCard.getByTestId("single-stream-delta").textContent())
+      .toBe("63.6 → 82.5 tok/s (+29.7%)");
     expect(await vllmCard.getByTestId("peak-delta").textContent()).toBe("2,370 → 1,536 tok/s (-35.2%)");
     expect(await vllmCard.locator("[data-testid=what-changed] li").first().textContent()).toBe("engine: sglang → vllm");
   });

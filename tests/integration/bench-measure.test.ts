@@ -7,9 +7,9 @@ import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildRunDocument } from "@/lib/bench/document";
 import { builtinPrompts, parsePromptFile } from "@/lib/bench/prompts";
-import { runBenchmark, type BenchConfig, type BenchEvent } from "@/lib/bench/runner";
+import { type BenchConfig, type BenchEvent, runBenchmark } from "@/lib/bench/runner";
 import { normalizeRunDocument } from "@/lib/runs/normalize";
-import { startOpenAITestServer, type OpenAITestServer, type TestServerSettings } from "../support/openai-test-server";
+import { type OpenAITestServer, startOpenAITestServer, type TestServerSettings } from "../support/openai-test-server";
 
 // The timing settings: long enough that a millisecond of timer noise is well under the ±5% asserted.
 const TTFT_MS = 100;
@@ -22,7 +22,13 @@ const QUICK: Partial<TestServerSettings> = { ttftMs: 10, itlMs: 5, tokens: 8 };
 let server: OpenAITestServer;
 
 beforeAll(async () => {
-  server = await startOpenAITestServer({ ttftMs: TTFT_MS, itlMs: ITL_MS, tokens: TOKENS, maxConcurrent: 8, version: "0.11.0" });
+  server = await startOpenAITestServer({
+    ttftMs: TTFT_MS,
+    itlMs: ITL_MS,
+    tokens: TOKENS,
+    maxConcurrent: 8,
+    version: "0.11.0",
+  });
 });
 
 afterAll(async () => {
@@ -48,7 +54,19 @@ function configFor(overrides: Partial<BenchConfig> = {}): BenchConfig {
 
 /** Set the server up for one test; the defaults of this file unless the test says otherwise. */
 function serverWith(settings: Partial<TestServerSettings>): void {
-  server.update({ ttftMs: TTFT_MS, itlMs: ITL_MS, tokens: TOKENS, tokensPerChunk: 1, maxConcurrent: 8, usage: true, fault: null, serverInfo: null, version: "0.11.0", apiKey: null, ...settings });
+  server.update({
+    ttftMs: TTFT_MS,
+    itlMs: ITL_MS,
+    tokens: TOKENS,
+    tokensPerChunk: 1,
+    maxConcurrent: 8,
+    usage: true,
+    fault: null,
+    serverInfo: null,
+    version: "0.11.0",
+    apiKey: null,
+    ...settings,
+  });
   server.resetStats();
 }
 
@@ -72,7 +90,11 @@ function levelClock(): { onEvent: (event: BenchEvent) => void; wall_s: Map<numbe
     wall_s,
     onEvent: (event) => {
       if (event.type === "level-start") started.set(event.concurrency, performance.now());
-      if (event.type === "level-end") wall_s.set(event.level.point.concurrency!, (performance.now() - started.get(event.level.point.concurrency!)!) / 1000);
+      if (event.type === "level-end")
+        wall_s.set(
+          event.level.point.concurrency!,
+          (performance.now() - started.get(event.level.point.concurrency!)!) / 1000,
+        );
     },
   };
 }
@@ -81,10 +103,14 @@ describe("timing at concurrency 1", () => {
   it("measures the TTFT, TPOT, ITL and throughput the server was set to", async () => {
     serverWith({});
     const clock = levelClock();
-    const result = await runBenchmark(configFor({ concurrency: [1], requests: 3, warmup: 1 }), { onEvent: clock.onEvent });
+    const result = await runBenchmark(configFor({ concurrency: [1], requests: 3, warmup: 1 }), {
+      onEvent: clock.onEvent,
+    });
     const level = result.levels[0]!;
     const point = level.point;
-    process.stdout.write(`C=1 set TTFT ${TTFT_MS} ms, TPOT ${ITL_MS} ms → measured ${JSON.stringify({ median_ttft: point.median_ttft_ms, mean_ttft: point.mean_ttft_ms, median_tpot: point.median_tpot_ms, mean_tpot: point.mean_tpot_ms, median_itl: point.median_itl_ms, tok_s: point.output_throughput })}\n`);
+    process.stdout.write(
+      `C=1 set TTFT ${TTFT_MS} ms, TPOT ${ITL_MS} ms → measured ${JSON.stringify({ median_ttft: point.median_ttft_ms, mean_ttft: point.mean_ttft_ms, median_tpot: point.median_tpot_ms, mean_tpot: point.mean_tpot_ms, median_itl: point.median_itl_ms, tok_s: point.output_throughput })}\n`,
+    );
 
     expect(point).toMatchObject({ concurrency: 1, completed: 3, failed: 0, total_output_tokens: 3 * TOKENS });
     within(point.median_ttft_ms, TTFT_MS);
@@ -100,7 +126,9 @@ describe("timing at concurrency 1", () => {
     // …which, one request at a time, is 32 tokens per 720 ms: 44.4 tok/s, what one user sees.
     within(point.output_throughput, TOKENS / (REQUEST_MS / 1000), 0.15);
     // Input tokens are the server's count of the three prompts' words.
-    const words = [0, 1, 2].map((i) => (builtinPrompts().at(i) as { text: string }).text.split(/\s+/).length).reduce((a, b) => a + b, 0);
+    const words = [0, 1, 2]
+      .map((i) => (builtinPrompts().at(i) as { text: string }).text.split(/\s+/).length)
+      .reduce((a, b) => a + b, 0);
     expect(point.total_input_tokens).toBe(words);
     expect(result.context).toMatchObject({ engine: "vllm", engine_version: "0.11.0", max_model_len: 4096 });
     expect(result.warnings).toEqual([]);
@@ -113,7 +141,9 @@ describe("timing under load", () => {
     const clock = levelClock();
     const result = await runBenchmark(configFor({ concurrency: [8], requests: 24 }), { onEvent: clock.onEvent });
     const point = result.levels[0]!.point;
-    process.stdout.write(`C=8 set TTFT ${TTFT_MS} ms, TPOT ${ITL_MS} ms → measured ${JSON.stringify({ median_ttft: point.median_ttft_ms, mean_ttft: point.mean_ttft_ms, median_tpot: point.median_tpot_ms, mean_tpot: point.mean_tpot_ms, median_itl: point.median_itl_ms, tok_s: point.output_throughput })}\n`);
+    process.stdout.write(
+      `C=8 set TTFT ${TTFT_MS} ms, TPOT ${ITL_MS} ms → measured ${JSON.stringify({ median_ttft: point.median_ttft_ms, mean_ttft: point.mean_ttft_ms, median_tpot: point.median_tpot_ms, mean_tpot: point.mean_tpot_ms, median_itl: point.median_itl_ms, tok_s: point.output_throughput })}\n`,
+    );
 
     expect(server.stats.maxInFlight).toBe(8);
     expect(point).toMatchObject({ concurrency: 8, completed: 24, failed: 0, total_output_tokens: 24 * TOKENS });
@@ -172,13 +202,27 @@ describe("token counts", () => {
     serverWith(QUICK);
     const completions = await runBenchmark(configFor({ endpoint: "completions", concurrency: [1], requests: 2 }));
     expect(completions.levels[0]!.point).toMatchObject({ completed: 2, failed: 0, total_output_tokens: 16 });
-    expect(server.stats.bodies[0]).toMatchObject({ prompt: "Explain the theory of general relativity in detail.", stream: true, stream_options: { include_usage: true } });
+    expect(server.stats.bodies[0]).toMatchObject({
+      prompt: "Explain the theory of general relativity in detail.",
+      stream: true,
+      stream_options: { include_usage: true },
+    });
 
     server.resetStats();
-    const prompts = parsePromptFile('[{"role":"system","content":"Be brief."},{"role":"user","content":"Say hi"}]\n', "chat.jsonl");
+    const prompts = parsePromptFile(
+      '[{"role":"system","content":"Be brief."},{"role":"user","content":"Say hi"}]\n',
+      "chat.jsonl",
+    );
     const chat = await runBenchmark(configFor({ prompts, concurrency: [1], requests: 1 }));
     expect(chat.levels[0]!.point).toMatchObject({ completed: 1, total_input_tokens: 4 });
-    expect(server.stats.bodies[0]).toMatchObject({ messages: [{ role: "system", content: "Be brief." }, { role: "user", content: "Say hi" }], max_tokens: 256, temperature: 0 });
+    expect(server.stats.bodies[0]).toMatchObject({
+      messages: [
+        { role: "system", content: "Be brief." },
+        { role: "user", content: "Say hi" },
+      ],
+      max_tokens: 256,
+      temperature: 0,
+    });
   });
 });
 
@@ -192,13 +236,23 @@ describe("a bad server", () => {
     expect(level.failed).toBe(6);
     const reasons = level.failures.map((failure) => failure.message).sort();
     expect(reasons).toHaveLength(6);
-    expect(reasons).toContain('the server answered with one JSON document instead of an event stream (does it support "stream": true?)');
+    expect(reasons).toContain(
+      'the server answered with one JSON document instead of an event stream (does it support "stream": true?)',
+    );
     expect(reasons).toContain("HTTP 500 Internal Server Error: simulated internal error");
-    expect(reasons).toContain('malformed SSE event (not JSON): "{"choices": [{"delta": {"content": "oops"" (after 2 text chunks)');
+    expect(reasons).toContain(
+      'malformed SSE event (not JSON): "{"choices": [{"delta": {"content": "oops"" (after 2 text chunks)',
+    );
     expect(reasons).toContain("the stream ended before [DONE] (after 4 text chunks)");
     expect(reasons).toContain("no first token within 0.5 s (timeout)");
     // The reset arrives right after the second chunk; whether those two were read before it depends on the kernel.
-    expect(reasons.some((reason) => /^(connection reset by the server|aborted|the connection closed) mid-stream \(after [0-2] text chunks?\)$/.test(reason))).toBe(true);
+    expect(
+      reasons.some((reason) =>
+        /^(connection reset by the server|aborted|the connection closed) mid-stream \(after [0-2] text chunks?\)$/.test(
+          reason,
+        ),
+      ),
+    ).toBe(true);
     // The one good request still gives figures.
     expect(level.point).toMatchObject({ completed: 1, failed: 6, total_output_tokens: 8 });
     expect(level.point.mean_tpot_ms).toBeDefined();
@@ -212,7 +266,13 @@ describe("a bad server", () => {
         probe.close(() => resolve(free));
       });
     });
-    const config = configFor({ baseUrl: new URL(`http://127.0.0.1:${port}/v1`), concurrency: [1, 2], requests: 2, warmup: 1, explicit: { model: "m", engine: "vllm" } });
+    const config = configFor({
+      baseUrl: new URL(`http://127.0.0.1:${port}/v1`),
+      concurrency: [1, 2],
+      requests: 2,
+      warmup: 1,
+      explicit: { model: "m", engine: "vllm" },
+    });
     const result = await runBenchmark(config);
     expect(result.levels.map((level) => level.point)).toEqual([
       { concurrency: 1, completed: 0, failed: 2 },
@@ -244,7 +304,18 @@ describe("a bad server", () => {
 
 describe("context from the server", () => {
   it("fills engine, version and flags from SGLang's /get_server_info", async () => {
-    serverWith({ ...QUICK, version: null, serverInfo: { model_path: "org/test", tp_size: 1, disable_cuda_graph: true, api_key: "sk-x", speculative_algorithm: null, version: "0.5.8" } });
+    serverWith({
+      ...QUICK,
+      version: null,
+      serverInfo: {
+        model_path: "org/test",
+        tp_size: 1,
+        disable_cuda_graph: true,
+        api_key: "sk-x",
+        speculative_algorithm: null,
+        version: "0.5.8",
+      },
+    });
     const result = await runBenchmark(configFor({ requests: 1 }));
     expect(result.context).toMatchObject({
       engine: "sglang",
@@ -266,7 +337,8 @@ describe("Ctrl-C", () => {
       onEvent: (event) => {
         events.push(event.type);
         // Interrupt C=2 as soon as its first request is done: one is then in flight, two not sent.
-        if (event.type === "level-progress" && event.progress.concurrency === 2 && event.progress.done === 1) controller.abort();
+        if (event.type === "level-progress" && event.progress.concurrency === 2 && event.progress.done === 1)
+          controller.abort();
       },
     });
     expect(result.partial).toBe(true);

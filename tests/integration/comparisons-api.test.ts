@@ -10,7 +10,7 @@ import { POST as postRun } from "@/app/api/runs/route";
 import { db } from "@/lib/db/client";
 import { databaseFilePath } from "@/lib/env";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { BASE, SEED_FILES, clearDatabase, fixtureText, jsonRequest, noContext } from "./helpers";
+import { BASE, clearDatabase, fixtureText, jsonRequest, noContext, SEED_FILES } from "./helpers";
 
 type Saved = {
   slug: string;
@@ -75,7 +75,9 @@ beforeEach(async () => {
 describe("the Comparison table", () => {
   it("has exactly the columns of the Prisma model", () => {
     const database = new Database(databaseFilePath(), { readonly: true });
-    const columns = (database.prepare('PRAGMA table_info("Comparison")').all() as { name: string }[]).map((row) => row.name);
+    const columns = (database.prepare('PRAGMA table_info("Comparison")').all() as { name: string }[]).map(
+      (row) => row.name,
+    );
     database.close();
     expect(columns.sort()).toEqual(Object.values(Prisma.ComparisonScalarFieldEnum).sort());
   });
@@ -149,25 +151,66 @@ describe("POST /api/comparisons", () => {
   });
 
   it.each([
-    ["an unknown run id", () => ({ runs: [noGraphs, "nosuchrun123"] }), [{ path: "runs.1", message: 'no run has the id "nosuchrun123"' }]],
-    ["a baseline not among the runs", () => ({ runs: [noGraphs, graphs], baseline: vllm }), [{ path: "baseline", message: "must be one of the compared runs" }]],
+    [
+      "an unknown run id",
+      () => ({ runs: [noGraphs, "nosuchrun123"] }),
+      [{ path: "runs.1", message: 'no run has the id "nosuchrun123"' }],
+    ],
+    [
+      "a baseline not among the runs",
+      () => ({ runs: [noGraphs, graphs], baseline: vllm }),
+      [{ path: "baseline", message: "must be one of the compared runs" }],
+    ],
     ["empty runs", () => ({ runs: [] }), [{ path: "runs", message: "must name at least one run" }]],
     [
       "13 runs",
       () => ({ runs: Array.from({ length: 13 }, (_, index) => `run${String(index).padStart(9, "0")}`) }),
       [{ path: "runs", message: "a comparison holds at most 12 runs" }],
     ],
-    ["a title that is too long", () => ({ runs: [graphs], title: "t".repeat(201) }), [{ path: "title", message: "must be at most 200 characters" }]],
-    ["notes that are too long", () => ({ runs: [graphs], notes: "n".repeat(20_001) }), [{ path: "notes", message: "must be at most 20,000 characters" }]],
-    ["a run listed twice", () => ({ runs: ["nosuchrun123", "nosuchrun123"] }), [{ path: "runs.1", message: '"nosuchrun123" is listed twice' }]],
-    ["a hidden series not among the runs", () => ({ runs: [graphs], hide: [vllm] }), [{ path: "hide.0", message: "must be one of the compared runs" }]],
-    ["an unknown stat and noise out of range", () => ({ runs: [graphs], stat: "p50", noise: -1 }), [
-      { path: "noise", message: "must be between 0 and 100" },
-      { path: "stat", message: "must be one of mean, median, p99" },
-    ]],
-    ["an unknown field", () => ({ runs: [graphs], colour: "red" }), [{ path: "colour", message: 'unknown field "colour"' }]],
+    [
+      "a title that is too long",
+      () => ({ runs: [graphs], title: "t".repeat(201) }),
+      [{ path: "title", message: "must be at most 200 characters" }],
+    ],
+    [
+      "notes that are too long",
+      () => ({ runs: [graphs], notes: "n".repeat(20_001) }),
+      [{ path: "notes", message: "must be at most 20,000 characters" }],
+    ],
+    [
+      "a run listed twice",
+      () => ({ runs: ["nosuchrun123", "nosuchrun123"] }),
+      [{ path: "runs.1", message: '"nosuchrun123" is listed twice' }],
+    ],
+    [
+      "a hidden series not among the runs",
+      () => ({ runs: [graphs], hide: [vllm] }),
+      [{ path: "hide.0", message: "must be one of the compared runs" }],
+    ],
+    [
+      "an unknown stat and noise out of range",
+      () => ({ runs: [graphs], stat: "p50", noise: -1 }),
+      [
+        { path: "noise", message: "must be between 0 and 100" },
+        { path: "stat", message: "must be one of mean, median, p99" },
+      ],
+    ],
+    [
+      "an unknown field",
+      () => ({ runs: [graphs], colour: "red" }),
+      [{ path: "colour", message: 'unknown field "colour"' }],
+    ],
     ["no runs field", () => ({ title: "x" }), [{ path: "runs", message: "is required" }]],
-    ["a JSON array", () => [graphs], [{ path: "", message: "expected a JSON object with runs, and optionally baseline, title, notes, noise, hide, stat" }]],
+    [
+      "a JSON array",
+      () => [graphs],
+      [
+        {
+          path: "",
+          message: "expected a JSON object with runs, and optionally baseline, title, notes, noise, hide, stat",
+        },
+      ],
+    ],
   ])("refuses %s with 422 naming the field, and stores nothing", async (_what, body, issues) => {
     const response = await create(body());
     expect(response.status).toBe(422);
@@ -191,7 +234,10 @@ describe("POST /api/comparisons", () => {
   });
 
   it("refuses another content type with 415", async () => {
-    const response = await postComparison(jsonRequest("/api/comparisons", "POST", `runs=${graphs}`, "application/x-www-form-urlencoded"), noContext);
+    const response = await postComparison(
+      jsonRequest("/api/comparisons", "POST", `runs=${graphs}`, "application/x-www-form-urlencoded"),
+      noContext,
+    );
     expect(response.status).toBe(415);
     expect(await response.json()).toEqual({
       error: {
@@ -211,8 +257,22 @@ describe("GET /api/comparisons", () => {
     expect(status).toBe(200);
     expect(body.total).toBe(2);
     expect(body.comparisons).toEqual([
-      { slug: newer.slug, url: newer.url, title: "newer", notes: null, runs: [vllm, noGraphs, graphs], created_at: expect.any(String) },
-      { slug: older.slug, url: older.url, title: "older", notes: "first", runs: [noGraphs, graphs], created_at: expect.any(String) },
+      {
+        slug: newer.slug,
+        url: newer.url,
+        title: "newer",
+        notes: null,
+        runs: [vllm, noGraphs, graphs],
+        created_at: expect.any(String),
+      },
+      {
+        slug: older.slug,
+        url: older.url,
+        title: "older",
+        notes: "first",
+        runs: [noGraphs, graphs],
+        created_at: expect.any(String),
+      },
     ]);
   });
 
@@ -233,7 +293,11 @@ describe("GET /api/comparisons", () => {
     expect((await list()).body).toEqual({ comparisons: [], total: 0 });
   });
 
-  it.each([["?per_page=101", "per_page"], ["?page=0", "page"], ["?page=x", "page"]])("refuses %s with 400 naming %s", async (query, parameter) => {
+  it.each([
+    ["?per_page=101", "per_page"],
+    ["?page=0", "page"],
+    ["?page=x", "page"],
+  ])("refuses %s with 400 naming %s", async (query, parameter) => {
     const { status, body } = await list(query);
     expect(status).toBe(400);
     const error = (body as unknown as { error: { code: string; issues: { path: string }[] } }).error;
@@ -252,11 +316,17 @@ describe("GET and DELETE /api/comparisons/{slug}", () => {
 
   it("deletes a saved comparison (204), after which it is gone (404), and a second delete is a 404", async () => {
     const { slug } = await createOk({ runs: [noGraphs, graphs] });
-    const response = await deleteComparison(new Request(`${BASE}/api/comparisons/${slug}`, { method: "DELETE" }), slugContext(slug));
+    const response = await deleteComparison(
+      new Request(`${BASE}/api/comparisons/${slug}`, { method: "DELETE" }),
+      slugContext(slug),
+    );
     expect(response.status).toBe(204);
     expect(await response.text()).toBe("");
     expect((await read(slug)).status).toBe(404);
-    const again = await deleteComparison(new Request(`${BASE}/api/comparisons/${slug}`, { method: "DELETE" }), slugContext(slug));
+    const again = await deleteComparison(
+      new Request(`${BASE}/api/comparisons/${slug}`, { method: "DELETE" }),
+      slugContext(slug),
+    );
     expect(again.status).toBe(404);
     expect(await storedCount()).toBe(0);
   });
@@ -264,7 +334,10 @@ describe("GET and DELETE /api/comparisons/{slug}", () => {
   it("keeps a saved comparison when one of its runs is deleted later", async () => {
     // Another run than the seed vLLM run uploaded before all tests (the same content would be that run).
     const response = await postRun(
-      jsonRequest("/api/runs", "POST", { ...(JSON.parse(fixtureText(SEED_FILES.vllm)) as object), name: "vLLM, deleted later" }),
+      jsonRequest("/api/runs", "POST", {
+        ...(JSON.parse(fixtureText(SEED_FILES.vllm)) as object),
+        name: "vLLM, deleted later",
+      }),
       noContext,
     );
     expect(response.status).toBe(201);

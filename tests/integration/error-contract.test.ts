@@ -5,7 +5,17 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { POST as postRun } from "@/app/api/runs/route";
 import { errorResponse } from "@/lib/http/errors";
-import { BASE, SEED_FILES, clearDatabase, counts, fixtureJson, fixtureText, jsonRequest, multipartRequest, noContext } from "./helpers";
+import {
+  BASE,
+  clearDatabase,
+  counts,
+  fixtureJson,
+  fixtureText,
+  jsonRequest,
+  multipartRequest,
+  noContext,
+  SEED_FILES,
+} from "./helpers";
 
 const valid = () => fixtureJson(SEED_FILES.sglangGraphs);
 
@@ -43,12 +53,16 @@ describe("malformed bodies → 400", () => {
 
   it("rejects a multipart file that is not JSON", async () => {
     await expectRejected(
-      multipartRequest("/api/runs", { file: new File(["not json at all"], "results.json", { type: "application/json" }) }),
+      multipartRequest("/api/runs", {
+        file: new File(["not json at all"], "results.json", { type: "application/json" }),
+      }),
       400,
       {
         error: {
           code: "invalid_json",
-          message: expect.stringMatching(/^"results\.json" is not valid JSON \(.+\), nor JSON lines, YAML or CSV\.$/) as unknown as string,
+          message: expect.stringMatching(
+            /^"results\.json" is not valid JSON \(.+\), nor JSON lines, YAML or CSV\.$/,
+          ) as unknown as string,
         },
       },
     );
@@ -70,14 +84,17 @@ describe("oversized bodies → 413", () => {
   const message = "The request body is larger than the limit of 1 MB (set SERVEBENCH_MAX_BODY_MB to change it).";
 
   it("refuses by Content-Length before reading", async () => {
-    await expectRejected(jsonRequest("/api/runs", "POST", tooLarge()), 413, { error: { code: "payload_too_large", message } });
+    await expectRejected(jsonRequest("/api/runs", "POST", tooLarge()), 413, {
+      error: { code: "payload_too_large", message },
+    });
   });
 
   it("refuses a streamed body without Content-Length once it passes the limit", async () => {
     const bytes = new TextEncoder().encode(tooLarge());
     const stream = new ReadableStream<Uint8Array>({
       start(controller) {
-        for (let offset = 0; offset < bytes.length; offset += 64_000) controller.enqueue(bytes.slice(offset, offset + 64_000));
+        for (let offset = 0; offset < bytes.length; offset += 64_000)
+          controller.enqueue(bytes.slice(offset, offset + 64_000));
         controller.close();
       },
     });
@@ -115,8 +132,7 @@ describe("unsupported content types → 415", () => {
     await expectRejected(request, 415, {
       error: {
         code: "unsupported_media_type",
-        message:
-          `Content-Type (none) is not supported; send ${SUPPORTED}.`,
+        message: `Content-Type (none) is not supported; send ${SUPPORTED}.`,
       },
     });
   });
@@ -155,26 +171,63 @@ describe("schema violations → 422 naming every field", () => {
     ["another format", { ...valid(), format: "servebench/v2" }, "format", 'must be "servebench/v1"'],
     ["a missing model", { ...valid(), model: undefined }, "model", "is required"],
     ["no results", { ...valid(), results: [] }, "results", "needs at least one result point"],
-    ["results that are not a list", { ...valid(), results: { concurrency: 1 } }, "results", "Invalid input: expected array, received object"],
-    ["a fractional concurrency", { ...valid(), results: [{ concurrency: 1.5 }] }, "results.0.concurrency", "Invalid input: expected int, received number"],
-    ["a string throughput", { ...valid(), results: [{ concurrency: 1, output_throughput: "63.6" }] }, "results.0.output_throughput", "Invalid input: expected number, received string"],
-    ["an unknown request rate", { ...valid(), results: [{ request_rate: "fast" }] }, "results.0.request_rate", "Invalid input"],
+    [
+      "results that are not a list",
+      { ...valid(), results: { concurrency: 1 } },
+      "results",
+      "Invalid input: expected array, received object",
+    ],
+    [
+      "a fractional concurrency",
+      { ...valid(), results: [{ concurrency: 1.5 }] },
+      "results.0.concurrency",
+      "Invalid input: expected int, received number",
+    ],
+    [
+      "a string throughput",
+      { ...valid(), results: [{ concurrency: 1, output_throughput: "63.6" }] },
+      "results.0.output_throughput",
+      "Invalid input: expected number, received string",
+    ],
+    [
+      "an unknown request rate",
+      { ...valid(), results: [{ request_rate: "fast" }] },
+      "results.0.request_rate",
+      "Invalid input",
+    ],
     [
       "two points at one concurrency",
       { ...valid(), results: [{ concurrency: 4 }, { concurrency: 4 }] },
       "results.1.concurrency",
       "concurrency 4 appears twice (also at results.0); a run has one point per load level",
     ],
-    ["a bad env name", { ...valid(), env: { "BAD NAME": "1" } }, "env.BAD NAME", "must be an environment variable name (letters, digits, _)"],
-    ["a nested extra key", { ...valid(), extra: { nested: true } }, "extra", "unknown top-level field: extra fields are kept as metadata and must be a string, number or boolean"],
+    [
+      "a bad env name",
+      { ...valid(), env: { "BAD NAME": "1" } },
+      "env.BAD NAME",
+      "must be an environment variable name (letters, digits, _)",
+    ],
+    [
+      "a nested extra key",
+      { ...valid(), extra: { nested: true } },
+      "extra",
+      "unknown top-level field: extra fields are kept as metadata and must be a string, number or boolean",
+    ],
     ["a bad timestamp", { ...valid(), measured_at: "yesterday" }, "measured_at", "Invalid ISO datetime"],
-    ["an acceptance rate over 1", { ...valid(), speculative: { method: "eagle3", acceptance_rate: 42 } }, "speculative.acceptance_rate", "Too big: expected number to be <=1"],
+    [
+      "an acceptance rate over 1",
+      { ...valid(), speculative: { method: "eagle3", acceptance_rate: 42 } },
+      "speculative.acceptance_rate",
+      "Too big: expected number to be <=1",
+    ],
     ["a tag with a comma", { ...valid(), tags: ["a,b"] }, "tags.0", "must not contain a comma"],
   ])("%s", async (_label, doc, path, message) => {
     const before = await counts();
     const response = await postRun(jsonRequest("/api/runs", "POST", JSON.stringify(doc)), noContext);
     expect(response.status).toBe(422);
-    const body = (await response.json()) as { error: { code: string; message: string; issues: { path: string; message: string }[] } };
+    const body = (await response.json()) as {
+      error: { code: string; message: string; issues: { path: string; message: string }[] };
+    };
     expect(body.error.code).toBe("validation_failed");
     expect(body.error.issues).toEqual([{ path, message }]);
     expect(body.error.message).toBe(`The run document is invalid. ${path || "document"}: ${message}`);
@@ -190,7 +243,9 @@ describe("schema violations → 422 naming every field", () => {
     await expectRejected(jsonRequest("/api/runs", "POST", body), 422, {
       error: {
         code: "unsupported_format",
-        message: expect.stringMatching(/^"request body" is not a results file servebench recognizes\. Supported: servebench\/v1 JSON; /) as unknown as string,
+        message: expect.stringMatching(
+          /^"request body" is not a results file servebench recognizes\. Supported: servebench\/v1 JSON; /,
+        ) as unknown as string,
       },
     });
   });
@@ -210,7 +265,10 @@ describe("schema violations → 422 naming every field", () => {
 describe("unexpected failures → 500", () => {
   it("never sends the exception to the client", async () => {
     const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
-    const response = errorResponse(new Error("SQLITE_CORRUPT at /var/lib/secret/path.db\n    at stack frame"), "POST /api/runs");
+    const response = errorResponse(
+      new Error("SQLITE_CORRUPT at /var/lib/secret/path.db\n    at stack frame"),
+      "POST /api/runs",
+    );
     expect(response.status).toBe(500);
     const text = await response.text();
     expect(JSON.parse(text)).toEqual({

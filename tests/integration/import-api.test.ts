@@ -8,7 +8,7 @@ import { zipSync } from "fflate";
 import { beforeEach, describe, expect, it } from "vitest";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { POST as postRun } from "@/app/api/runs/route";
-import { BASE, FIXTURES, clearDatabase, counts, idContext, noContext } from "./helpers";
+import { BASE, clearDatabase, counts, FIXTURES, idContext, noContext } from "./helpers";
 
 type Json = Record<string, unknown>;
 type Point = Record<string, unknown> & { sources?: Record<string, string> };
@@ -31,7 +31,11 @@ async function upload(files: string[], fields: Record<string, string> = {}, quer
   return postRun(new Request(`${BASE}/api/runs${query}`, { method: "POST", body: form }), noContext);
 }
 
-async function uploadOk(files: string[], fields: Record<string, string> = {}, query = ""): Promise<{ id: string; runs?: { id: string; name: string }[] }> {
+async function uploadOk(
+  files: string[],
+  fields: Record<string, string> = {},
+  query = "",
+): Promise<{ id: string; runs?: { id: string; name: string }[] }> {
   const response = await upload(files, fields, query);
   const body = (await response.json()) as Json;
   expect(response.status, JSON.stringify(body)).toBe(201);
@@ -54,7 +58,12 @@ describe("vLLM", () => {
     const source = fixtureJson(file);
     const { id } = await uploadOk([file], { engine: "vllm", engine_version: "0.25.1", gpu: "L4", gpu_count: "1" });
     const run = await fetchRun(id);
-    expect(run).toMatchObject({ engine: "vllm", engine_version: "0.25.1", model: "facebook/opt-125m", source_format: "vllm-bench-serve" });
+    expect(run).toMatchObject({
+      engine: "vllm",
+      engine_version: "0.25.1",
+      model: "facebook/opt-125m",
+      source_format: "vllm-bench-serve",
+    });
     expect(run.results).toHaveLength(1);
     const point = run.results[0]!;
     expect(point).toMatchObject({
@@ -67,7 +76,11 @@ describe("vLLM", () => {
       p99_ttft_ms: source.p99_ttft_ms,
       std_itl_ms: source.std_itl_ms,
     });
-    expect(point.sources).toMatchObject({ output_throughput: "output_throughput", concurrency: "max_concurrency", mean_tpot_ms: "mean_tpot_ms" });
+    expect(point.sources).toMatchObject({
+      output_throughput: "output_throughput",
+      concurrency: "max_concurrency",
+      mean_tpot_ms: "mean_tpot_ms",
+    });
   });
 
   it("asks for the engine, which a bench serve file does not state", async () => {
@@ -77,7 +90,10 @@ describe("vLLM", () => {
     const body = (await response.json()) as { error: { code: string; issues: { path: string; message: string }[] } };
     expect(body.error.code).toBe("validation_failed");
     expect(body.error.issues).toEqual([
-      { path: "engine", message: "is required: the file does not say which engine served the benchmark; fill in the engine" },
+      {
+        path: "engine",
+        message: "is required: the file does not say which engine served the benchmark; fill in the engine",
+      },
     ]);
     expect(await counts()).toEqual(before);
   });
@@ -99,10 +115,16 @@ describe("vLLM", () => {
     const before = await counts();
     const refused = await upload(files);
     expect(refused.status).toBe(422);
-    const error = ((await refused.json()) as { error: { code: string; message: string; issues: { path: string; message: string }[] } }).error;
+    const error = (
+      (await refused.json()) as {
+        error: { code: string; message: string; issues: { path: string; message: string }[] };
+      }
+    ).error;
     expect(error.code).toBe("conflicting_files");
     expect(error.issues.map((issue) => issue.path)).toEqual(["files", "files", "files"]);
-    expect(error.issues[0]!.message).toMatch(/^The files hold 2 different configurations: --max-num-seqs 4 .*--max-num-seqs 8/);
+    expect(error.issues[0]!.message).toMatch(
+      /^The files hold 2 different configurations: --max-num-seqs 4 .*--max-num-seqs 8/,
+    );
     expect(await counts()).toEqual(before);
 
     const preview = (await (await upload(files, {}, "?dry_run=1")).json()) as {
@@ -123,9 +145,17 @@ describe("vLLM", () => {
       "vllm · facebook/opt-125m (--max-num-seqs 8, repeat 2)",
     ]);
     const first = await fetchRun(created.runs![0]!.id);
-    const payload = fixtureJson("vllm/vllm_sweep_v0.25.1/SERVE--max_num_seqs=4-BENCH--max_concurrency=2-num_prompts=8/run=0.json");
+    const payload = fixtureJson(
+      "vllm/vllm_sweep_v0.25.1/SERVE--max_num_seqs=4-BENCH--max_concurrency=2-num_prompts=8/run=0.json",
+    );
     expect(first.flags).toEqual({ "--max-num-seqs": "4" });
-    expect(first.results).toEqual([expect.objectContaining({ concurrency: 2, output_throughput: payload.output_throughput, mean_e2el_ms: payload.mean_e2el_ms })]);
+    expect(first.results).toEqual([
+      expect.objectContaining({
+        concurrency: 2,
+        output_throughput: payload.output_throughput,
+        mean_e2el_ms: payload.mean_e2el_ms,
+      }),
+    ]);
     expect(first.source_format).toBe("vllm-sweep");
   });
 
@@ -143,7 +173,11 @@ describe("vLLM", () => {
 describe("SGLang", () => {
   it("imports a bench_serving JSONL, splitting the two workloads it holds and asking for the model it lacks", async () => {
     const file = "sglang/llama_3_3_70b_online_output.jsonl";
-    const lines = fixture(file).toString("utf8").trim().split("\n").map((line) => JSON.parse(line) as Json);
+    const lines = fixture(file)
+      .toString("utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Json);
     const refused = await upload([file], { engine: "sglang" });
     expect(refused.status).toBe(422);
     const conflict = ((await refused.json()) as { error: { code: string; issues: { message: string }[] } }).error;
@@ -155,25 +189,41 @@ describe("SGLang", () => {
 
     const missing = await upload([file], { engine: "sglang", split: "1" });
     expect(missing.status).toBe(422);
-    expect(((await missing.json()) as { error: { issues: { path: string }[] } }).error.issues.map((issue) => issue.path)).toEqual(["model", "model"]);
+    expect(
+      ((await missing.json()) as { error: { issues: { path: string }[] } }).error.issues.map((issue) => issue.path),
+    ).toEqual(["model", "model"]);
 
-    const { runs } = await uploadOk([file], { engine: "sglang", model: "Llama-3.3-70B-Instruct", gpu: "H200", gpu_count: "8", split: "1" });
+    const { runs } = await uploadOk([file], {
+      engine: "sglang",
+      model: "Llama-3.3-70B-Instruct",
+      gpu: "H200",
+      gpu_count: "8",
+      split: "1",
+    });
     expect(runs).toHaveLength(2);
     const random = await fetchRun(runs![0]!.id);
     const sharegpt = await fetchRun(runs![1]!.id);
     expect(random.source_format).toBe("sglang-bench-serving");
     expect(random.workload).toEqual({ dataset: "random", input_len: 1024, output_len: 1024 });
-    expect(random.results.map((point) => point.request_rate)).toEqual(lines.slice(0, 5).map((line) => line.request_rate));
-    expect(random.results.map((point) => point.output_throughput)).toEqual(lines.slice(0, 5).map((line) => line.output_throughput));
+    expect(random.results.map((point) => point.request_rate)).toEqual(
+      lines.slice(0, 5).map((line) => line.request_rate),
+    );
+    expect(random.results.map((point) => point.output_throughput)).toEqual(
+      lines.slice(0, 5).map((line) => line.output_throughput),
+    );
     expect(random.results[0]!.median_ttft_ms).toBe(lines[0]!.median_ttft_ms);
     expect(random.results[0]!.sources?.mean_e2el_ms).toBe("mean_e2e_latency_ms");
-    expect(sharegpt.results.map((point) => point.output_throughput)).toEqual(lines.slice(5).map((line) => line.output_throughput));
+    expect(sharegpt.results.map((point) => point.output_throughput)).toEqual(
+      lines.slice(5).map((line) => line.output_throughput),
+    );
   });
 
   it("reads a bare Infinity request rate", async () => {
     const { id } = await uploadOk(["sglang/deepseek_dp_mla_output.jsonl"], { engine: "sglang", model: "DeepSeek-V3" });
     const run = await fetchRun(id);
-    expect(run.results).toEqual([expect.objectContaining({ request_rate: "inf", output_throughput: 12412.394674113431, completed: 10000 })]);
+    expect(run.results).toEqual([
+      expect.objectContaining({ request_rate: "inf", output_throughput: 12412.394674113431, completed: 10000 }),
+    ]);
   });
 });
 
@@ -219,10 +269,16 @@ describe("the other tools", () => {
 
   it("inference-perf: a zipped report folder becomes one run with a point per stage", async () => {
     const folder = "inference-perf/kubecon-na-2025-vllm";
-    const entries = Object.fromEntries(folderFiles(folder).map((file) => [path.relative(folder, file), new Uint8Array(fixture(file))]));
+    const entries = Object.fromEntries(
+      folderFiles(folder).map((file) => [path.relative(folder, file), new Uint8Array(fixture(file))]),
+    );
     const zip = zipSync(entries);
     const response = await postRun(
-      new Request(`${BASE}/api/runs?filename=kubecon.zip`, { method: "POST", headers: { "content-type": "application/zip" }, body: zip }),
+      new Request(`${BASE}/api/runs?filename=kubecon.zip`, {
+        method: "POST",
+        headers: { "content-type": "application/zip" },
+        body: zip,
+      }),
       noContext,
     );
     // The model is not in the files: the raw body has no form to supply it.
@@ -237,7 +293,8 @@ describe("the other tools", () => {
     const run = await fetchRun(((await created.json()) as { id: string }).id);
     expect(run.source_format).toBe("inference-perf");
     const rates = [0, 1, 2, 3, 4, 5, 6].map(
-      (stage) => ((fixtureJson(`${folder}/stage_${stage}_lifecycle_metrics.json`).load_summary as Json).requested_rate as number),
+      (stage) =>
+        (fixtureJson(`${folder}/stage_${stage}_lifecycle_metrics.json`).load_summary as Json).requested_rate as number,
     );
     expect(run.results.map((point) => point.request_rate)).toEqual([...rates].sort((a, b) => a - b));
     const stage0 = fixtureJson(`${folder}/stage_0_lifecycle_metrics.json`);
@@ -269,8 +326,20 @@ describe("the other tools", () => {
     expect(response.status).toBe(422);
     const error = ((await response.json()) as { error: { code: string; message: string } }).error;
     expect(error.code).toBe("unsupported_format");
-    expect(error.message).toMatch(/^"notes\.json" is not a results file servebench recognizes\. Supported: servebench\/v1 JSON; /);
-    for (const tool of ["vLLM", "SGLang", "GuideLLM", "AIPerf", "LLMPerf", "inference-perf", "trtllm-bench", "llama-bench", "llm-d"]) {
+    expect(error.message).toMatch(
+      /^"notes\.json" is not a results file servebench recognizes\. Supported: servebench\/v1 JSON; /,
+    );
+    for (const tool of [
+      "vLLM",
+      "SGLang",
+      "GuideLLM",
+      "AIPerf",
+      "LLMPerf",
+      "inference-perf",
+      "trtllm-bench",
+      "llama-bench",
+      "llm-d",
+    ]) {
       expect(error.message).toContain(tool);
     }
     expect(await counts()).toEqual(before);

@@ -32,12 +32,16 @@ describe("migrations", () => {
     const file = tempFile();
     migrateDatabase(file);
     const database = new Database(file, { readonly: true });
-    const tables = (database.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[])
+    const tables = (
+      database.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]
+    )
       .map((row) => row.name)
       .filter((name) => name !== "sqlite_sequence");
     expect(tables).toEqual(["Comparison", "ResultPoint", "Run", "RunTag", "_prisma_migrations"]);
     for (const [model, fields] of Object.entries(MODELS)) {
-      const columns = (database.prepare(`PRAGMA table_info("${model}")`).all() as { name: string }[]).map((row) => row.name);
+      const columns = (database.prepare(`PRAGMA table_info("${model}")`).all() as { name: string }[]).map(
+        (row) => row.name,
+      );
       expect(columns.sort()).toEqual(Object.values(fields).sort());
     }
     database.close();
@@ -45,11 +49,17 @@ describe("migrations", () => {
 
   it("record each applied migration as Prisma does, in WAL mode, and apply nothing twice", () => {
     const file = tempFile();
-    const names = fs.readdirSync(MIGRATIONS_DIR, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    const names = fs
+      .readdirSync(MIGRATIONS_DIR, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
     expect(migrateDatabase(file)).toEqual({ applied: names, alreadyApplied: [] });
     expect(migrateDatabase(file)).toEqual({ applied: [], alreadyApplied: names });
     const database = new Database(file, { readonly: true });
-    const rows = database.prepare('SELECT migration_name, finished_at, applied_steps_count FROM "_prisma_migrations"').all() as {
+    const rows = database
+      .prepare('SELECT migration_name, finished_at, applied_steps_count FROM "_prisma_migrations"')
+      .all() as {
       migration_name: string;
       finished_at: string | null;
       applied_steps_count: number;
@@ -65,7 +75,11 @@ describe("migrations", () => {
     const copy = path.join(path.dirname(file), "migrations");
     fs.cpSync(MIGRATIONS_DIR, copy, { recursive: true });
     migrateDatabase(file, copy);
-    const first = fs.readdirSync(copy, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort()[0]!;
+    const first = fs
+      .readdirSync(copy, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort()[0]!;
     fs.appendFileSync(path.join(copy, first, "migration.sql"), "\n-- edited\n");
     expect(() => migrateDatabase(file, copy)).toThrow(`Migration ${first} was changed after it was applied`);
   });
@@ -75,11 +89,16 @@ describe("migrations", () => {
     const copy = path.join(path.dirname(file), "migrations");
     fs.cpSync(MIGRATIONS_DIR, copy, { recursive: true });
     fs.mkdirSync(path.join(copy, "99999999999999_broken"));
-    fs.writeFileSync(path.join(copy, "99999999999999_broken", "migration.sql"), 'CREATE TABLE "Half" ("id" TEXT);\nNOT SQL;');
+    fs.writeFileSync(
+      path.join(copy, "99999999999999_broken", "migration.sql"),
+      'CREATE TABLE "Half" ("id" TEXT);\nNOT SQL;',
+    );
     expect(() => migrateDatabase(file, copy)).toThrow();
     const database = new Database(file, { readonly: true });
     const half = database.prepare("SELECT name FROM sqlite_master WHERE name = 'Half'").all();
-    const recorded = database.prepare(`SELECT migration_name FROM "_prisma_migrations" WHERE migration_name = '99999999999999_broken'`).all();
+    const recorded = database
+      .prepare(`SELECT migration_name FROM "_prisma_migrations" WHERE migration_name = '99999999999999_broken'`)
+      .all();
     expect(half).toEqual([]);
     expect(recorded).toEqual([]);
     database.close();

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { POST as postComparison } from "@/app/api/comparisons/route";
 import { GET as getOg } from "@/app/api/og/route";
 import { POST as postRun } from "@/app/api/runs/route";
-import { BASE, SEED_FILES, clearDatabase, fixtureText, jsonRequest, noContext } from "./helpers";
+import { BASE, clearDatabase, fixtureText, jsonRequest, noContext, SEED_FILES } from "./helpers";
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
@@ -22,12 +22,23 @@ function pngHeader(bytes: Uint8Array): { signature: number[]; chunk: string; wid
   };
 }
 
-async function image(query: string): Promise<{ status: number; type: string | null; cache: string | null; bytes: Uint8Array }> {
+async function image(
+  query: string,
+): Promise<{ status: number; type: string | null; cache: string | null; bytes: Uint8Array }> {
   const response = await getOg(new Request(`${BASE}/api/og?${query}`), noContext);
   const bytes = new Uint8Array(await response.arrayBuffer());
   // OG_DUMP=dir writes each image there, to look at.
-  if (process.env.OG_DUMP) fs.writeFileSync(`${process.env.OG_DUMP}/og-${response.status}-${query.replace(/[^a-z0-9]+/gi, "_").slice(0, 60)}.png`, bytes);
-  return { status: response.status, type: response.headers.get("content-type"), cache: response.headers.get("cache-control"), bytes };
+  if (process.env.OG_DUMP)
+    fs.writeFileSync(
+      `${process.env.OG_DUMP}/og-${response.status}-${query.replace(/[^a-z0-9]+/gi, "_").slice(0, 60)}.png`,
+      bytes,
+    );
+  return {
+    status: response.status,
+    type: response.headers.get("content-type"),
+    cache: response.headers.get("cache-control"),
+    bytes,
+  };
 }
 
 async function upload(file: string): Promise<string> {
@@ -59,7 +70,9 @@ describe("GET /api/og", () => {
   });
 
   it("draws all three seed runs against a chosen baseline, with the compare page's parameters", async () => {
-    const result = await image(`runs=${ids.vllm},${ids.noGraphs},${ids.graphs}&baseline=${ids.noGraphs}&noise=5&stat=p99`);
+    const result = await image(
+      `runs=${ids.vllm},${ids.noGraphs},${ids.graphs}&baseline=${ids.noGraphs}&noise=5&stat=p99`,
+    );
     expect(result.status).toBe(200);
     expect(pngHeader(result.bytes)).toMatchObject({ width: 1200, height: 630 });
   });
@@ -73,10 +86,16 @@ describe("GET /api/og", () => {
         model: "Kimi-K2.5 INT4",
         hardware: { gpu: "RTX PRO 6000 Blackwell", gpu_count: 8 },
         command: `vllm serve moonshotai/Kimi-K2.5 --tensor-parallel-size 8 --max-num-seqs ${scale * 64}`,
-        results: [1, 2, 4, 8, 16, 32, 64, 128, 256].map((concurrency) => ({ concurrency, output_throughput: Math.round(70 * scale * concurrency ** 0.72) })),
+        results: [1, 2, 4, 8, 16, 32, 64, 128, 256].map((concurrency) => ({
+          concurrency,
+          output_throughput: Math.round(70 * scale * concurrency ** 0.72),
+        })),
       });
     const extra: string[] = [];
-    for (const [name, scale] of [["vLLM sweep, max-num-seqs 64", 1], ["vLLM sweep, max-num-seqs 128 with a much longer name than usual", 2]] as const) {
+    for (const [name, scale] of [
+      ["vLLM sweep, max-num-seqs 64", 1],
+      ["vLLM sweep, max-num-seqs 128 with a much longer name than usual", 2],
+    ] as const) {
       const response = await postRun(jsonRequest("/api/runs", "POST", sweep(name, scale)), noContext);
       extra.push(((await response.json()) as { id: string }).id);
     }
@@ -87,7 +106,10 @@ describe("GET /api/og", () => {
 
   it("draws a saved comparison by its slug", async () => {
     const response = await postComparison(
-      jsonRequest("/api/comparisons", "POST", { runs: [ids.noGraphs, ids.graphs], title: "CUDA graphs: 2.4× single stream on Blackwell" }),
+      jsonRequest("/api/comparisons", "POST", {
+        runs: [ids.noGraphs, ids.graphs],
+        title: "CUDA graphs: 2.4× single stream on Blackwell",
+      }),
       noContext,
     );
     expect(response.status).toBe(201);

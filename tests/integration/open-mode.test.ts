@@ -11,12 +11,12 @@ vi.hoisted(() => {
 import { NextRequest } from "next/server";
 import { DELETE as deleteComparison } from "@/app/api/comparisons/[slug]/route";
 import { POST as postComparison } from "@/app/api/comparisons/route";
-import { PATCH as patchRun, DELETE as deleteRun } from "@/app/api/runs/[id]/route";
+import { DELETE as deleteRun, PATCH as patchRun } from "@/app/api/runs/[id]/route";
 import { POST as postRun } from "@/app/api/runs/route";
 import { db } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { proxy } from "@/proxy";
-import { BASE, SEED_FILES, counts, fixtureJson, idContext, noContext } from "./helpers";
+import { BASE, counts, fixtureJson, idContext, noContext, SEED_FILES } from "./helpers";
 
 function request(url: string, method: string, json?: unknown, authorization?: string): Request {
   const headers = new Headers();
@@ -42,21 +42,39 @@ describe("without SERVEBENCH_WRITE_TOKEN", () => {
       const before = { ...(await counts()), comparisons: await db().comparison.count() };
       const name = `open mode, ${authorization ?? "no header"}`;
 
-      const uploaded = await postRun(request("/api/runs", "POST", { ...fixtureJson(SEED_FILES.vllm), name }, authorization), noContext);
+      const uploaded = await postRun(
+        request("/api/runs", "POST", { ...fixtureJson(SEED_FILES.vllm), name }, authorization),
+        noContext,
+      );
       expect(uploaded.status).toBe(201);
       const { id } = (await uploaded.json()) as { id: string };
 
-      const patched = await patchRun(request(`/api/runs/${id}`, "PATCH", { name: `${name}, renamed`, notes: "edited" }, authorization), idContext(id));
+      const patched = await patchRun(
+        request(`/api/runs/${id}`, "PATCH", { name: `${name}, renamed`, notes: "edited" }, authorization),
+        idContext(id),
+      );
       expect(patched.status).toBe(200);
       expect(await patched.json()).toMatchObject({ name: `${name}, renamed`, notes: "edited" });
 
-      const saved = await postComparison(request("/api/comparisons", "POST", { runs: [id], title: name }, authorization), noContext);
+      const saved = await postComparison(
+        request("/api/comparisons", "POST", { runs: [id], title: name }, authorization),
+        noContext,
+      );
       expect(saved.status).toBe(201);
       const { slug } = (await saved.json()) as { slug: string };
       expect(await db().comparison.count()).toBe(before.comparisons + 1);
 
-      expect((await deleteComparison(request(`/api/comparisons/${slug}`, "DELETE", undefined, authorization), slugContext(slug))).status).toBe(204);
-      expect((await deleteRun(request(`/api/runs/${id}`, "DELETE", undefined, authorization), idContext(id))).status).toBe(204);
+      expect(
+        (
+          await deleteComparison(
+            request(`/api/comparisons/${slug}`, "DELETE", undefined, authorization),
+            slugContext(slug),
+          )
+        ).status,
+      ).toBe(204);
+      expect(
+        (await deleteRun(request(`/api/runs/${id}`, "DELETE", undefined, authorization), idContext(id))).status,
+      ).toBe(204);
       expect({ ...(await counts()), comparisons: await db().comparison.count() }).toEqual(before);
     });
   }

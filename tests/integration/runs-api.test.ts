@@ -1,11 +1,10 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { GET as getRun, PATCH as patchRun, DELETE as deleteRun } from "@/app/api/runs/[id]/route";
-import { GET as listRuns, POST as postRun } from "@/app/api/runs/route";
 import { GET as getHealth } from "@/app/api/health/route";
+import { DELETE as deleteRun, GET as getRun, PATCH as patchRun } from "@/app/api/runs/[id]/route";
+import { GET as listRuns, POST as postRun } from "@/app/api/runs/route";
 import { GET as getSchema } from "@/app/api/schema/route";
 import {
   BASE,
-  SEED_FILES,
   clearDatabase,
   counts,
   fixtureJson,
@@ -14,6 +13,7 @@ import {
   jsonRequest,
   multipartRequest,
   noContext,
+  SEED_FILES,
 } from "./helpers";
 
 async function upload(doc: unknown): Promise<{ id: string; url: string }> {
@@ -63,7 +63,9 @@ describe("POST /api/runs", () => {
 
   it("stores identical content sent at the same moment once", async () => {
     const doc = fixtureJson(SEED_FILES.sglangGraphs);
-    const responses = await Promise.all(Array.from({ length: 5 }, () => postRun(jsonRequest("/api/runs", "POST", doc), noContext)));
+    const responses = await Promise.all(
+      Array.from({ length: 5 }, () => postRun(jsonRequest("/api/runs", "POST", doc), noContext)),
+    );
     const bodies = (await Promise.all(responses.map((response) => response.json()))) as { id: string }[];
     expect(responses.map((response) => response.status).sort()).toEqual([200, 200, 200, 200, 201]);
     expect(new Set(bodies.map((body) => body.id)).size).toBe(1);
@@ -108,7 +110,8 @@ describe("POST /api/runs", () => {
       format: "servebench/v1",
       engine: "vLLM",
       model: "Llama-3.1-8B",
-      command: "NCCL_P2P_LEVEL=SYS vllm serve meta-llama/Llama-3.1-8B --tensor-parallel-size=2 --enable-chunked-prefill",
+      command:
+        "NCCL_P2P_LEVEL=SYS vllm serve meta-llama/Llama-3.1-8B --tensor-parallel-size=2 --enable-chunked-prefill",
       env: { VLLM_USE_V1: 1 },
       tags: ["H100", "h100", " nightly "],
       ci_job: "bench-42",
@@ -120,7 +123,11 @@ describe("POST /api/runs", () => {
     expect(stored.engine).toBe("vllm");
     expect(stored.name).toBe("vllm · Llama-3.1-8B");
     expect(stored.tags).toEqual(["h100", "nightly"]);
-    expect(stored.flags).toEqual({ "--tensor-parallel-size": "2", "--enable-chunked-prefill": true, "--model": "meta-llama/Llama-3.1-8B" });
+    expect(stored.flags).toEqual({
+      "--tensor-parallel-size": "2",
+      "--enable-chunked-prefill": true,
+      "--model": "meta-llama/Llama-3.1-8B",
+    });
     expect(stored.env).toEqual({ NCCL_P2P_LEVEL: "SYS", VLLM_USE_V1: "1" });
     expect(stored.metadata).toEqual({ ci_job: "bench-42", commit_sha: "abc123", dirty: false });
   });
@@ -141,7 +148,10 @@ describe("POST /api/runs", () => {
       { request_rate: 4, output_throughput: 1000 },
     ]);
     const { runs } = await list();
-    expect(runs[0]).toMatchObject({ single_stream: null, peak: { output_tok_s: 3000, concurrency: null, request_rate: "inf" } });
+    expect(runs[0]).toMatchObject({
+      single_stream: null,
+      peak: { output_tok_s: 3000, concurrency: null, request_rate: "inf" },
+    });
   });
 
   it("takes a multipart file whose context fields fill and override the file", async () => {
@@ -172,13 +182,16 @@ describe("POST /api/runs", () => {
   });
 
   it("previews with dry_run=1 without storing anything", async () => {
-    const response = await postRun(
-      jsonRequest("/api/runs?dry_run=1", "POST", fixtureText(SEED_FILES.vllm)),
-      noContext,
-    );
+    const response = await postRun(jsonRequest("/api/runs?dry_run=1", "POST", fixtureText(SEED_FILES.vllm)), noContext);
     expect(response.status).toBe(200);
     const body = (await response.json()) as {
-      runs: { document: { name: string; flags: Record<string, unknown> }; valid: boolean; missing: string[]; single_stream: unknown; peak: unknown }[];
+      runs: {
+        document: { name: string; flags: Record<string, unknown> };
+        valid: boolean;
+        missing: string[];
+        single_stream: unknown;
+        peak: unknown;
+      }[];
       conflicts: string[];
     };
     expect(body.runs).toHaveLength(1);
@@ -204,7 +217,10 @@ describe("POST /api/runs", () => {
       ],
     });
     const { runs } = await list();
-    expect(runs[0]).toMatchObject({ single_stream: { output_tok_s: 50, derived: true }, peak: { output_tok_s: 400, concurrency: 8 } });
+    expect(runs[0]).toMatchObject({
+      single_stream: { output_tok_s: 50, derived: true },
+      peak: { output_tok_s: 400, concurrency: 8 },
+    });
   });
 });
 
@@ -212,10 +228,18 @@ describe("GET /api/runs", () => {
   async function seedThree(): Promise<{ vllm: string; noGraphs: string; graphs: string }> {
     const vllm = (await upload({ ...fixtureJson(SEED_FILES.vllm), measured_at: "2026-02-14T08:00:00Z" })).id;
     const noGraphs = (
-      await upload({ ...fixtureJson(SEED_FILES.sglangNoGraphs), measured_at: "2026-02-14T09:00:00Z", tags: ["blackwell", "debug"] })
+      await upload({
+        ...fixtureJson(SEED_FILES.sglangNoGraphs),
+        measured_at: "2026-02-14T09:00:00Z",
+        tags: ["blackwell", "debug"],
+      })
     ).id;
     const graphs = (
-      await upload({ ...fixtureJson(SEED_FILES.sglangGraphs), measured_at: "2026-02-14T10:00:00Z", hardware: { gpu: "H200", gpu_count: 8 } })
+      await upload({
+        ...fixtureJson(SEED_FILES.sglangGraphs),
+        measured_at: "2026-02-14T10:00:00Z",
+        hardware: { gpu: "H200", gpu_count: 8 },
+      })
     ).id;
     return { vllm, noGraphs, graphs };
   }
@@ -265,7 +289,11 @@ describe("GET /api/runs", () => {
   it("sorts by peak and single stream in both directions", async () => {
     const ids = await seedThree();
     expect((await list("?sort=peak&dir=desc")).runs.map((run) => run.id)).toEqual([ids.graphs, ids.noGraphs, ids.vllm]);
-    expect((await list("?sort=single_stream&dir=asc")).runs.map((run) => run.id)).toEqual([ids.noGraphs, ids.graphs, ids.vllm]);
+    expect((await list("?sort=single_stream&dir=asc")).runs.map((run) => run.id)).toEqual([
+      ids.noGraphs,
+      ids.graphs,
+      ids.vllm,
+    ]);
     expect((await list("?sort=name&dir=asc")).runs.map((run) => run.name)).toEqual([
       "SGLang TP8, --disable-cuda-graph",
       "SGLang TP8, CUDA graphs on",
@@ -276,7 +304,11 @@ describe("GET /api/runs", () => {
   it("paginates on the server", async () => {
     const ids: string[] = [];
     for (let index = 0; index < 7; index += 1) {
-      const doc = { ...fixtureJson(SEED_FILES.vllm), name: `run ${index}`, measured_at: `2026-03-0${index + 1}T00:00:00Z` };
+      const doc = {
+        ...fixtureJson(SEED_FILES.vllm),
+        name: `run ${index}`,
+        measured_at: `2026-03-0${index + 1}T00:00:00Z`,
+      };
       ids.push((await upload(doc)).id);
     }
     const newestFirst = [...ids].reverse();
@@ -323,12 +355,21 @@ describe("GET, PATCH and DELETE /api/runs/{id}", () => {
   it("edits name, tags and notes, and nothing else", async () => {
     const { id } = await upload(fixtureJson(SEED_FILES.sglangGraphs));
     const response = await patchRun(
-      jsonRequest(`/api/runs/${id}`, "PATCH", { name: "Graphs on (final)", tags: ["Final", "final", "tp8"], notes: "Ship it." }),
+      jsonRequest(`/api/runs/${id}`, "PATCH", {
+        name: "Graphs on (final)",
+        tags: ["Final", "final", "tp8"],
+        notes: "Ship it.",
+      }),
       idContext(id),
     );
     expect(response.status).toBe(200);
     const stored = await fetchRun(id);
-    expect(stored).toMatchObject({ name: "Graphs on (final)", tags: ["final", "tp8"], notes: "Ship it.", engine: "sglang" });
+    expect(stored).toMatchObject({
+      name: "Graphs on (final)",
+      tags: ["final", "tp8"],
+      notes: "Ship it.",
+      engine: "sglang",
+    });
     const search = await list("?q=ship%20it");
     expect(search.runs.map((run) => run.id)).toEqual([id]);
 
@@ -385,7 +426,16 @@ describe("health and schema", () => {
     expect(schema.$id).toBe("servebench/v1");
     expect(schema.required).toEqual(expect.arrayContaining(["format", "engine", "model", "results"]));
     expect(Object.keys(schema.properties)).toEqual(
-      expect.arrayContaining(["hardware", "command", "flags", "env", "workload", "speculative", "server_startup_s", "metadata"]),
+      expect.arrayContaining([
+        "hardware",
+        "command",
+        "flags",
+        "env",
+        "workload",
+        "speculative",
+        "server_startup_s",
+        "metadata",
+      ]),
     );
   });
 });

@@ -14,17 +14,17 @@ const { TOKEN } = vi.hoisted(() => {
 });
 
 import { NextRequest } from "next/server";
-import { GET as getComparison, DELETE as deleteComparison } from "@/app/api/comparisons/[slug]/route";
+import { DELETE as deleteComparison, GET as getComparison } from "@/app/api/comparisons/[slug]/route";
 import { GET as listComparisons, POST as postComparison } from "@/app/api/comparisons/route";
 import { GET as getHealth } from "@/app/api/health/route";
-import { GET as getRun, PATCH as patchRun, DELETE as deleteRun } from "@/app/api/runs/[id]/route";
+import { DELETE as deleteRun, GET as getRun, PATCH as patchRun } from "@/app/api/runs/[id]/route";
 import { GET as listRuns, POST as postRun } from "@/app/api/runs/route";
 import { GET as getSchema } from "@/app/api/schema/route";
 import { db } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { bearerToken, tokensEqual } from "@/lib/http/auth";
 import { proxy } from "@/proxy";
-import { BASE, SEED_FILES, counts, fixtureJson, fixtureText, idContext, multipartRequest, noContext } from "./helpers";
+import { BASE, counts, fixtureJson, fixtureText, idContext, multipartRequest, noContext, SEED_FILES } from "./helpers";
 
 const MISSING = {
   error: {
@@ -33,7 +33,10 @@ const MISSING = {
   },
 };
 const WRONG = {
-  error: { code: "unauthorized", message: "The write token is wrong: this servebench refused the Authorization header." },
+  error: {
+    code: "unauthorized",
+    message: "The write token is wrong: this servebench refused the Authorization header.",
+  },
 };
 
 /** Authorization headers that must be refused, and the body each is refused with. */
@@ -49,14 +52,23 @@ const REFUSED: { label: string; authorization: string | null; body: typeof MISSI
 
 const slugContext = (slug: string) => ({ params: Promise.resolve({ slug }) });
 
-function request(url: string, method: string, options: { authorization?: string | null; json?: unknown; contentType?: string } = {}): Request {
+function request(
+  url: string,
+  method: string,
+  options: { authorization?: string | null; json?: unknown; contentType?: string } = {},
+): Request {
   const headers = new Headers();
   if (options.authorization) headers.set("authorization", options.authorization);
   if (options.json !== undefined) headers.set("content-type", options.contentType ?? "application/json");
   return new Request(`${BASE}${url}`, {
     method,
     headers,
-    body: options.json === undefined ? undefined : typeof options.json === "string" ? options.json : JSON.stringify(options.json),
+    body:
+      options.json === undefined
+        ? undefined
+        : typeof options.json === "string"
+          ? options.json
+          : JSON.stringify(options.json),
   });
 }
 
@@ -80,13 +92,22 @@ let slug: string;
 beforeAll(async () => {
   expect(env().SERVEBENCH_WRITE_TOKEN).toBe(TOKEN);
   const auth = `Bearer ${TOKEN}`;
-  const first = await postRun(request("/api/runs", "POST", { authorization: auth, json: documentNamed("write-token run A") }), noContext);
+  const first = await postRun(
+    request("/api/runs", "POST", { authorization: auth, json: documentNamed("write-token run A") }),
+    noContext,
+  );
   expect(first.status).toBe(201);
   runId = ((await first.json()) as { id: string }).id;
-  const second = await postRun(request("/api/runs", "POST", { authorization: auth, json: documentNamed("write-token run B") }), noContext);
+  const second = await postRun(
+    request("/api/runs", "POST", { authorization: auth, json: documentNamed("write-token run B") }),
+    noContext,
+  );
   expect(second.status).toBe(201);
   otherRunId = ((await second.json()) as { id: string }).id;
-  const saved = await postComparison(request("/api/comparisons", "POST", { authorization: auth, json: { runs: [runId, otherRunId], title: "Saved" } }), noContext);
+  const saved = await postComparison(
+    request("/api/comparisons", "POST", { authorization: auth, json: { runs: [runId, otherRunId], title: "Saved" } }),
+    noContext,
+  );
   expect(saved.status).toBe(201);
   slug = ((await saved.json()) as { slug: string }).slug;
 });
@@ -100,7 +121,8 @@ afterAll(async () => {
 const WRITES: { name: string; send: (authorization: string | null) => Promise<Response> }[] = [
   {
     name: "POST /api/runs (JSON)",
-    send: (authorization) => postRun(request("/api/runs", "POST", { authorization, json: documentNamed("refused upload") }), noContext),
+    send: (authorization) =>
+      postRun(request("/api/runs", "POST", { authorization, json: documentNamed("refused upload") }), noContext),
   },
   {
     name: "POST /api/runs (multipart)",
@@ -114,7 +136,11 @@ const WRITES: { name: string; send: (authorization: string | null) => Promise<Re
   },
   {
     name: "PATCH /api/runs/{id}",
-    send: (authorization) => patchRun(request(`/api/runs/${runId}`, "PATCH", { authorization, json: { name: "renamed", notes: "x" } }), idContext(runId)),
+    send: (authorization) =>
+      patchRun(
+        request(`/api/runs/${runId}`, "PATCH", { authorization, json: { name: "renamed", notes: "x" } }),
+        idContext(runId),
+      ),
   },
   {
     name: "DELETE /api/runs/{id}",
@@ -123,11 +149,15 @@ const WRITES: { name: string; send: (authorization: string | null) => Promise<Re
   {
     name: "POST /api/comparisons",
     send: (authorization) =>
-      postComparison(request("/api/comparisons", "POST", { authorization, json: { runs: [runId, otherRunId], title: "Refused" } }), noContext),
+      postComparison(
+        request("/api/comparisons", "POST", { authorization, json: { runs: [runId, otherRunId], title: "Refused" } }),
+        noContext,
+      ),
   },
   {
     name: "DELETE /api/comparisons/{slug}",
-    send: (authorization) => deleteComparison(request(`/api/comparisons/${slug}`, "DELETE", { authorization }), slugContext(slug)),
+    send: (authorization) =>
+      deleteComparison(request(`/api/comparisons/${slug}`, "DELETE", { authorization }), slugContext(slug)),
   },
 ];
 
@@ -153,7 +183,10 @@ describe("with SERVEBENCH_WRITE_TOKEN set", () => {
     const run = await deleteRun(request("/api/runs/nosuchrun123", "DELETE"), idContext("nosuchrun123"));
     expect(run.status).toBe(401);
     expect(await run.json()).toEqual(MISSING);
-    const comparison = await deleteComparison(request("/api/comparisons/nosuchcm", "DELETE", { authorization: "Bearer wrong-token" }), slugContext("nosuchcm"));
+    const comparison = await deleteComparison(
+      request("/api/comparisons/nosuchcm", "DELETE", { authorization: "Bearer wrong-token" }),
+      slugContext("nosuchcm"),
+    );
     expect(comparison.status).toBe(401);
     expect(await comparison.json()).toEqual(WRONG);
   });
@@ -166,12 +199,18 @@ describe("with SERVEBENCH_WRITE_TOKEN set", () => {
 
   it("previews an upload (dry_run=1) without a token, and writes nothing", async () => {
     const before = await snapshot();
-    const response = await postRun(request("/api/runs?dry_run=1", "POST", { json: documentNamed("preview only") }), noContext);
+    const response = await postRun(
+      request("/api/runs?dry_run=1", "POST", { json: documentNamed("preview only") }),
+      noContext,
+    );
     expect(response.status).toBe(200);
     const body = (await response.json()) as { runs: { document: { name: string }; valid: boolean }[] };
     expect(body.runs.map((run) => [run.document.name, run.valid])).toEqual([["preview only", true]]);
     const multipart = await postRun(
-      multipartRequest("/api/runs?dry_run=1", { file: new Blob([fixtureText(SEED_FILES.sglangGraphs)]), name: "multipart preview" }),
+      multipartRequest("/api/runs?dry_run=1", {
+        file: new Blob([fixtureText(SEED_FILES.sglangGraphs)]),
+        name: "multipart preview",
+      }),
       noContext,
     );
     expect(multipart.status).toBe(200);
@@ -179,14 +218,23 @@ describe("with SERVEBENCH_WRITE_TOKEN set", () => {
   });
 
   it("does not let dry_run=1 open any other write", async () => {
-    const patched = await patchRun(request(`/api/runs/${runId}?dry_run=1`, "PATCH", { json: { name: "renamed" } }), idContext(runId));
+    const patched = await patchRun(
+      request(`/api/runs/${runId}?dry_run=1`, "PATCH", { json: { name: "renamed" } }),
+      idContext(runId),
+    );
     expect(patched.status).toBe(401);
     const deleted = await deleteRun(request(`/api/runs/${runId}?dry_run=1`, "DELETE"), idContext(runId));
     expect(deleted.status).toBe(401);
-    const saved = await postComparison(request("/api/comparisons?dry_run=1", "POST", { json: { runs: [runId] } }), noContext);
+    const saved = await postComparison(
+      request("/api/comparisons?dry_run=1", "POST", { json: { runs: [runId] } }),
+      noContext,
+    );
     expect(saved.status).toBe(401);
     expect(await saved.json()).toEqual(MISSING);
-    const upload = await postRun(request("/api/runs?dry_run=0", "POST", { json: documentNamed("not a preview") }), noContext);
+    const upload = await postRun(
+      request("/api/runs?dry_run=0", "POST", { json: documentNamed("not a preview") }),
+      noContext,
+    );
     expect(upload.status).toBe(401);
   });
 
@@ -199,7 +247,9 @@ describe("with SERVEBENCH_WRITE_TOKEN set", () => {
     expect(((await run.json()) as { name: string }).name).toBe("write-token run A");
     const comparisons = await listComparisons(request("/api/comparisons", "GET"), noContext);
     expect(comparisons.status).toBe(200);
-    expect(((await comparisons.json()) as { comparisons: { slug: string }[] }).comparisons.map((c) => c.slug)).toEqual([slug]);
+    expect(((await comparisons.json()) as { comparisons: { slug: string }[] }).comparisons.map((c) => c.slug)).toEqual([
+      slug,
+    ]);
     const comparison = await getComparison(request(`/api/comparisons/${slug}`, "GET"), slugContext(slug));
     expect(comparison.status).toBe(200);
     expect(((await comparison.json()) as { runs: string[] }).runs).toEqual([runId, otherRunId]);
@@ -212,22 +262,37 @@ describe("with SERVEBENCH_WRITE_TOKEN set", () => {
     const auth = `Bearer ${TOKEN}`;
     const before = await snapshot();
 
-    const uploaded = await postRun(request("/api/runs", "POST", { authorization: auth, json: documentNamed("with the token") }), noContext);
+    const uploaded = await postRun(
+      request("/api/runs", "POST", { authorization: auth, json: documentNamed("with the token") }),
+      noContext,
+    );
     expect(uploaded.status).toBe(201);
     const { id } = (await uploaded.json()) as { id: string };
     expect((await snapshot()).runs).toBe(before.runs + 1);
 
     // The scheme is case-insensitive (RFC 7235).
-    const patched = await patchRun(request(`/api/runs/${id}`, "PATCH", { authorization: `bearer ${TOKEN}`, json: { name: "renamed with the token" } }), idContext(id));
+    const patched = await patchRun(
+      request(`/api/runs/${id}`, "PATCH", {
+        authorization: `bearer ${TOKEN}`,
+        json: { name: "renamed with the token" },
+      }),
+      idContext(id),
+    );
     expect(patched.status).toBe(200);
     expect(((await patched.json()) as { name: string }).name).toBe("renamed with the token");
 
-    const saved = await postComparison(request("/api/comparisons", "POST", { authorization: auth, json: { runs: [id, runId] } }), noContext);
+    const saved = await postComparison(
+      request("/api/comparisons", "POST", { authorization: auth, json: { runs: [id, runId] } }),
+      noContext,
+    );
     expect(saved.status).toBe(201);
     const { slug: newSlug } = (await saved.json()) as { slug: string };
     expect((await snapshot()).comparisons).toBe(before.comparisons + 1);
 
-    const unsaved = await deleteComparison(request(`/api/comparisons/${newSlug}`, "DELETE", { authorization: auth }), slugContext(newSlug));
+    const unsaved = await deleteComparison(
+      request(`/api/comparisons/${newSlug}`, "DELETE", { authorization: auth }),
+      slugContext(newSlug),
+    );
     expect(unsaved.status).toBe(204);
     const deleted = await deleteRun(request(`/api/runs/${id}`, "DELETE", { authorization: auth }), idContext(id));
     expect(deleted.status).toBe(204);
@@ -235,7 +300,10 @@ describe("with SERVEBENCH_WRITE_TOKEN set", () => {
   });
 
   it("answers the usual errors once the token is right", async () => {
-    const missing = await deleteRun(request("/api/runs/nosuchrun123", "DELETE", { authorization: `Bearer ${TOKEN}` }), idContext("nosuchrun123"));
+    const missing = await deleteRun(
+      request("/api/runs/nosuchrun123", "DELETE", { authorization: `Bearer ${TOKEN}` }),
+      idContext("nosuchrun123"),
+    );
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({ error: { code: "not_found", message: 'Run "nosuchrun123" not found' } });
   });
@@ -273,7 +341,9 @@ describe("the proxy in front of the handlers", () => {
       [`/api/comparisons/${slug}`, "DELETE"],
     ] as const) {
       expect(through(url, method).headers.get("www-authenticate"), `${method} ${url}`).toBe("Bearer");
-      expect(through(url, method, "Bearer wrong-token").headers.get("www-authenticate"), `${method} ${url}`).toBe("Bearer");
+      expect(through(url, method, "Bearer wrong-token").headers.get("www-authenticate"), `${method} ${url}`).toBe(
+        "Bearer",
+      );
       expect(through(url, method, `Bearer ${TOKEN}`).headers.get("www-authenticate"), `${method} ${url}`).toBeNull();
     }
   });

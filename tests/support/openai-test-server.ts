@@ -115,10 +115,13 @@ export async function startOpenAITestServer(initial: Partial<TestServerSettings>
   const sockets = new Set<Socket>();
 
   const later = (fn: () => void, delayMs: number) => {
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      fn();
-    }, Math.max(0, delayMs));
+    const timer = setTimeout(
+      () => {
+        timers.delete(timer);
+        fn();
+      },
+      Math.max(0, delayMs),
+    );
     timers.add(timer);
     return timer;
   };
@@ -136,7 +139,12 @@ export async function startOpenAITestServer(initial: Partial<TestServerSettings>
     else active -= 1;
   };
 
-  const generate = (req: http.IncomingMessage, res: http.ServerResponse, body: Record<string, unknown>, chat: boolean) => {
+  const generate = (
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    body: Record<string, unknown>,
+    chat: boolean,
+  ) => {
     const index = arrivals++;
     stats.requests += 1;
     stats.bodies.push(body);
@@ -146,7 +154,9 @@ export async function startOpenAITestServer(initial: Partial<TestServerSettings>
       return;
     }
     if (!settings.models.some((model) => model.id === body.model)) {
-      json(res, 404, { error: { message: `The model \`${String(body.model)}\` does not exist.`, type: "NotFoundError", code: 404 } });
+      json(res, 404, {
+        error: { message: `The model \`${String(body.model)}\` does not exist.`, type: "NotFoundError", code: 404 },
+      });
       return;
     }
     const fault = typeof settings.fault === "function" ? settings.fault(index) : settings.fault;
@@ -155,12 +165,17 @@ export async function startOpenAITestServer(initial: Partial<TestServerSettings>
       return;
     }
     if (fault === "json-response") {
-      json(res, 200, { id: `cmpl-${index}`, object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: "tok0 " }, finish_reason: "stop" }] });
+      json(res, 200, {
+        id: `cmpl-${index}`,
+        object: "chat.completion",
+        choices: [{ index: 0, message: { role: "assistant", content: "tok0 " }, finish_reason: "stop" }],
+      });
       return;
     }
     const maxTokens = typeof body.max_tokens === "number" ? body.max_tokens : 16;
     const tokens = body.ignore_eos === true ? maxTokens : Math.min(settings.tokens, maxTokens);
-    const wantsUsage = settings.usage && (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
+    const wantsUsage =
+      settings.usage && (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
     const id = `cmpl-${index}`;
     const created = Math.floor(Date.now() / 1000);
     const object = chat ? "chat.completion.chunk" : "text_completion";
@@ -168,7 +183,8 @@ export async function startOpenAITestServer(initial: Partial<TestServerSettings>
       chat
         ? { index: 0, delta: text === null ? {} : { content: text }, logprobs: null, finish_reason: finish }
         : { index: 0, text: text ?? "", logprobs: null, finish_reason: finish };
-    const send = (payload: unknown) => res.write(`data: ${typeof payload === "string" ? payload : JSON.stringify(payload)}\n\n`);
+    const send = (payload: unknown) =>
+      res.write(`data: ${typeof payload === "string" ? payload : JSON.stringify(payload)}\n\n`);
 
     let started = false;
     let finished = false;
@@ -198,12 +214,20 @@ export async function startOpenAITestServer(initial: Partial<TestServerSettings>
       const slotAt = performance.now();
       res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
       // vLLM opens a chat stream with the assistant's role and empty content: not a token.
-      if (chat) send({ id, object, created, model: body.model, choices: [{ index: 0, delta: { role: "assistant", content: "" }, logprobs: null, finish_reason: null }] });
+      if (chat)
+        send({
+          id,
+          object,
+          created,
+          model: body.model,
+          choices: [{ index: 0, delta: { role: "assistant", content: "" }, logprobs: null, finish_reason: null }],
+        });
       else res.flushHeaders();
       if (fault === "no-first-token") return;
 
       const chunks = Math.ceil(tokens / settings.tokensPerChunk);
-      const cutAfter = fault === "truncate" ? Math.floor(chunks / 2) : fault === "malformed-sse" || fault === "reset" ? 2 : chunks;
+      const cutAfter =
+        fault === "truncate" ? Math.floor(chunks / 2) : fault === "malformed-sse" || fault === "reset" ? 2 : chunks;
       for (let chunk = 0; chunk < chunks; chunk += 1) {
         const firstToken = chunk * settings.tokensPerChunk;
         const count = Math.min(settings.tokensPerChunk, tokens - firstToken);
@@ -228,10 +252,23 @@ export async function startOpenAITestServer(initial: Partial<TestServerSettings>
           const last = chunk === chunks - 1;
           send({ id, object, created, model: body.model, choices: [choice(text, null)] });
           if (!last) return;
-          send({ id, object, created, model: body.model, choices: [choice(null, tokens < maxTokens ? "stop" : "length")] });
+          send({
+            id,
+            object,
+            created,
+            model: body.model,
+            choices: [choice(null, tokens < maxTokens ? "stop" : "length")],
+          });
           if (wantsUsage) {
             const prompt = promptTokens(body);
-            send({ id, object, created, model: body.model, choices: [], usage: { prompt_tokens: prompt, completion_tokens: tokens, total_tokens: prompt + tokens } });
+            send({
+              id,
+              object,
+              created,
+              model: body.model,
+              choices: [],
+              usage: { prompt_tokens: prompt, completion_tokens: tokens, total_tokens: prompt + tokens },
+            });
           }
           send("[DONE]");
           stats.completedTokens += tokens;
@@ -249,7 +286,14 @@ export async function startOpenAITestServer(initial: Partial<TestServerSettings>
       if (url.pathname === "/v1/models") {
         json(res, 200, {
           object: "list",
-          data: settings.models.map((model) => ({ id: model.id, object: "model", created: 0, owned_by: "vllm", root: model.id, ...(model.max_model_len ? { max_model_len: model.max_model_len } : {}) })),
+          data: settings.models.map((model) => ({
+            id: model.id,
+            object: "model",
+            created: 0,
+            owned_by: "vllm",
+            root: model.id,
+            ...(model.max_model_len ? { max_model_len: model.max_model_len } : {}),
+          })),
         });
       } else if (url.pathname === "/get_server_info" && settings.serverInfo !== null) {
         json(res, 200, settings.serverInfo);

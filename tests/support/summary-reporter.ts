@@ -20,7 +20,7 @@ export default class SummaryReporter implements Reporter {
       if (module.state() === "failed" && [...module.children.allTests()].length === 0) failed += 1;
     }
     failed += unhandledErrors.length;
-    const line = `${passed} passed, ${failed} failed` + (skipped > 0 ? `, ${skipped} skipped` : "");
+    const line = `${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ""}`;
     process.stdout.write(`\n${line}\n`);
   }
 }

@@ -21,7 +21,12 @@ function expectValid(doc: unknown): void {
 
 function request(start: number, ttft: number, tokens: number, itl: number, usage = true): RequestRecord {
   const chunks = Array.from({ length: tokens }, (_, k) => ttft + k * itl);
-  const record: RequestRecord = { status: "ok", start_ms: start, end_ms: start + chunks[chunks.length - 1]! + 1, text_chunk_ms: chunks };
+  const record: RequestRecord = {
+    status: "ok",
+    start_ms: start,
+    end_ms: start + chunks[chunks.length - 1]! + 1,
+    text_chunk_ms: chunks,
+  };
   if (usage) {
     record.usage_output_tokens = tokens;
     record.usage_input_tokens = 11;
@@ -29,7 +34,20 @@ function request(start: number, ttft: number, tokens: number, itl: number, usage
   return record;
 }
 
-const config: Pick<BenchConfig, "baseUrl" | "concurrency" | "requests" | "maxTokens" | "temperature" | "ignoreEos" | "endpoint" | "prompts" | "inputLen" | "timeoutMs" | "warmup"> = {
+const config: Pick<
+  BenchConfig,
+  | "baseUrl"
+  | "concurrency"
+  | "requests"
+  | "maxTokens"
+  | "temperature"
+  | "ignoreEos"
+  | "endpoint"
+  | "prompts"
+  | "inputLen"
+  | "timeoutMs"
+  | "warmup"
+> = {
   baseUrl: new URL("http://user:secret@gpu-box:8000/v1?token=abc"),
   concurrency: [1, 4],
   requests: null,
@@ -54,7 +72,12 @@ function result(overrides: Partial<BenchResult> = {}): BenchResult {
       model: "Qwen/Qwen3-8B",
       engine: "sglang",
       engine_version: "0.5.8",
-      flags: { "--tp-size": 1, "--cuda-graph-bs": [1, 2, 4], "--enable-torch-compile": true, "--attention-backend": "triton" },
+      flags: {
+        "--tp-size": 1,
+        "--cuda-graph-bs": [1, 2, 4],
+        "--enable-torch-compile": true,
+        "--attention-backend": "triton",
+      },
       max_model_len: 32768,
       filled: ["/v1/models: max_model_len", "sglang /get_server_info: engine, engine_version, flags"],
       lines: [],
@@ -70,7 +93,15 @@ function result(overrides: Partial<BenchResult> = {}): BenchResult {
 describe("buildRunDocument", () => {
   const doc = buildRunDocument(
     config,
-    { name: "SGLang TP1 bench", command: "python -m sglang.launch_server --model-path Qwen/Qwen3-8B --mem-fraction-static 0.8", gpu: "NVIDIA L4", gpu_count: 1, tags: ["nightly", "L4"], env: { NCCL_P2P_LEVEL: "SYS" }, notes: "first try" },
+    {
+      name: "SGLang TP1 bench",
+      command: "python -m sglang.launch_server --model-path Qwen/Qwen3-8B --mem-fraction-static 0.8",
+      gpu: "NVIDIA L4",
+      gpu_count: 1,
+      tags: ["nightly", "L4"],
+      env: { NCCL_P2P_LEVEL: "SYS" },
+      notes: "first try",
+    },
     result(),
   );
 
@@ -87,7 +118,14 @@ describe("buildRunDocument", () => {
     expect(run.tags).toEqual(["nightly", "l4"]);
     expect(run.env).toEqual({ NCCL_P2P_LEVEL: "SYS" });
     expect(run.results).toHaveLength(2);
-    expect(run.results[0]).toMatchObject({ concurrency: 1, completed: 2, failed: 0, total_output_tokens: 64, mean_ttft_ms: 100, mean_tpot_ms: 20 });
+    expect(run.results[0]).toMatchObject({
+      concurrency: 1,
+      completed: 2,
+      failed: 0,
+      total_output_tokens: 64,
+      mean_ttft_ms: 100,
+      mean_tpot_ms: 20,
+    });
     expect(run.results[1]).toMatchObject({ concurrency: 4, completed: 2, failed: 1, mean_tpot_ms: 25 });
     expect(run.metadata).toMatchObject({ max_model_len: 32768, client: "servebench bench" });
     expect(run.metadata).not.toHaveProperty("partial");
@@ -127,29 +165,62 @@ describe("buildRunDocument", () => {
   });
 
   it("synthetic prompts: input_len, and num_prompts when every level sends the same number", () => {
-    const synthetic = buildRunDocument({ ...config, prompts: syntheticPrompts(128), inputLen: 128, requests: 8, maxTokens: 64, ignoreEos: true, temperature: 0.7 }, {}, result());
-    expect(synthetic.workload).toEqual({ dataset: "random synthetic", input_len: 128, output_len: 64, num_prompts: 8, temperature: 0.7 });
+    const synthetic = buildRunDocument(
+      {
+        ...config,
+        prompts: syntheticPrompts(128),
+        inputLen: 128,
+        requests: 8,
+        maxTokens: 64,
+        ignoreEos: true,
+        temperature: 0.7,
+      },
+      {},
+      result(),
+    );
+    expect(synthetic.workload).toEqual({
+      dataset: "random synthetic",
+      input_len: 128,
+      output_len: 64,
+      num_prompts: 8,
+      temperature: 0.7,
+    });
     expect(synthetic.metadata).toMatchObject({ requests_per_level: 8, ignore_eos: true });
     expect(synthetic.metadata).not.toHaveProperty("distinct_prompts");
     expectValid(synthetic);
   });
 
   it("names a prompts file as the dataset", () => {
-    const fromFile = buildRunDocument({ ...config, prompts: parsePromptFile("one\ntwo\n", "my-prompts.txt") }, {}, result());
+    const fromFile = buildRunDocument(
+      { ...config, prompts: parsePromptFile("one\ntwo\n", "my-prompts.txt") },
+      {},
+      result(),
+    );
     expect(fromFile.workload?.dataset).toBe("my-prompts.txt");
     expect(fromFile.metadata?.distinct_prompts).toBe(2);
   });
 
   it("a partial run says so in metadata and warnings", () => {
-    const partial = buildRunDocument(config, {}, result({ partial: true, warnings: ["partial run: interrupted (Ctrl-C) before every level was measured; measured: C=1, C=4"] }));
+    const partial = buildRunDocument(
+      config,
+      {},
+      result({
+        partial: true,
+        warnings: ["partial run: interrupted (Ctrl-C) before every level was measured; measured: C=1, C=4"],
+      }),
+    );
     expect(partial.metadata?.partial).toBe(true);
-    expect(partial.warnings).toEqual(["partial run: interrupted (Ctrl-C) before every level was measured; measured: C=1, C=4"]);
+    expect(partial.warnings).toEqual([
+      "partial run: interrupted (Ctrl-C) before every level was measured; measured: C=1, C=4",
+    ]);
     expectValid(partial);
     expect(normalizeRunDocument(partial).metadata.partial).toBe(true);
   });
 
   it("a run where every request of a level failed is still valid, with that level's counts only", () => {
-    const failedLevel = aggregateLevel(8, [{ status: "failed", error: "connection refused (gpu-box:8000)", start_ms: 0, end_ms: 1, text_chunk_ms: [] }]);
+    const failedLevel = aggregateLevel(8, [
+      { status: "failed", error: "connection refused (gpu-box:8000)", start_ms: 0, end_ms: 1, text_chunk_ms: [] },
+    ]);
     const doc2 = buildRunDocument(config, {}, result({ levels: [failedLevel] }));
     expect(doc2.results).toEqual([{ concurrency: 8, completed: 0, failed: 1 }]);
     expect(doc2.metadata).not.toHaveProperty("output_tokens_counted");

@@ -3,7 +3,7 @@
  * (vllm/benchmarks/serve.py, calculate_metrics) and numpy's statistics.
  */
 import { describe, expect, it } from "vitest";
-import { aggregateLevel, levelWarnings, requestMetrics, type RequestRecord } from "@/lib/bench/metrics";
+import { aggregateLevel, levelWarnings, type RequestRecord, requestMetrics } from "@/lib/bench/metrics";
 
 function ok(start: number, chunks: number[], end: number, usage?: { output: number; input: number }): RequestRecord {
   const record: RequestRecord = { status: "ok", start_ms: start, end_ms: end, text_chunk_ms: chunks };
@@ -114,12 +114,19 @@ describe("aggregateLevel", () => {
   });
 
   it("keeps the failure reasons, most frequent first", () => {
-    const many = aggregateLevel(2, [A, failed(0, 1, "connection refused (127.0.0.1:9)"), failed(0, 1, "HTTP 500"), failed(0, 2, "HTTP 500")]);
+    const many = aggregateLevel(2, [
+      A,
+      failed(0, 1, "connection refused (127.0.0.1:9)"),
+      failed(0, 1, "HTTP 500"),
+      failed(0, 2, "HTTP 500"),
+    ]);
     expect(many.failures).toEqual([
       { message: "HTTP 500", count: 2 },
       { message: "connection refused (127.0.0.1:9)", count: 1 },
     ]);
-    expect(levelWarnings(many)).toEqual(["C=2: 3 of 4 requests failed: HTTP 500 (×2); connection refused (127.0.0.1:9)"]);
+    expect(levelWarnings(many)).toEqual([
+      "C=2: 3 of 4 requests failed: HTTP 500 (×2); connection refused (127.0.0.1:9)",
+    ]);
   });
 
   it("a level where every request failed keeps its counts and has no figures", () => {
@@ -130,7 +137,9 @@ describe("aggregateLevel", () => {
 
   it("names at most three reasons", () => {
     const records = ["a", "b", "c", "d", "e"].map((reason) => failed(0, 1, reason));
-    expect(levelWarnings(aggregateLevel(1, records))[0]).toBe("C=1: every request failed (5), so the level has no figures: a; b; c; and 2 other reasons");
+    expect(levelWarnings(aggregateLevel(1, records))[0]).toBe(
+      "C=1: every request failed (5), so the level has no figures: a; b; c; and 2 other reasons",
+    );
   });
 
   it("marks approximate token counts and leaves input tokens out when the server sent no usage", () => {
@@ -146,10 +155,18 @@ describe("aggregateLevel", () => {
   });
 
   it("leaves interrupted requests out of both counts and the wall time", () => {
-    const cut: RequestRecord = { status: "aborted", error: "interrupted", start_ms: 1300, end_ms: 5000, text_chunk_ms: [100] };
+    const cut: RequestRecord = {
+      status: "aborted",
+      error: "interrupted",
+      start_ms: 1300,
+      end_ms: 5000,
+      text_chunk_ms: [100],
+    };
     const partial = aggregateLevel(4, [A, B, cut]);
     expect(partial).toMatchObject({ completed: 2, failed: 0, aborted: 1 });
     expect(partial.point.duration_s).toBe(0.185); // 1000 → 1185
-    expect(levelWarnings(partial)).toEqual(["C=4: interrupted with 1 request in flight or not sent; the figures cover the 2 that finished"]);
+    expect(levelWarnings(partial)).toEqual([
+      "C=4: interrupted with 1 request in flight or not sent; the figures cover the 2 that finished",
+    ]);
   });
 });

@@ -3,7 +3,14 @@ import { describe, expect, it } from "vitest";
 import { buildRunDocument } from "@/lib/bench/document";
 import { aggregateLevel } from "@/lib/bench/metrics";
 import { builtinPrompts } from "@/lib/bench/prompts";
-import { ContextError, parseModelList, parseVersion, resolveContext, sglangFlags, type ServerProbe } from "@/lib/bench/server-info";
+import {
+  ContextError,
+  parseModelList,
+  parseVersion,
+  resolveContext,
+  type ServerProbe,
+  sglangFlags,
+} from "@/lib/bench/server-info";
 import { normalizeRunDocument } from "@/lib/runs/normalize";
 
 /** Shaped like SGLang 0.5's /get_server_info: server arguments, scheduler state, internal states, version. */
@@ -82,8 +89,14 @@ describe("resolveContext", () => {
     expect(context.engine_version).toBe("0.5.8");
     expect(context.flags["--tp-size"]).toBe(2);
     expect(context.max_model_len).toBe(40960);
-    expect(context.filled).toEqual(["/v1/models: max_model_len", "sglang /get_server_info: engine, engine_version, flags"]);
-    expect(context.lines).toEqual(["max_model_len: 40960 (/v1/models)", "from the server (sglang /get_server_info): engine sglang, version 0.5.8, 10 launch flags"]);
+    expect(context.filled).toEqual([
+      "/v1/models: max_model_len",
+      "sglang /get_server_info: engine, engine_version, flags",
+    ]);
+    expect(context.lines).toEqual([
+      "max_model_len: 40960 (/v1/models)",
+      "from the server (sglang /get_server_info): engine sglang, version 0.5.8, 10 launch flags",
+    ]);
   });
 
   it("fills engine and version from vLLM's /version", () => {
@@ -97,12 +110,20 @@ describe("resolveContext", () => {
     expect(() => resolveContext({ model: "qwen3" }, trtllm)).toThrow("pass --engine");
     const context = resolveContext({ model: "qwen3", engine: "tensorrt-llm" }, trtllm);
     expect(context.engine_version).toBeUndefined();
-    expect(context.lines).toEqual(['note: the server answers /version (1.0.0) but /v1/models says its models are owned by "tensorrt_llm": the engine is not guessed']);
-    expect(resolveContext({ model: "qwen3" }, probe({ models: [{ id: "qwen3", owned_by: "vllm" }], vllm_version: "0.11.0" })).engine).toBe("vllm");
+    expect(context.lines).toEqual([
+      'note: the server answers /version (1.0.0) but /v1/models says its models are owned by "tensorrt_llm": the engine is not guessed',
+    ]);
+    expect(
+      resolveContext({ model: "qwen3" }, probe({ models: [{ id: "qwen3", owned_by: "vllm" }], vllm_version: "0.11.0" }))
+        .engine,
+    ).toBe("vllm");
   });
 
   it("never overrides an explicit engine version", () => {
-    const context = resolveContext({ model: "qwen3", engine: "vllm", engine_version: "0.10.2-custom" }, probe({ vllm_version: "0.11.0" }));
+    const context = resolveContext(
+      { model: "qwen3", engine: "vllm", engine_version: "0.10.2-custom" },
+      probe({ vllm_version: "0.11.0" }),
+    );
     expect(context.engine_version).toBe("0.10.2-custom");
     expect(context.filled).toEqual(["/v1/models: max_model_len"]);
   });
@@ -111,7 +132,9 @@ describe("resolveContext", () => {
     const context = resolveContext({ model: "qwen3", engine: "my-fork" }, probe({ sglang_info: SGLANG_INFO }));
     expect(context).toMatchObject({ engine: "my-fork", flags: {} });
     expect(context.engine_version).toBeUndefined();
-    expect(context.lines).toContain("note: --engine my-fork was given, but the server answers like sglang (sglang /get_server_info); its version and flags are not used");
+    expect(context.lines).toContain(
+      "note: --engine my-fork was given, but the server answers like sglang (sglang /get_server_info); its version and flags are not used",
+    );
   });
 
   it("keeps the values of flags the user's --command sets, through to the stored run", () => {
@@ -120,13 +143,38 @@ describe("resolveContext", () => {
     expect(context.flags).not.toHaveProperty("--tp-size");
     expect(context.flags).not.toHaveProperty("--model-path");
     expect(context.flags["--attention-backend"]).toBe("triton");
-    const level = aggregateLevel(1, [{ status: "ok", start_ms: 0, end_ms: 100, text_chunk_ms: [50, 60], usage_output_tokens: 2, usage_input_tokens: 3 }]);
+    const level = aggregateLevel(1, [
+      {
+        status: "ok",
+        start_ms: 0,
+        end_ms: 100,
+        text_chunk_ms: [50, 60],
+        usage_output_tokens: 2,
+        usage_input_tokens: 3,
+      },
+    ]);
     const doc = buildRunDocument(
-      { baseUrl: new URL("http://h:30000/v1"), concurrency: [1], requests: 1, maxTokens: 2, temperature: 0, ignoreEos: false, endpoint: "chat", prompts: builtinPrompts(), timeoutMs: 1000, warmup: 0 },
+      {
+        baseUrl: new URL("http://h:30000/v1"),
+        concurrency: [1],
+        requests: 1,
+        maxTokens: 2,
+        temperature: 0,
+        ignoreEos: false,
+        endpoint: "chat",
+        prompts: builtinPrompts(),
+        timeoutMs: 1000,
+        warmup: 0,
+      },
       { command },
       { context, levels: [level], warnings: [], partial: false, started_at: new Date() },
     );
-    expect(normalizeRunDocument(doc).flags).toMatchObject({ "--tp-size": "4", "--tp": "2", "--attention-backend": "triton", "--model-path": "Qwen/Qwen3-8B" });
+    expect(normalizeRunDocument(doc).flags).toMatchObject({
+      "--tp-size": "4",
+      "--tp": "2",
+      "--attention-backend": "triton",
+      "--model-path": "Qwen/Qwen3-8B",
+    });
   });
 
   it("chooses the first served model when none is given", () => {
@@ -148,6 +196,10 @@ describe("resolveContext", () => {
     );
     expect(() => resolveContext({ model: "qwen3" }, probe())).toThrow("pass --engine");
     // A server that cannot be reached at all is still measured (every request fails) when the user says enough.
-    expect(resolveContext({ model: "m", engine: "vllm" }, probe({ models: null }))).toMatchObject({ model: "m", engine: "vllm", filled: [] });
+    expect(resolveContext({ model: "m", engine: "vllm" }, probe({ models: null }))).toMatchObject({
+      model: "m",
+      engine: "vllm",
+      filled: [],
+    });
   });
 });

@@ -1,6 +1,6 @@
 /** Server-sent events as OpenAI-compatible servers stream them, split any way the network splits them. */
 import { describe, expect, it, test } from "vitest";
-import { SseParser, readChunk } from "@/lib/bench/sse";
+import { readChunk, SseParser } from "@/lib/bench/sse";
 
 function feedAll(parts: string[]): string[] {
   const parser = new SseParser();
@@ -69,13 +69,23 @@ describe("readChunk", () => {
   });
 
   it("a role-only chunk carries no text: it is not the first token", () => {
-    expect(readChunk('{"choices":[{"delta":{"role":"assistant","content":""}}]}', "chat")).toMatchObject({ kind: "chunk", text: "" });
-    expect(readChunk('{"choices":[{"delta":{"role":"assistant"}}]}', "chat")).toMatchObject({ kind: "chunk", text: "" });
+    expect(readChunk('{"choices":[{"delta":{"role":"assistant","content":""}}]}', "chat")).toMatchObject({
+      kind: "chunk",
+      text: "",
+    });
+    expect(readChunk('{"choices":[{"delta":{"role":"assistant"}}]}', "chat")).toMatchObject({
+      kind: "chunk",
+      text: "",
+    });
   });
 
   it("counts a reasoning model's thinking as generated text", () => {
-    expect(readChunk('{"choices":[{"delta":{"reasoning_content":"Let me think"}}]}', "chat")).toMatchObject({ text: "Let me think" });
-    expect(readChunk('{"choices":[{"delta":{"reasoning":"Hmm","content":null}}]}', "chat")).toMatchObject({ text: "Hmm" });
+    expect(readChunk('{"choices":[{"delta":{"reasoning_content":"Let me think"}}]}', "chat")).toMatchObject({
+      text: "Let me think",
+    });
+    expect(readChunk('{"choices":[{"delta":{"reasoning":"Hmm","content":null}}]}', "chat")).toMatchObject({
+      text: "Hmm",
+    });
   });
 
   it("reads a completions chunk's text", () => {
@@ -88,7 +98,9 @@ describe("readChunk", () => {
   });
 
   it("reads the usage chunk that include_usage adds", () => {
-    expect(readChunk('{"choices":[],"usage":{"prompt_tokens":12,"completion_tokens":256,"total_tokens":268}}', "chat")).toEqual({
+    expect(
+      readChunk('{"choices":[],"usage":{"prompt_tokens":12,"completion_tokens":256,"total_tokens":268}}', "chat"),
+    ).toEqual({
       kind: "chunk",
       text: "",
       finishReason: null,
@@ -113,6 +125,9 @@ describe("readChunk", () => {
       kind: "error",
       message: 'malformed SSE event (not JSON): "{"choices": [{"delta": {"content": "oops""',
     });
-    expect(readChunk("[1,2]", "chat")).toEqual({ kind: "error", message: 'malformed SSE event (not a JSON object): "[1,2]"' });
+    expect(readChunk("[1,2]", "chat")).toEqual({
+      kind: "error",
+      message: 'malformed SSE event (not a JSON object): "[1,2]"',
+    });
   });
 });

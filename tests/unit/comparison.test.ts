@@ -1,5 +1,5 @@
 import { describe, expect, it, test } from "vitest";
-import { buildComparison, compareQuery, parseCompareView, type CompareView } from "@/lib/analysis/comparison";
+import { buildComparison, type CompareView, compareQuery, parseCompareView } from "@/lib/analysis/comparison";
 import { verdictOf } from "@/lib/analysis/deltas";
 import { comparisonCsv } from "@/lib/analysis/export";
 import { checkLikeForLike } from "@/lib/analysis/fairness";
@@ -8,7 +8,7 @@ import { configurationKey, groupRepeats } from "@/lib/analysis/repeats";
 import { normalizeRunDocument } from "@/lib/runs/normalize";
 import type { StoredRun } from "@/lib/runs/queries";
 import type { ResultPoint } from "@/lib/runs/schema";
-import { SGLANG_GRAPHS_RUN, SGLANG_NO_GRAPHS_RUN, VLLM_RUN, seedDocument, type SeedRun } from "./seeds";
+import { type SeedRun, SGLANG_GRAPHS_RUN, SGLANG_NO_GRAPHS_RUN, seedDocument, VLLM_RUN } from "./seeds";
 
 let counter = 0;
 function stored(run: SeedRun, overrides: Record<string, unknown> = {}): StoredRun {
@@ -43,13 +43,21 @@ describe("repeats", () => {
     const b = stored(VLLM_RUN);
     const a2 = stored(SGLANG_GRAPHS_RUN, { name: "graphs #2", notes: "another day", tags: ["x"] });
     const groups = groupRepeats([a1, b, a2]);
-    expect(groups.map((group) => group.runs.map((run) => run.name))).toEqual([["graphs #1", "graphs #2"], ["vLLM TP8 baseline"]]);
+    expect(groups.map((group) => group.runs.map((run) => run.name))).toEqual([
+      ["graphs #1", "graphs #2"],
+      ["vLLM TP8 baseline"],
+    ]);
     expect(configurationKey(a1)).toBe(configurationKey(a2));
     expect(configurationKey(a1)).not.toBe(configurationKey(stored(SGLANG_NO_GRAPHS_RUN)));
   });
 
   it("averages repeats per load level and keeps their min–max range", () => {
-    const r1 = stored(SGLANG_GRAPHS_RUN, { results: [{ concurrency: 1, output_throughput: 60, mean_tpot_ms: 16 }, { concurrency: 8, output_throughput: 400 }] });
+    const r1 = stored(SGLANG_GRAPHS_RUN, {
+      results: [
+        { concurrency: 1, output_throughput: 60, mean_tpot_ms: 16 },
+        { concurrency: 8, output_throughput: 400 },
+      ],
+    });
     const r2 = stored(SGLANG_GRAPHS_RUN, { results: [{ concurrency: 1, output_throughput: 66, mean_tpot_ms: 15 }] });
     const [group] = groupRepeats([r1, r2]);
     expect(group!.results).toEqual([
@@ -75,7 +83,12 @@ describe("like for like", () => {
 
   it("names a different model, GPU count and output length, and what some runs do not state", () => {
     const a = stored(SGLANG_GRAPHS_RUN, { name: "A" });
-    const b = stored(VLLM_RUN, { name: "B", model: "Llama-3.1-70B", hardware: { gpu: "RTX PRO 6000 Blackwell", gpu_count: 4 }, workload: { output_len: 1024 } });
+    const b = stored(VLLM_RUN, {
+      name: "B",
+      model: "Llama-3.1-70B",
+      hardware: { gpu: "RTX PRO 6000 Blackwell", gpu_count: 4 },
+      workload: { output_len: 1024 },
+    });
     const report = checkLikeForLike([a, b].map((run) => ({ label: run.name, config: run, results: run.results })));
     expect(report.differences.map((difference) => difference.text)).toEqual([
       "Model differs: Kimi-K2.5 INT4 (A) vs Llama-3.1-70B (B)",
@@ -89,7 +102,10 @@ describe("like for like", () => {
   });
 
   it("counts the load levels each run lacks", () => {
-    const a = stored(SGLANG_GRAPHS_RUN, { name: "A", results: [{ concurrency: 1 }, { concurrency: 4 }, { concurrency: 8 }] });
+    const a = stored(SGLANG_GRAPHS_RUN, {
+      name: "A",
+      results: [{ concurrency: 1 }, { concurrency: 4 }, { concurrency: 8 }],
+    });
     const b = stored(SGLANG_GRAPHS_RUN, { name: "B", results: [{ concurrency: 1 }, { concurrency: 16 }] });
     const report = checkLikeForLike([a, b].map((run) => ({ label: run.name, config: run, results: run.results })));
     expect(report.missing).toEqual([
@@ -135,7 +151,8 @@ describe("buildComparison", () => {
     expect(other!.headline.peak).toMatchObject({ base: 2216, value: 2370, verdict: "better" });
     expect(comparison.summary).toEqual({
       title: "SGLang TP8, CUDA graphs on vs SGLang TP8, --disable-cuda-graph",
-      description: "single stream 27 → 63.6 tok/s (+135.6%), peak 2,216 → 2,370 tok/s (+6.9%); --disable-cuda-graph removed",
+      description:
+        "single stream 27 → 63.6 tok/s (+135.6%), peak 2,216 → 2,370 tok/s (+6.9%); --disable-cuda-graph removed",
     });
     expect(comparison.fairness.differences).toEqual([]);
     expect(comparison.charts.throughput.rows).toEqual([

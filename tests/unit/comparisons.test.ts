@@ -39,7 +39,15 @@ describe("SaveComparisonSchema", () => {
   it("accepts the runs alone, and every field at once", () => {
     expect(SaveComparisonSchema.parse({ runs: [A, B] })).toEqual({ runs: [A, B] });
     expect(
-      SaveComparisonSchema.parse({ runs: [A, B, C], baseline: B, title: "  CUDA graphs  ", notes: "n", noise: 5, hide: [C], stat: "p99" }),
+      SaveComparisonSchema.parse({
+        runs: [A, B, C],
+        baseline: B,
+        title: "  CUDA graphs  ",
+        notes: "n",
+        noise: 5,
+        hide: [C],
+        stat: "p99",
+      }),
     ).toEqual({ runs: [A, B, C], baseline: B, title: "CUDA graphs", notes: "n", noise: 5, hide: [C], stat: "p99" });
   });
 
@@ -50,13 +58,21 @@ describe("SaveComparisonSchema", () => {
       { path: "runs", message: "a comparison holds at most 12 runs" },
     ]);
     expect(issuesOf({ runs: [A, B, A] })).toEqual([{ path: "runs.2", message: `"${A}" is listed twice` }]);
-    expect(issuesOf({ runs: [A, B], baseline: C })).toEqual([{ path: "baseline", message: "must be one of the compared runs" }]);
-    expect(issuesOf({ runs: [A, B], hide: [B, C] })).toEqual([{ path: "hide.1", message: "must be one of the compared runs" }]);
-    expect(issuesOf({ runs: [A], title: "x".repeat(201) })).toEqual([{ path: "title", message: "must be at most 200 characters" }]);
+    expect(issuesOf({ runs: [A, B], baseline: C })).toEqual([
+      { path: "baseline", message: "must be one of the compared runs" },
+    ]);
+    expect(issuesOf({ runs: [A, B], hide: [B, C] })).toEqual([
+      { path: "hide.1", message: "must be one of the compared runs" },
+    ]);
+    expect(issuesOf({ runs: [A], title: "x".repeat(201) })).toEqual([
+      { path: "title", message: "must be at most 200 characters" },
+    ]);
     expect(issuesOf({ runs: [A], title: "   " })).toEqual([
       { path: "title", message: "must not be empty (leave it out to use the comparison's own title)" },
     ]);
-    expect(issuesOf({ runs: [A], notes: "x".repeat(20_001) })).toEqual([{ path: "notes", message: "must be at most 20,000 characters" }]);
+    expect(issuesOf({ runs: [A], notes: "x".repeat(20_001) })).toEqual([
+      { path: "notes", message: "must be at most 20,000 characters" },
+    ]);
     expect(issuesOf({ runs: [A], noise: 101, stat: "p50", colour: "red" })).toEqual([
       { path: "noise", message: "must be between 0 and 100" },
       { path: "stat", message: "must be one of mean, median, p99" },
@@ -65,7 +81,9 @@ describe("SaveComparisonSchema", () => {
   });
 
   it("takes a title of exactly 200 characters and notes of exactly 20,000", () => {
-    expect(SaveComparisonSchema.safeParse({ runs: [A], title: "x".repeat(200), notes: "y".repeat(20_000) }).success).toBe(true);
+    expect(
+      SaveComparisonSchema.safeParse({ runs: [A], title: "x".repeat(200), notes: "y".repeat(20_000) }).success,
+    ).toBe(true);
   });
 });
 
@@ -112,9 +130,13 @@ describe("the saved view and its overrides", () => {
 
   it("builds the preview image's address from the view or the slug", () => {
     expect(ogImagePath(saved)).toBe(`/api/og?runs=${A},${B},${C}&baseline=${B}&noise=5&hide=${C}&stat=median`);
-    expect(ogImagePath({ runIds: [A, B], baselineId: null, noisePct: 3, hidden: [], stat: "mean" })).toBe(`/api/og?runs=${A},${B}`);
+    expect(ogImagePath({ runIds: [A, B], baselineId: null, noisePct: 3, hidden: [], stat: "mean" })).toBe(
+      `/api/og?runs=${A},${B}`,
+    );
     expect(savedOgImagePath("abcd1234")).toBe("/api/og?slug=abcd1234");
-    expect(savedOgImagePath("abcd1234", { stat: "p99", hide: [A, B], runs: C, other: "x" })).toBe(`/api/og?slug=abcd1234&hide=${A},${B}&stat=p99`);
+    expect(savedOgImagePath("abcd1234", { stat: "p99", hide: [A, B], runs: C, other: "x" })).toBe(
+      `/api/og?slug=abcd1234&hide=${A},${B}&stat=p99`,
+    );
     expect(overrideQuery({ baseline: [B, C], noise: "2" })).toBe(`baseline=${B}&noise=2`);
   });
 });
@@ -147,7 +169,8 @@ describe("texts", () => {
 describe("comparisonMetadata", () => {
   const metadata = comparisonMetadata({
     title: "SGLang TP8, CUDA graphs on vs SGLang TP8, --disable-cuda-graph",
-    description: "single stream 27 → 63.6 tok/s (+135.6%), peak 2,216 → 2,370 tok/s (+6.9%); --disable-cuda-graph removed",
+    description:
+      "single stream 27 → 63.6 tok/s (+135.6%), peak 2,216 → 2,370 tok/s (+6.9%); --disable-cuda-graph removed",
     imagePath: "/api/og?runs=AAAAAAAAAAAA,BBBBBBBBBBBB",
     baseUrl: "https://bench.example.com",
     pagePath: "/compare?runs=AAAAAAAAAAAA,BBBBBBBBBBBB",
@@ -158,7 +181,8 @@ describe("comparisonMetadata", () => {
     expect(metadata.openGraph).toMatchObject({
       type: "website",
       title: "SGLang TP8, CUDA graphs on vs SGLang TP8, --disable-cuda-graph",
-      description: "single stream 27 → 63.6 tok/s (+135.6%), peak 2,216 → 2,370 tok/s (+6.9%); --disable-cuda-graph removed",
+      description:
+        "single stream 27 → 63.6 tok/s (+135.6%), peak 2,216 → 2,370 tok/s (+6.9%); --disable-cuda-graph removed",
       url: "https://bench.example.com/compare?runs=AAAAAAAAAAAA,BBBBBBBBBBBB",
       images: [{ url: "https://bench.example.com/api/og?runs=AAAAAAAAAAAA,BBBBBBBBBBBB", width: 1200, height: 630 }],
     });
@@ -168,15 +192,23 @@ describe("comparisonMetadata", () => {
     expect(metadata.twitter).toMatchObject({
       card: "summary_large_image",
       title: "SGLang TP8, CUDA graphs on vs SGLang TP8, --disable-cuda-graph",
-      description: "single stream 27 → 63.6 tok/s (+135.6%), peak 2,216 → 2,370 tok/s (+6.9%); --disable-cuda-graph removed",
+      description:
+        "single stream 27 → 63.6 tok/s (+135.6%), peak 2,216 → 2,370 tok/s (+6.9%); --disable-cuda-graph removed",
       images: ["https://bench.example.com/api/og?runs=AAAAAAAAAAAA,BBBBBBBBBBBB"],
     });
     expect(metadata.title).toBe("SGLang TP8, CUDA graphs on vs SGLang TP8, --disable-cuda-graph");
   });
 
   it("leaves out an empty description", () => {
-    const under = comparisonMetadata({ title: "t", description: "", imagePath: "/api/og?slug=abcd1234", baseUrl: "https://example.com" });
-    expect(under.openGraph?.images).toEqual([expect.objectContaining({ url: "https://example.com/api/og?slug=abcd1234" })]);
+    const under = comparisonMetadata({
+      title: "t",
+      description: "",
+      imagePath: "/api/og?slug=abcd1234",
+      baseUrl: "https://example.com",
+    });
+    expect(under.openGraph?.images).toEqual([
+      expect.objectContaining({ url: "https://example.com/api/og?slug=abcd1234" }),
+    ]);
     expect(under.description).toBeUndefined();
   });
 });
@@ -185,20 +217,29 @@ describe("resolveBaseUrl", () => {
   const headers = (values: Record<string, string>) => ({ get: (name: string) => values[name] ?? null });
 
   it("prefers the configured public URL", () => {
-    expect(resolveBaseUrl("https://bench.example.com/", headers({ host: "internal:3000" }))).toBe("https://bench.example.com");
+    expect(resolveBaseUrl("https://bench.example.com/", headers({ host: "internal:3000" }))).toBe(
+      "https://bench.example.com",
+    );
   });
 
   it("reads a reverse proxy's forwarded headers, else Host", () => {
-    expect(resolveBaseUrl(undefined, headers({ "x-forwarded-proto": "https, http", "x-forwarded-host": "bench.example.com", host: "10.0.0.5:3000" }))).toBe(
-      "https://bench.example.com",
-    );
+    expect(
+      resolveBaseUrl(
+        undefined,
+        headers({ "x-forwarded-proto": "https, http", "x-forwarded-host": "bench.example.com", host: "10.0.0.5:3000" }),
+      ),
+    ).toBe("https://bench.example.com");
     expect(resolveBaseUrl(undefined, headers({ host: "localhost:3300" }))).toBe("http://localhost:3300");
-    expect(resolveBaseUrl(undefined, headers({ host: "[::1]:3000", "x-forwarded-proto": "gopher" }))).toBe("http://[::1]:3000");
+    expect(resolveBaseUrl(undefined, headers({ host: "[::1]:3000", "x-forwarded-proto": "gopher" }))).toBe(
+      "http://[::1]:3000",
+    );
   });
 
   it("falls back when the host header is missing or not a host", () => {
     expect(resolveBaseUrl(undefined, headers({}), "http://localhost:3000")).toBe("http://localhost:3000");
-    expect(resolveBaseUrl(undefined, headers({ host: "evil.com/path?x" }), "http://localhost:3000")).toBe("http://localhost:3000");
+    expect(resolveBaseUrl(undefined, headers({ host: "evil.com/path?x" }), "http://localhost:3000")).toBe(
+      "http://localhost:3000",
+    );
   });
 });
 
@@ -239,7 +280,9 @@ describe("the preview image's chart", () => {
     expect(layout.yTicks.map((tick) => tick.label)).toEqual(["0", "1,000", "2,000", "3,000"]);
     // The hidden series (vLLM) is not drawn.
     expect(layout.lines.map((line) => line.color)).toEqual(["#2563eb", "#ea580c"]);
-    expect(layout.lines[1]!.points).toBe(`70.0,${(390 - (63.6 / 3000) * 380).toFixed(1)} 580.0,${(390 - (2370 / 3000) * 380).toFixed(1)}`);
+    expect(layout.lines[1]!.points).toBe(
+      `70.0,${(390 - (63.6 / 3000) * 380).toFixed(1)} 580.0,${(390 - (2370 / 3000) * 380).toFixed(1)}`,
+    );
     expect(layout.labels.map((label) => [label.text, label.side])).toEqual([
       ["27", "right"],
       ["63.6", "right"],

@@ -1,9 +1,9 @@
 import { describe, expect, it, test } from "vitest";
-import { diffConfigs, diffEnv, diffFlags, type ComparableConfig, type ConfigChange } from "@/lib/analysis/config-diff";
+import { type ComparableConfig, type ConfigChange, diffConfigs, diffEnv, diffFlags } from "@/lib/analysis/config-diff";
 import { DEMO_RUNS } from "@/lib/demo/runs";
 import { normalizeRunDocument } from "@/lib/runs/normalize";
 import type { Flags } from "@/lib/runs/schema";
-import { SGLANG_GRAPHS_RUN, SGLANG_NO_GRAPHS_RUN, VLLM_RUN, seedDocument } from "./seeds";
+import { SGLANG_GRAPHS_RUN, SGLANG_NO_GRAPHS_RUN, seedDocument, VLLM_RUN } from "./seeds";
 
 const BASE: ComparableConfig = {
   engine: "sglang",
@@ -25,7 +25,16 @@ describe("diffFlags", () => {
       "a removed switch",
       { "--disable-cuda-graph": true },
       {},
-      [{ section: "flag", key: "--disable-cuda-graph", kind: "removed", from: "on", to: null, text: "--disable-cuda-graph removed" }],
+      [
+        {
+          section: "flag",
+          key: "--disable-cuda-graph",
+          kind: "removed",
+          from: "on",
+          to: null,
+          text: "--disable-cuda-graph removed",
+        },
+      ],
     ],
     [
       "an added flag with a value",
@@ -85,7 +94,12 @@ describe("diffFlags", () => {
       ],
     ],
     ["equal lists", { "--cuda-graph-bs": ["1", "2"] }, { "--cuda-graph-bs": ["1", "2"] }, []],
-    ["identical flags", { "--tp": "8", "--disable-cuda-graph": true }, { "--disable-cuda-graph": true, "--tp": "8" }, []],
+    [
+      "identical flags",
+      { "--tp": "8", "--disable-cuda-graph": true },
+      { "--disable-cuda-graph": true, "--tp": "8" },
+      [],
+    ],
     ["no flags", {}, {}, []],
   ])("%s", (_label, base, other, expected) => {
     expect(diffFlags(base, other)).toEqual(expected);
@@ -103,7 +117,16 @@ describe("diffEnv", () => {
       "a changed value",
       { NCCL_P2P_LEVEL: "NVL" },
       { NCCL_P2P_LEVEL: "SYS" },
-      [{ section: "env", key: "NCCL_P2P_LEVEL", kind: "changed", from: "NVL", to: "SYS", text: "NCCL_P2P_LEVEL: NVL → SYS" }],
+      [
+        {
+          section: "env",
+          key: "NCCL_P2P_LEVEL",
+          kind: "changed",
+          from: "NVL",
+          to: "SYS",
+          text: "NCCL_P2P_LEVEL: NVL → SYS",
+        },
+      ],
     ],
     [
       "an added variable",
@@ -124,7 +147,16 @@ describe("diffEnv", () => {
       "a removed variable",
       { NCCL_IB_DISABLE: "1" },
       {},
-      [{ section: "env", key: "NCCL_IB_DISABLE", kind: "removed", from: "1", to: null, text: "NCCL_IB_DISABLE=1 removed" }],
+      [
+        {
+          section: "env",
+          key: "NCCL_IB_DISABLE",
+          kind: "removed",
+          from: "1",
+          to: null,
+          text: "NCCL_IB_DISABLE=1 removed",
+        },
+      ],
     ],
     ["an empty value that stays empty", { FOO: "" }, { FOO: "" }, []],
     ["identical env", { A: "1", B: "2" }, { B: "2", A: "1" }, []],
@@ -146,7 +178,14 @@ describe("diffConfigs", () => {
     [
       "engine version",
       { engine_version: "0.5.8" },
-      { section: "engine", key: "engine_version", kind: "changed", from: "0.5.7", to: "0.5.8", text: "engine version: 0.5.7 → 0.5.8" },
+      {
+        section: "engine",
+        key: "engine_version",
+        kind: "changed",
+        from: "0.5.7",
+        to: "0.5.8",
+        text: "engine version: 0.5.7 → 0.5.8",
+      },
     ],
     [
       "engine",
@@ -156,12 +195,26 @@ describe("diffConfigs", () => {
     [
       "removed engine version",
       { engine_version: undefined },
-      { section: "engine", key: "engine_version", kind: "removed", from: "0.5.7", to: null, text: "engine version: 0.5.7 → not set" },
+      {
+        section: "engine",
+        key: "engine_version",
+        kind: "removed",
+        from: "0.5.7",
+        to: null,
+        text: "engine version: 0.5.7 → not set",
+      },
     ],
     [
       "model",
       { model: "Kimi-K2.5 FP8" },
-      { section: "model", key: "model", kind: "changed", from: "Kimi-K2.5 INT4", to: "Kimi-K2.5 FP8", text: "model: Kimi-K2.5 INT4 → Kimi-K2.5 FP8" },
+      {
+        section: "model",
+        key: "model",
+        kind: "changed",
+        from: "Kimi-K2.5 INT4",
+        to: "Kimi-K2.5 FP8",
+        text: "model: Kimi-K2.5 INT4 → Kimi-K2.5 FP8",
+      },
     ],
     [
       "GPU count",
@@ -171,22 +224,50 @@ describe("diffConfigs", () => {
     [
       "workload output_len",
       { workload: { dataset: "fixed chat prompt", output_len: 1024, temperature: 0 } },
-      { section: "workload", key: "output_len", kind: "changed", from: "256", to: "1024", text: "output length: 256 → 1024" },
+      {
+        section: "workload",
+        key: "output_len",
+        kind: "changed",
+        from: "256",
+        to: "1024",
+        text: "output length: 256 → 1024",
+      },
     ],
     [
       "added workload input_len",
       { workload: { dataset: "fixed chat prompt", input_len: 1000, output_len: 256, temperature: 0 } },
-      { section: "workload", key: "input_len", kind: "added", from: null, to: "1000", text: "input length: not set → 1000" },
+      {
+        section: "workload",
+        key: "input_len",
+        kind: "added",
+        from: null,
+        to: "1000",
+        text: "input length: not set → 1000",
+      },
     ],
     [
       "speculative method",
       { speculative: { method: "eagle3" } },
-      { section: "speculative", key: "method", kind: "added", from: null, to: "eagle3", text: "speculative method: not set → eagle3" },
+      {
+        section: "speculative",
+        key: "method",
+        kind: "added",
+        from: null,
+        to: "eagle3",
+        text: "speculative method: not set → eagle3",
+      },
     ],
     [
       "env",
       { env: { NCCL_P2P_LEVEL: "SYS" } },
-      { section: "env", key: "NCCL_P2P_LEVEL", kind: "changed", from: "NVL", to: "SYS", text: "NCCL_P2P_LEVEL: NVL → SYS" },
+      {
+        section: "env",
+        key: "NCCL_P2P_LEVEL",
+        kind: "changed",
+        from: "NVL",
+        to: "SYS",
+        text: "NCCL_P2P_LEVEL: NVL → SYS",
+      },
     ],
     [
       "an added flag",
@@ -252,13 +333,18 @@ describe("diffConfigs", () => {
     const base = normalizeRunDocument(seedDocument(VLLM_RUN));
     const other = normalizeRunDocument(seedDocument(SGLANG_GRAPHS_RUN));
     // --tp and --tensor-parallel-size, --model-path and vllm serve's positional model: the same settings.
-    expect(diffConfigs(base, other).map((change) => change.text)).toEqual(["engine: vllm → sglang", "--attention-backend triton added"]);
+    expect(diffConfigs(base, other).map((change) => change.text)).toEqual([
+      "engine: vllm → sglang",
+      "--attention-backend triton added",
+    ]);
   });
 
   it("names a changed setting by its new spelling and says how it was spelled before", () => {
-    expect(diffFlags({ "--tp": "4", "--model-path": "a" }, { "--tensor-parallel-size": "8", "--model": "a" }).map((change) => change.text)).toEqual([
-      "--tensor-parallel-size: 4 → 8 (was --tp)",
-    ]);
+    expect(
+      diffFlags({ "--tp": "4", "--model-path": "a" }, { "--tensor-parallel-size": "8", "--model": "a" }).map(
+        (change) => change.text,
+      ),
+    ).toEqual(["--tensor-parallel-size: 4 → 8 (was --tp)"]);
   });
 
   it("gives the shipped demo SGLang pair the same single change", () => {

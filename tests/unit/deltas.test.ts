@@ -1,5 +1,5 @@
 import { describe, expect, it, test } from "vitest";
-import { anyRunHas, buildDeltaTable, compareHeadlines, verdictOf, type Verdict } from "@/lib/analysis/deltas";
+import { anyRunHas, buildDeltaTable, compareHeadlines, type Verdict, verdictOf } from "@/lib/analysis/deltas";
 import type { ResultPoint } from "@/lib/runs/schema";
 import { SGLANG_GRAPHS_RUN, SGLANG_NO_GRAPHS_RUN, VLLM_RUN } from "./seeds";
 
@@ -89,7 +89,10 @@ describe("buildDeltaTable", () => {
 
   it("marks an unchanged value as same", () => {
     const table = buildDeltaTable(
-      [{ results: [{ concurrency: 4, output_throughput: 300 }] }, { results: [{ concurrency: 4, output_throughput: 300 }] }],
+      [
+        { results: [{ concurrency: 4, output_throughput: 300 }] },
+        { results: [{ concurrency: 4, output_throughput: 300 }] },
+      ],
       0,
       "output_throughput",
     );
@@ -161,8 +164,18 @@ describe("compareHeadlines", () => {
   it("carries the derived flag and request-rate peaks", () => {
     const [base, other] = compareHeadlines(
       [
-        { results: [{ concurrency: 1, output_throughput: 20 }, { concurrency: 64, output_throughput: 1000 }] },
-        { results: [{ concurrency: 1, mean_tpot_ms: 40 }, { request_rate: "inf", output_throughput: 800 }] },
+        {
+          results: [
+            { concurrency: 1, output_throughput: 20 },
+            { concurrency: 64, output_throughput: 1000 },
+          ],
+        },
+        {
+          results: [
+            { concurrency: 1, mean_tpot_ms: 40 },
+            { request_rate: "inf", output_throughput: 800 },
+          ],
+        },
       ],
       0,
     );

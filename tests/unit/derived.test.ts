@@ -1,10 +1,15 @@
 import { describe, expect, it, test } from "vitest";
-import { headline, peakThroughput, singleStream, type HeadlinePointInput } from "@/lib/runs/derived";
+import { type HeadlinePointInput, headline, peakThroughput, singleStream } from "@/lib/runs/derived";
 import { SGLANG_GRAPHS_RUN, SGLANG_NO_GRAPHS_RUN, VLLM_RUN } from "./seeds";
 
 describe("singleStream", () => {
   it("uses the output throughput at concurrency 1", () => {
-    expect(singleStream([{ concurrency: 128, output_throughput: 2370 }, { concurrency: 1, output_throughput: 63.6, mean_tpot_ms: 15.7 }])).toEqual({
+    expect(
+      singleStream([
+        { concurrency: 128, output_throughput: 2370 },
+        { concurrency: 1, output_throughput: 63.6, mean_tpot_ms: 15.7 },
+      ]),
+    ).toEqual({
       output_tok_s: 63.6,
       derived: false,
     });
@@ -26,8 +31,20 @@ describe("singleStream", () => {
 
   test.each<[string, HeadlinePointInput[]]>([
     ["no points", []],
-    ["no C=1 point", [{ concurrency: 2, output_throughput: 50 }, { concurrency: 128, output_throughput: 2216 }]],
-    ["request-rate points only", [{ request_rate: 1, output_throughput: 30 }, { request_rate: "inf", output_throughput: 2000 }]],
+    [
+      "no C=1 point",
+      [
+        { concurrency: 2, output_throughput: 50 },
+        { concurrency: 128, output_throughput: 2216 },
+      ],
+    ],
+    [
+      "request-rate points only",
+      [
+        { request_rate: 1, output_throughput: 30 },
+        { request_rate: "inf", output_throughput: 2000 },
+      ],
+    ],
     ["a C=1 point without figures", [{ concurrency: 1 }]],
     ["a C=1 point with zero TPOT", [{ concurrency: 1, output_throughput: 0, mean_tpot_ms: 0 }]],
   ])("is null with %s", (_label, points) => {
@@ -75,15 +92,35 @@ describe("peakThroughput", () => {
   });
 
   test.each<[HeadlinePointInput[], number, number | "inf"]>([
-    [[{ request_rate: 4, output_throughput: 900 }, { request_rate: "inf", output_throughput: 2300 }], 2300, "inf"],
-    [[{ request_rate: 4, output_throughput: 900 }, { request_rate: 16, output_throughput: 850 }], 900, 4],
+    [
+      [
+        { request_rate: 4, output_throughput: 900 },
+        { request_rate: "inf", output_throughput: 2300 },
+      ],
+      2300,
+      "inf",
+    ],
+    [
+      [
+        { request_rate: 4, output_throughput: 900 },
+        { request_rate: 16, output_throughput: 850 },
+      ],
+      900,
+      4,
+    ],
   ])("gives request-rate points concurrency null: %j", (points, value, rate) => {
     expect(peakThroughput(points)).toEqual({ output_tok_s: value, concurrency: null, request_rate: rate });
   });
 
   test.each<[string, HeadlinePointInput[]]>([
     ["no points", []],
-    ["only zero and null throughput", [{ concurrency: 1, output_throughput: 0 }, { concurrency: 2, output_throughput: null }]],
+    [
+      "only zero and null throughput",
+      [
+        { concurrency: 1, output_throughput: 0 },
+        { concurrency: 2, output_throughput: null },
+      ],
+    ],
   ])("is null with %s", (_label, points) => {
     expect(peakThroughput(points)).toBeNull();
   });
@@ -106,7 +143,12 @@ describe("headline", () => {
   });
 
   it("derives single stream from TPOT while the peak comes from throughput", () => {
-    expect(headline([{ concurrency: 1, mean_tpot_ms: 15.625 }, { concurrency: 32, output_throughput: 1200 }])).toEqual({
+    expect(
+      headline([
+        { concurrency: 1, mean_tpot_ms: 15.625 },
+        { concurrency: 32, output_throughput: 1200 },
+      ]),
+    ).toEqual({
       single_stream: { output_tok_s: 64, derived: true },
       peak: { output_tok_s: 1200, concurrency: 32, request_rate: null },
     });

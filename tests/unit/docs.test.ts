@@ -16,7 +16,9 @@ describe("docs", () => {
   it("docs/run-format.md documents every field of the document", () => {
     const text = read("docs/run-format.md");
     const nested = [HardwareSchema, WorkloadSchema, SpeculativeSchema].flatMap((schema) => Object.keys(schema.shape));
-    const pointKeys = Object.keys(ResultPointSchema.shape).filter((key) => !/_(ttft|tpot|itl|e2el|e2el_per_token)_ms$/.test(key));
+    const pointKeys = Object.keys(ResultPointSchema.shape).filter(
+      (key) => !/_(ttft|tpot|itl|e2el|e2el_per_token)_ms$/.test(key),
+    );
     const missing = [...DOCUMENT_KEYS, ...nested, ...pointKeys].filter((key) => !text.includes(`\`${key}\``));
     expect(missing).toEqual([]);
     for (const metric of ["ttft", "tpot", "itl", "e2el", "e2el_per_token"]) {

@@ -5,7 +5,7 @@
 import { describe, expect, it, test } from "vitest";
 import { diffConfigs, diffFlags } from "@/lib/analysis/config-diff";
 import { parseCommand } from "@/lib/runs/flags";
-import { normalizeRunDocument, redactCommand, REDACTED } from "@/lib/runs/normalize";
+import { normalizeRunDocument, REDACTED, redactCommand } from "@/lib/runs/normalize";
 
 describe("commands from the engines' docs", () => {
   test.each<[string, Record<string, unknown>, Record<string, string>]>([
@@ -15,7 +15,8 @@ describe("commands from the engines' docs", () => {
       {
         "--model": "meta-llama/Llama-3.1-8B-Instruct",
         "--tensor-parallel-size": "4",
-        "--speculative-config": '{"model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", "num_speculative_tokens": 5, "method": "eagle3"}',
+        "--speculative-config":
+          '{"model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", "num_speculative_tokens": 5, "method": "eagle3"}',
       },
       {},
     ],
@@ -76,7 +77,14 @@ describe("commands from the engines' docs", () => {
     [
       // llama.cpp server
       "llama-server -m models/7B/ggml-model.gguf -c 2048 -ngl 99 --flash-attn on --host 0.0.0.0 --port 8080",
-      { "-m": "models/7B/ggml-model.gguf", "-c": "2048", "-ngl": "99", "--flash-attn": "on", "--host": "0.0.0.0", "--port": "8080" },
+      {
+        "-m": "models/7B/ggml-model.gguf",
+        "-c": "2048",
+        "-ngl": "99",
+        "--flash-attn": "on",
+        "--host": "0.0.0.0",
+        "--port": "8080",
+      },
       {},
     ],
   ])("%s", (command, flags, env) => {
@@ -86,7 +94,13 @@ describe("commands from the engines' docs", () => {
   });
 
   it("treats SGLang's server_info spelling and the command line's as one flag", () => {
-    const fromServerInfo = normalizeRunDocument({ format: "servebench/v1", engine: "sglang", model: "m", flags: { disable_cuda_graph: true, tp_size: 8 }, results: [{ concurrency: 1 }] });
+    const fromServerInfo = normalizeRunDocument({
+      format: "servebench/v1",
+      engine: "sglang",
+      model: "m",
+      flags: { disable_cuda_graph: true, tp_size: 8 },
+      results: [{ concurrency: 1 }],
+    });
     const fromCommand = normalizeRunDocument({
       format: "servebench/v1",
       engine: "sglang",
@@ -104,9 +118,11 @@ describe("commands from the engines' docs", () => {
     const trtllm = parseCommand("trtllm-serve moonshotai/Kimi-K2.5 --tp_size 8").flags;
     expect(diffFlags(sglang, vllm)).toEqual([]);
     expect(diffFlags(vllm, trtllm)).toEqual([]);
-    expect(diffFlags(sglang, parseCommand("vllm serve moonshotai/Kimi-K2.5 --tensor-parallel-size 4").flags).map((change) => change.text)).toEqual([
-      "--tensor-parallel-size: 8 → 4 (was --tp)",
-    ]);
+    expect(
+      diffFlags(sglang, parseCommand("vllm serve moonshotai/Kimi-K2.5 --tensor-parallel-size 4").flags).map(
+        (change) => change.text,
+      ),
+    ).toEqual(["--tensor-parallel-size: 8 → 4 (was --tp)"]);
   });
 });
 
@@ -121,16 +137,33 @@ describe("credentials in commands", () => {
       flags: { "--client-secret": "s3cr3t" },
       results: [{ concurrency: 1 }],
     });
-    expect(doc.command).toBe(`HF_TOKEN=${REDACTED} vllm serve m --api-key ${REDACTED} --hf-token=${REDACTED} --port 8000`);
-    expect(doc.flags).toEqual({ "--model": "m", "--api-key": REDACTED, "--hf-token": REDACTED, "--port": "8000", "--client-secret": REDACTED });
+    expect(doc.command).toBe(
+      `HF_TOKEN=${REDACTED} vllm serve m --api-key ${REDACTED} --hf-token=${REDACTED} --port 8000`,
+    );
+    expect(doc.flags).toEqual({
+      "--model": "m",
+      "--api-key": REDACTED,
+      "--hf-token": REDACTED,
+      "--port": "8000",
+      "--client-secret": REDACTED,
+    });
     expect(doc.env).toEqual({ HF_TOKEN: REDACTED, OPENAI_API_KEY: REDACTED, NCCL_P2P_LEVEL: "SYS" });
     expect(JSON.stringify(doc)).not.toMatch(/sk-secret|hf_abc123|hf_xyz|sk-env|s3cr3t/);
   });
 
   it("leaves ordinary flags alone", () => {
-    const command = "MAX_TOKENS=256 vllm serve m --max-num-batched-tokens 8192 --tokenizer-mode auto --skip-tokenizer-init";
+    const command =
+      "MAX_TOKENS=256 vllm serve m --max-num-batched-tokens 8192 --tokenizer-mode auto --skip-tokenizer-init";
     expect(redactCommand(command)).toBe(command);
-    expect(normalizeRunDocument({ format: "servebench/v1", engine: "vllm", model: "m", command, results: [{ concurrency: 1 }] }).flags).toEqual({
+    expect(
+      normalizeRunDocument({
+        format: "servebench/v1",
+        engine: "vllm",
+        model: "m",
+        command,
+        results: [{ concurrency: 1 }],
+      }).flags,
+    ).toEqual({
       "--model": "m",
       "--max-num-batched-tokens": "8192",
       "--tokenizer-mode": "auto",

@@ -66,10 +66,7 @@ describe("parseFlagTokens", () => {
     [["--disable-cuda-graph"], { "--disable-cuda-graph": true }],
     [["--no-enable-prefix-caching"], { "--enable-prefix-caching": false }],
     [["--cuda-graph-bs", "1", "2", "4"], { "--cuda-graph-bs": ["1", "2", "4"] }],
-    [
-      ["--lora-modules", "a", "--lora-modules", "b", "--lora-modules", "c"],
-      { "--lora-modules": ["a", "b", "c"] },
-    ],
+    [["--lora-modules", "a", "--lora-modules", "b", "--lora-modules", "c"], { "--lora-modules": ["a", "b", "c"] }],
     [["--tp=8", "--tp", "4"], { "--tp": ["8", "4"] }],
     [["--cuda-graph-bs", "1", "2", "--cuda-graph-bs", "4"], { "--cuda-graph-bs": ["1", "2", "4"] }],
     [["--foo", "-1"], { "--foo": "-1" }],
@@ -183,7 +180,12 @@ describe("parseCommand", () => {
     ].join("\n");
     expect(parseCommand(command)).toEqual({
       program: ["vllm", "serve", "moonshotai/Kimi-K2.5"],
-      flags: { "--tensor-parallel-size": "4", "--max-model-len": "32768", "--enable-prefix-caching": true, "--model": "moonshotai/Kimi-K2.5" },
+      flags: {
+        "--tensor-parallel-size": "4",
+        "--max-model-len": "32768",
+        "--enable-prefix-caching": true,
+        "--model": "moonshotai/Kimi-K2.5",
+      },
       env: { CUDA_VISIBLE_DEVICES: "0,1,2,3" },
     });
   });
@@ -194,7 +196,11 @@ describe("parseCommand", () => {
     "vllm serve m --tp 8 > log.txt 2>&1",
     "vllm serve m --tp 8; echo done",
   ])("ignores what follows a pipe, redirect or ; in %j", (command) => {
-    expect(parseCommand(command)).toEqual({ program: ["vllm", "serve", "m"], flags: { "--tp": "8", "--model": "m" }, env: {} });
+    expect(parseCommand(command)).toEqual({
+      program: ["vllm", "serve", "m"],
+      flags: { "--tp": "8", "--model": "m" },
+      env: {},
+    });
   });
 
   test.each<[string, Record<string, unknown>]>([
@@ -295,15 +301,15 @@ describe("formatFlag", () => {
     expect(formatFlag(name, value)).toBe(expected);
   });
 
-  test.each([
-    "--tp 8 --disable-cuda-graph --no-enable-prefix-caching --cuda-graph-bs 1 2 4",
-    "-ngl 99 -c 4096",
-  ])("formatted flags parse back to the same flags: %j", (line) => {
-    const flags = parseFlagTokens(tokenizeCommand(line));
-    const formatted = Object.entries(flags)
-      .map(([name, value]) => formatFlag(name, value))
-      .join(" ");
-    expect(formatted).toBe(line);
-    expect(parseFlagTokens(tokenizeCommand(formatted))).toEqual(flags);
-  });
+  test.each(["--tp 8 --disable-cuda-graph --no-enable-prefix-caching --cuda-graph-bs 1 2 4", "-ngl 99 -c 4096"])(
+    "formatted flags parse back to the same flags: %j",
+    (line) => {
+      const flags = parseFlagTokens(tokenizeCommand(line));
+      const formatted = Object.entries(flags)
+        .map(([name, value]) => formatFlag(name, value))
+        .join(" ");
+      expect(formatted).toBe(line);
+      expect(parseFlagTokens(tokenizeCommand(formatted))).toEqual(flags);
+    },
+  );
 });

@@ -1,9 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { planRuns, type IndexedFragment, type ParsedUpload } from "@/lib/formats/import";
+import { type IndexedFragment, type ParsedUpload, planRuns } from "@/lib/formats/import";
 import type { RunContext } from "@/lib/formats/types";
 import type { ResultPoint } from "@/lib/runs/schema";
 
-function fragment(index: number, file: string, points: ResultPoint[], context: RunContext = {}, warnings: string[] = []): IndexedFragment {
+function fragment(
+  index: number,
+  file: string,
+  points: ResultPoint[],
+  context: RunContext = {},
+  warnings: string[] = [],
+): IndexedFragment {
   return {
     index,
     file,
@@ -24,8 +30,14 @@ describe("planRuns", () => {
   it("joins the load levels of fragments that share a configuration into one run", () => {
     const plan = planRuns(
       parsed(
-        fragment(0, "c8.json", [{ concurrency: 8, output_throughput: 400 }], { workload: { input_len: 128, num_prompts: 80 }, measured_at: "2026-03-02T10:00:00Z" }),
-        fragment(1, "c1.json", [{ concurrency: 1, output_throughput: 60 }], { workload: { input_len: 128, num_prompts: 10 }, measured_at: "2026-03-02T09:00:00Z" }),
+        fragment(0, "c8.json", [{ concurrency: 8, output_throughput: 400 }], {
+          workload: { input_len: 128, num_prompts: 80 },
+          measured_at: "2026-03-02T10:00:00Z",
+        }),
+        fragment(1, "c1.json", [{ concurrency: 1, output_throughput: 60 }], {
+          workload: { input_len: 128, num_prompts: 10 },
+          measured_at: "2026-03-02T09:00:00Z",
+        }),
       ),
       { split: false },
     );
@@ -51,29 +63,56 @@ describe("planRuns", () => {
 
   it("reports repeated load levels and splits them into repeats when asked", () => {
     const fragments = parsed(
-      fragment(0, "run=0.json", [{ concurrency: 2, output_throughput: 93.7 }], { engine: "vllm", flags: { "--max-num-seqs": "4" } }),
-      fragment(1, "run=1.json", [{ concurrency: 2, output_throughput: 82.9 }], { engine: "vllm", flags: { "--max-num-seqs": "4" } }),
+      fragment(0, "run=0.json", [{ concurrency: 2, output_throughput: 93.7 }], {
+        engine: "vllm",
+        flags: { "--max-num-seqs": "4" },
+      }),
+      fragment(1, "run=1.json", [{ concurrency: 2, output_throughput: 82.9 }], {
+        engine: "vllm",
+        flags: { "--max-num-seqs": "4" },
+      }),
     );
     const refused = planRuns(fragments, { split: false });
     expect(refused.conflicts).toEqual(["Load levels repeat: 2 points at C=2 (run=0.json, run=1.json)."]);
     const split = planRuns(fragments, { split: true });
     expect(split.runs.map((run) => run.nameSuffix)).toEqual(["repeat 1", "repeat 2"]);
-    expect(split.runs.map((run) => run.document.results)).toEqual([[{ concurrency: 2, output_throughput: 93.7 }], [{ concurrency: 2, output_throughput: 82.9 }]]);
+    expect(split.runs.map((run) => run.document.results)).toEqual([
+      [{ concurrency: 2, output_throughput: 93.7 }],
+      [{ concurrency: 2, output_throughput: 82.9 }],
+    ]);
   });
 
   it("names what differs between configurations", () => {
     const fragments = parsed(
-      fragment(0, "a.json", [{ concurrency: 1, output_throughput: 60 }], { engine: "vllm", flags: { "--max-num-seqs": "4" } }),
-      fragment(1, "b.json", [{ concurrency: 1, output_throughput: 70 }], { engine: "vllm", flags: { "--max-num-seqs": "8" } }),
-      fragment(2, "c.json", [{ concurrency: 1, output_throughput: 50 }], { engine: "vllm", model: "Llama-3.1-8B", flags: { "--max-num-seqs": "8" } }),
+      fragment(0, "a.json", [{ concurrency: 1, output_throughput: 60 }], {
+        engine: "vllm",
+        flags: { "--max-num-seqs": "4" },
+      }),
+      fragment(1, "b.json", [{ concurrency: 1, output_throughput: 70 }], {
+        engine: "vllm",
+        flags: { "--max-num-seqs": "8" },
+      }),
+      fragment(2, "c.json", [{ concurrency: 1, output_throughput: 50 }], {
+        engine: "vllm",
+        model: "Llama-3.1-8B",
+        flags: { "--max-num-seqs": "8" },
+      }),
     );
     const plan = planRuns(fragments, { split: false });
     expect(plan.conflicts).toEqual([
       "The files hold 3 different configurations: facebook/opt-125m, --max-num-seqs 4 [a.json]; facebook/opt-125m, --max-num-seqs 8 [b.json]; Llama-3.1-8B, --max-num-seqs 8 [c.json].",
     ]);
     const split = planRuns(fragments, { split: true });
-    expect(split.runs.map((run) => run.nameSuffix)).toEqual(["--max-num-seqs 4", "--max-num-seqs 8", "--max-num-seqs 8"]);
-    expect(split.runs.map((run) => run.document.model)).toEqual(["facebook/opt-125m", "facebook/opt-125m", "Llama-3.1-8B"]);
+    expect(split.runs.map((run) => run.nameSuffix)).toEqual([
+      "--max-num-seqs 4",
+      "--max-num-seqs 8",
+      "--max-num-seqs 8",
+    ]);
+    expect(split.runs.map((run) => run.document.model)).toEqual([
+      "facebook/opt-125m",
+      "facebook/opt-125m",
+      "Llama-3.1-8B",
+    ]);
   });
 
   it("uses a name the files agree on, with the suffix that tells split runs apart", () => {
@@ -81,7 +120,10 @@ describe("planRuns", () => {
       fragment(0, "a.json", [{ concurrency: 1, output_throughput: 60 }], { name: "nightly", flags: { "--tp": "1" } }),
       fragment(1, "b.json", [{ concurrency: 1, output_throughput: 90 }], { name: "nightly", flags: { "--tp": "2" } }),
     );
-    expect(planRuns(fragments, { split: true }).runs.map((run) => run.document.name)).toEqual(["nightly (--tp 1)", "nightly (--tp 2)"]);
+    expect(planRuns(fragments, { split: true }).runs.map((run) => run.document.name)).toEqual([
+      "nightly (--tp 1)",
+      "nightly (--tp 2)",
+    ]);
   });
 
   it("keeps only the picked fragments", () => {
@@ -99,8 +141,20 @@ describe("planRuns", () => {
   it("carries every fragment's warnings once and the metadata they agree on", () => {
     const plan = planRuns(
       parsed(
-        fragment(0, "a.json", [{ concurrency: 1, output_throughput: 60 }], { metadata: { backend: "openai", label: "x" } }, ["a.json: p99_ttft_ms is NaN; stored as no data."]),
-        fragment(1, "b.json", [{ concurrency: 4, completed: 0, failed: 8 }], { metadata: { backend: "openai", label: "y" } }, ["b.json: no request completed (8 failed); its figures are stored as no data."]),
+        fragment(
+          0,
+          "a.json",
+          [{ concurrency: 1, output_throughput: 60 }],
+          { metadata: { backend: "openai", label: "x" } },
+          ["a.json: p99_ttft_ms is NaN; stored as no data."],
+        ),
+        fragment(
+          1,
+          "b.json",
+          [{ concurrency: 4, completed: 0, failed: 8 }],
+          { metadata: { backend: "openai", label: "y" } },
+          ["b.json: no request completed (8 failed); its figures are stored as no data."],
+        ),
       ),
       { split: false },
     );
@@ -114,7 +168,10 @@ describe("planRuns", () => {
 
   it("passes servebench/v1 documents through as runs of their own", () => {
     const raw = { format: "servebench/v1", engine: "vllm", model: "m", results: [{ concurrency: 1 }] };
-    const plan = planRuns({ documents: [{ file: "run.json", raw }], fragments: [], skipped: [], duplicates: [] }, { split: false });
+    const plan = planRuns(
+      { documents: [{ file: "run.json", raw }], fragments: [], skipped: [], duplicates: [] },
+      { split: false },
+    );
     expect(plan.conflicts).toEqual([]);
     expect(plan.runs).toEqual([{ fragments: [], nameSuffix: "", document: raw }]);
   });

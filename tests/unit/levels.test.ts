@@ -1,5 +1,5 @@
 import { describe, expect, it, test } from "vitest";
-import { compareLevels, levelOf, pointAt, unionLevels, type LoadLevel } from "@/lib/analysis/levels";
+import { compareLevels, type LoadLevel, levelOf, pointAt, unionLevels } from "@/lib/analysis/levels";
 import type { ResultPoint } from "@/lib/runs/schema";
 
 const c = (concurrency: number): LoadLevel => ({ key: `c:${concurrency}`, concurrency, request_rate: null });
@@ -9,7 +9,10 @@ describe("levelOf", () => {
   test.each<[Pick<ResultPoint, "concurrency" | "request_rate">, LoadLevel]>([
     [{ concurrency: 1 }, { key: "c:1", concurrency: 1, request_rate: null }],
     [{ concurrency: 128 }, { key: "c:128", concurrency: 128, request_rate: null }],
-    [{ concurrency: 8, request_rate: 4 }, { key: "c:8", concurrency: 8, request_rate: 4 }],
+    [
+      { concurrency: 8, request_rate: 4 },
+      { key: "c:8", concurrency: 8, request_rate: 4 },
+    ],
     [{ request_rate: 2.5 }, { key: "r:2.5", concurrency: null, request_rate: 2.5 }],
     [{ request_rate: "inf" }, { key: "r:inf", concurrency: null, request_rate: "inf" }],
   ])("%j", (point, expected) => {

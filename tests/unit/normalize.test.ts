@@ -47,7 +47,19 @@ describe("normalizeRunDocument: canonical form", () => {
   it("leaves optional fields out when they are absent", () => {
     const doc = normalizeRunDocument(MINIMAL);
     expect(Object.keys(doc).sort()).toEqual(
-      ["engine", "env", "flags", "format", "metadata", "model", "name", "results", "source_format", "tags", "warnings"].sort(),
+      [
+        "engine",
+        "env",
+        "flags",
+        "format",
+        "metadata",
+        "model",
+        "name",
+        "results",
+        "source_format",
+        "tags",
+        "warnings",
+      ].sort(),
     );
   });
 
@@ -187,7 +199,7 @@ describe("normalizeRunDocument: tags, metadata and dates", () => {
     expect(Object.keys(doc.results[0] ?? {})).toEqual(["concurrency", "output_throughput"]);
   });
 
-  it("accepts request_rate \"inf\" and numeric rates", () => {
+  it('accepts request_rate "inf" and numeric rates', () => {
     const doc = normalizeRunDocument(
       withFields({ results: [{ request_rate: "inf", output_throughput: 2370 }, { request_rate: 2.5 }] }),
     );
@@ -286,8 +298,7 @@ describe("normalizeRunDocument: validation errors", () => {
       [
         {
           path: "gpu_info",
-          message:
-            "unknown top-level field: extra fields are kept as metadata and must be a string, number or boolean",
+          message: "unknown top-level field: extra fields are kept as metadata and must be a string, number or boolean",
         },
       ],
     ],
@@ -297,8 +308,7 @@ describe("normalizeRunDocument: validation errors", () => {
       [
         {
           path: "gpus",
-          message:
-            "unknown top-level field: extra fields are kept as metadata and must be a string, number or boolean",
+          message: "unknown top-level field: extra fields are kept as metadata and must be a string, number or boolean",
         },
       ],
     ],
@@ -310,9 +320,17 @@ describe("normalizeRunDocument: validation errors", () => {
   test.each<[string, unknown, string]>([
     ["concurrency 0", withFields({ results: [{ concurrency: 0 }] }), "results.0.concurrency"],
     ["concurrency 1.5", withFields({ results: [{ concurrency: 1.5 }] }), "results.0.concurrency"],
-    ["negative output_throughput", withFields({ results: [{ concurrency: 1, output_throughput: -1 }] }), "results.0.output_throughput"],
-    ["negative mean_ttft_ms", withFields({ results: [{ concurrency: 1, mean_ttft_ms: -5 }] }), "results.0.mean_ttft_ms"],
-    ["request_rate \"fast\"", withFields({ results: [{ request_rate: "fast" }] }), "results.0.request_rate"],
+    [
+      "negative output_throughput",
+      withFields({ results: [{ concurrency: 1, output_throughput: -1 }] }),
+      "results.0.output_throughput",
+    ],
+    [
+      "negative mean_ttft_ms",
+      withFields({ results: [{ concurrency: 1, mean_ttft_ms: -5 }] }),
+      "results.0.mean_ttft_ms",
+    ],
+    ['request_rate "fast"', withFields({ results: [{ request_rate: "fast" }] }), "results.0.request_rate"],
     ["request_rate 0", withFields({ results: [{ request_rate: 0 }] }), "results.0.request_rate"],
     ["measured_at without offset", withFields({ measured_at: "2026-02-14T10:30:00" }), "measured_at"],
     ["measured_at not a date", withFields({ measured_at: "yesterday" }), "measured_at"],
@@ -331,7 +349,7 @@ describe("normalizeRunDocument: validation errors", () => {
     ["null", null],
     ["a number", 42],
     ["undefined", undefined],
-  ])("rejects %s as the document with path \"\"", (_label, raw) => {
+  ])('rejects %s as the document with path ""', (_label, raw) => {
     expect(issuesOf(raw)).toEqual([{ path: "", message: "a run document must be a JSON object" }]);
   });
 
@@ -403,7 +421,10 @@ describe("validationError", () => {
       ],
       "The run document is invalid. engine: is required (and 2 more)",
     ],
-    [[{ path: "", message: "a run document must be a JSON object" }], "The run document is invalid. document: a run document must be a JSON object"],
+    [
+      [{ path: "", message: "a run document must be a JSON object" }],
+      "The run document is invalid. document: a run document must be a JSON object",
+    ],
     [[], "The run document is invalid. invalid document"],
   ])("message for %j", (issues, message) => {
     const error = validationError(issues);

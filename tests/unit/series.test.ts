@@ -1,5 +1,5 @@
 import { describe, expect, it, test } from "vitest";
-import { SERIES_COLORS, concurrencySeries, seriesColor, seriesOf, singleStreamBars } from "@/lib/analysis/series";
+import { concurrencySeries, SERIES_COLORS, seriesColor, seriesOf, singleStreamBars } from "@/lib/analysis/series";
 import type { ResultPoint } from "@/lib/runs/schema";
 import { SGLANG_GRAPHS_RUN, SGLANG_NO_GRAPHS_RUN, VLLM_RUN } from "./seeds";
 
@@ -121,13 +121,27 @@ describe("concurrencySeries", () => {
   });
 
   test.each<[number[], number[]]>([
-    [[1, 128], [0, 1, 2, 3, 4, 5, 6, 7]],
-    [[3, 100], [1, 2, 3, 4, 5, 6, 7]],
+    [
+      [1, 128],
+      [0, 1, 2, 3, 4, 5, 6, 7],
+    ],
+    [
+      [3, 100],
+      [1, 2, 3, 4, 5, 6, 7],
+    ],
     [[16], [4]],
-    [[6, 12], [2, 3, 4]],
+    [
+      [6, 12],
+      [2, 3, 4],
+    ],
   ])("levels %j give ticks %j", (levels, ticks) => {
     const data = concurrencySeries(
-      [run("a", levels.map((concurrency) => ({ concurrency, output_throughput: concurrency * 10 })))],
+      [
+        run(
+          "a",
+          levels.map((concurrency) => ({ concurrency, output_throughput: concurrency * 10 })),
+        ),
+      ],
       "output_throughput",
     );
     expect(data.ticks).toEqual(ticks);
@@ -162,7 +176,10 @@ describe("concurrencySeries", () => {
   });
 
   it("prefers concurrency when any run has the figure at a concurrency level", () => {
-    const data = concurrencySeries([run("a", [{ request_rate: 2, output_throughput: 5 }]), run("b", [{ concurrency: 4, output_throughput: 50 }])], "output_throughput");
+    const data = concurrencySeries(
+      [run("a", [{ request_rate: 2, output_throughput: 5 }]), run("b", [{ concurrency: 4, output_throughput: 50 }])],
+      "output_throughput",
+    );
     expect(data.axis).toBe("concurrency");
     expect(data.rows).toEqual([{ concurrency: 4, x: 2, s0: null, s1: 50 }]);
   });
@@ -175,7 +192,6 @@ describe("concurrencySeries", () => {
       axis: "concurrency",
     });
   });
-
 });
 
 describe("singleStreamBars", () => {

@@ -1,10 +1,10 @@
 import { NextResponse } from "next/server";
-import { parseComparisonListQuery, comparisonIssues } from "@/lib/comparisons/schema";
 import { listComparisons } from "@/lib/comparisons/queries";
 import { saveComparison } from "@/lib/comparisons/save";
+import { comparisonIssues, parseComparisonListQuery } from "@/lib/comparisons/schema";
 import { AppError } from "@/lib/errors";
-import { readJsonBody } from "@/lib/http/body";
 import { requireWriteAccess } from "@/lib/http/auth";
+import { readJsonBody } from "@/lib/http/body";
 import { apiRoute } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";

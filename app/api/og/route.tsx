@@ -5,10 +5,10 @@
  * (a plain card), with status 404, so a preview never shows a broken image.
  */
 import { ImageResponse } from "next/og";
-import { parseCompareView, type Comparison, type ComparisonSeries } from "@/lib/analysis/comparison";
+import { type Comparison, type ComparisonSeries, parseCompareView } from "@/lib/analysis/comparison";
 import type { HeadlineDelta } from "@/lib/analysis/deltas";
 import { OG_IMAGE_HEIGHT, OG_IMAGE_WIDTH } from "@/lib/comparisons/metadata";
-import { layoutOgChart, LABEL_HEIGHT, type OgChartBox } from "@/lib/comparisons/og-chart";
+import { LABEL_HEIGHT, layoutOgChart, type OgChartBox } from "@/lib/comparisons/og-chart";
 import { openSavedComparison } from "@/lib/comparisons/save";
 import { truncateText } from "@/lib/comparisons/view";
 import { AppError } from "@/lib/errors";
@@ -44,21 +44,40 @@ function Brand() {
 
 function notFoundImage(message: string): ImageResponse {
   return new ImageResponse(
-    (
-      <div style={{ width: "100%", height: "100%", display: "flex", flexDirection: "column", justifyContent: "space-between", background: "#ffffff", padding: "48px 56px", color: INK }}>
-        <Brand />
-        <div style={{ display: "flex", flexDirection: "column" }}>
-          <div style={{ display: "flex", fontSize: 60, letterSpacing: -1.5 }}>Comparison not found</div>
-          <div style={{ display: "flex", fontSize: 28, color: MUTED, marginTop: 16 }}>{message}</div>
-        </div>
-        <div style={{ display: "flex", height: 8, background: RULE, borderRadius: 4 }} />
+    <div
+      style={{
+        width: "100%",
+        height: "100%",
+        display: "flex",
+        flexDirection: "column",
+        justifyContent: "space-between",
+        background: "#ffffff",
+        padding: "48px 56px",
+        color: INK,
+      }}
+    >
+      <Brand />
+      <div style={{ display: "flex", flexDirection: "column" }}>
+        <div style={{ display: "flex", fontSize: 60, letterSpacing: -1.5 }}>Comparison not found</div>
+        <div style={{ display: "flex", fontSize: 28, color: MUTED, marginTop: 16 }}>{message}</div>
       </div>
-    ),
+      <div style={{ display: "flex", height: 8, background: RULE, borderRadius: 4 }} />
+    </div>,
     imageOptions(404),
   );
 }
 
-function DeltaLine({ caption, delta, unit, compact }: { caption: string; delta: HeadlineDelta; unit: string; compact: boolean }) {
+function DeltaLine({
+  caption,
+  delta,
+  unit,
+  compact,
+}: {
+  caption: string;
+  delta: HeadlineDelta;
+  unit: string;
+  compact: boolean;
+}) {
   const text =
     delta.value === null
       ? "not measured"
@@ -83,7 +102,17 @@ function DeltaLine({ caption, delta, unit, compact }: { caption: string; delta: 
 function SeriesName({ item, fontSize, suffix = "" }: { item: ComparisonSeries; fontSize: number; suffix?: string }) {
   return (
     <div style={{ display: "flex", alignItems: "center" }}>
-      <div style={{ display: "flex", width: 14, height: 14, borderRadius: 7, background: item.color, marginRight: 10, flexShrink: 0 }} />
+      <div
+        style={{
+          display: "flex",
+          width: 14,
+          height: 14,
+          borderRadius: 7,
+          background: item.color,
+          marginRight: 10,
+          flexShrink: 0,
+        }}
+      />
       <div style={{ display: "flex", fontSize, color: INK }}>{`${truncateText(item.label, 38)}${suffix}`}</div>
     </div>
   );
@@ -114,14 +143,22 @@ function Deltas({ comparison }: { comparison: Comparison }) {
             />
             {others.length === 1 && item.changes.length > 0 ? (
               <div style={{ display: "flex", fontSize: 17, color: MUTED, marginTop: 10 }}>
-                {truncateText(`changed: ${item.changes.slice(0, 3).map((change) => change.text).join(", ")}`, 52)}
+                {truncateText(
+                  `changed: ${item.changes
+                    .slice(0, 3)
+                    .map((change) => change.text)
+                    .join(", ")}`,
+                  52,
+                )}
               </div>
             ) : null}
           </div>
         </div>
       ))}
       {others.length > shown.length ? (
-        <div style={{ display: "flex", fontSize: 18, color: MUTED, marginTop: 12 }}>{`+ ${others.length - shown.length} more`}</div>
+        <div
+          style={{ display: "flex", fontSize: 18, color: MUTED, marginTop: 12 }}
+        >{`+ ${others.length - shown.length} more`}</div>
       ) : null}
     </div>
   );
@@ -131,7 +168,19 @@ function Chart({ comparison }: { comparison: Comparison }) {
   const data = comparison.charts.throughput;
   if (data.rows.length === 0) {
     return (
-      <div style={{ display: "flex", width: CHART.width, height: CHART.height, alignItems: "center", justifyContent: "center", border: `2px dashed ${RULE}`, borderRadius: 12, fontSize: 22, color: MUTED }}>
+      <div
+        style={{
+          display: "flex",
+          width: CHART.width,
+          height: CHART.height,
+          alignItems: "center",
+          justifyContent: "center",
+          border: `2px dashed ${RULE}`,
+          borderRadius: 12,
+          fontSize: 22,
+          color: MUTED,
+        }}
+      >
         No throughput measured at a load level
       </div>
     );
@@ -141,18 +190,51 @@ function Chart({ comparison }: { comparison: Comparison }) {
   const labelWidth = 96;
   return (
     <div style={{ display: "flex", flexDirection: "column" }}>
-      <div style={{ display: "flex", fontSize: 18, color: MUTED, marginBottom: 8, paddingLeft: plot.left }}>{data.axis === "request_rate" ? "Output tok/s vs request rate" : "Output tok/s vs concurrency"}</div>
+      <div style={{ display: "flex", fontSize: 18, color: MUTED, marginBottom: 8, paddingLeft: plot.left }}>
+        {data.axis === "request_rate" ? "Output tok/s vs request rate" : "Output tok/s vs concurrency"}
+      </div>
       <div style={{ display: "flex", position: "relative", width: CHART.width, height: CHART.height }}>
-        <svg width={CHART.width} height={CHART.height} viewBox={`0 0 ${CHART.width} ${CHART.height}`} style={{ position: "absolute", left: 0, top: 0 }}>
+        {/* biome-ignore lint/a11y/noSvgWithoutTitle: drawn into a PNG, which has no accessibility tree; the page's alt text describes it */}
+        <svg
+          width={CHART.width}
+          height={CHART.height}
+          viewBox={`0 0 ${CHART.width} ${CHART.height}`}
+          style={{ position: "absolute", left: 0, top: 0 }}
+        >
           {layout.yTicks.map((tick) => (
-            <line key={`y${tick.label}`} x1={plot.left} x2={plot.right} y1={tick.y} y2={tick.y} stroke={RULE} strokeWidth={1.5} />
+            <line
+              key={`y${tick.label}`}
+              x1={plot.left}
+              x2={plot.right}
+              y1={tick.y}
+              y2={tick.y}
+              stroke={RULE}
+              strokeWidth={1.5}
+            />
           ))}
           {layout.xTicks.map((tick) => (
-            <line key={`x${tick.label}`} x1={tick.x} x2={tick.x} y1={plot.top} y2={plot.bottom} stroke={RULE} strokeWidth={1} strokeDasharray="4 6" />
+            <line
+              key={`x${tick.label}`}
+              x1={tick.x}
+              x2={tick.x}
+              y1={plot.top}
+              y2={plot.bottom}
+              stroke={RULE}
+              strokeWidth={1}
+              strokeDasharray="4 6"
+            />
           ))}
           <line x1={plot.left} x2={plot.right} y1={plot.bottom} y2={plot.bottom} stroke="#a1a1aa" strokeWidth={2} />
           {layout.lines.map((line) => (
-            <polyline key={line.key} points={line.points} fill="none" stroke={line.color} strokeWidth={4} strokeLinejoin="round" strokeLinecap="round" />
+            <polyline
+              key={line.key}
+              points={line.points}
+              fill="none"
+              stroke={line.color}
+              strokeWidth={4}
+              strokeLinejoin="round"
+              strokeLinecap="round"
+            />
           ))}
           {layout.dots.map((dot) => (
             <circle key={dot.key} cx={dot.x} cy={dot.y} r={6.5} fill={dot.color} stroke="#ffffff" strokeWidth={2} />
@@ -161,7 +243,17 @@ function Chart({ comparison }: { comparison: Comparison }) {
         {layout.yTicks.map((tick) => (
           <div
             key={`yl${tick.label}`}
-            style={{ display: "flex", position: "absolute", left: 0, top: tick.y - 11, width: plot.left - 10, height: 22, justifyContent: "flex-end", fontSize: 16, color: MUTED }}
+            style={{
+              display: "flex",
+              position: "absolute",
+              left: 0,
+              top: tick.y - 11,
+              width: plot.left - 10,
+              height: 22,
+              justifyContent: "flex-end",
+              fontSize: 16,
+              color: MUTED,
+            }}
           >
             {tick.label}
           </div>
@@ -169,7 +261,16 @@ function Chart({ comparison }: { comparison: Comparison }) {
         {layout.xTicks.map((tick) => (
           <div
             key={`xl${tick.label}`}
-            style={{ display: "flex", position: "absolute", left: tick.x - 30, top: plot.bottom + 8, width: 60, justifyContent: "center", fontSize: 16, color: MUTED }}
+            style={{
+              display: "flex",
+              position: "absolute",
+              left: tick.x - 30,
+              top: plot.bottom + 8,
+              width: 60,
+              justifyContent: "center",
+              fontSize: 16,
+              color: MUTED,
+            }}
           >
             {tick.label}
           </div>
@@ -190,11 +291,15 @@ function Chart({ comparison }: { comparison: Comparison }) {
               color: label.color,
             }}
           >
-            <div style={{ display: "flex", background: "rgba(255,255,255,0.92)", borderRadius: 4, padding: "0 4px" }}>{label.text}</div>
+            <div style={{ display: "flex", background: "rgba(255,255,255,0.92)", borderRadius: 4, padding: "0 4px" }}>
+              {label.text}
+            </div>
           </div>
         ))}
       </div>
-      <div style={{ display: "flex", justifyContent: "center", fontSize: 15, color: MUTED, paddingLeft: plot.left }}>{data.axis === "request_rate" ? "requests per second" : "concurrency (log scale)"}</div>
+      <div style={{ display: "flex", justifyContent: "center", fontSize: 15, color: MUTED, paddingLeft: plot.left }}>
+        {data.axis === "request_rate" ? "requests per second" : "concurrency (log scale)"}
+      </div>
     </div>
   );
 }
@@ -203,23 +308,43 @@ function comparisonImage(title: string, comparison: Comparison): ImageResponse {
   const shortTitle = truncateText(title, 110);
   const titleSize = shortTitle.length <= 48 ? 44 : shortTitle.length <= 72 ? 36 : 30;
   return new ImageResponse(
-    (
-      <div style={{ width: "100%", height: "100%", display: "flex", flexDirection: "column", background: "#ffffff", padding: "32px 44px 24px 48px", color: INK }}>
-        <div style={{ display: "flex", justifyContent: "space-between", alignItems: "center" }}>
-          <Brand />
-          <div style={{ display: "flex", fontSize: 18, color: MUTED }}>{`${comparison.series.length} series · changes within ±${formatNumber(comparison.view.noisePct)}% are noise`}</div>
-        </div>
-        <div style={{ display: "flex", fontSize: titleSize, lineHeight: 1.15, letterSpacing: -0.8, marginTop: 10, maxHeight: titleSize * 1.15 * 2, overflow: "hidden" }}>
-          {shortTitle}
-        </div>
-        <div style={{ display: "flex", flex: 1, justifyContent: "space-between", alignItems: "flex-end", marginTop: 8 }}>
-          <div style={{ display: "flex", alignSelf: "flex-start", marginTop: 18 }}>
-            <Deltas comparison={comparison} />
-          </div>
-          <Chart comparison={comparison} />
-        </div>
+    <div
+      style={{
+        width: "100%",
+        height: "100%",
+        display: "flex",
+        flexDirection: "column",
+        background: "#ffffff",
+        padding: "32px 44px 24px 48px",
+        color: INK,
+      }}
+    >
+      <div style={{ display: "flex", justifyContent: "space-between", alignItems: "center" }}>
+        <Brand />
+        <div
+          style={{ display: "flex", fontSize: 18, color: MUTED }}
+        >{`${comparison.series.length} series · changes within ±${formatNumber(comparison.view.noisePct)}% are noise`}</div>
       </div>
-    ),
+      <div
+        style={{
+          display: "flex",
+          fontSize: titleSize,
+          lineHeight: 1.15,
+          letterSpacing: -0.8,
+          marginTop: 10,
+          maxHeight: titleSize * 1.15 * 2,
+          overflow: "hidden",
+        }}
+      >
+        {shortTitle}
+      </div>
+      <div style={{ display: "flex", flex: 1, justifyContent: "space-between", alignItems: "flex-end", marginTop: 8 }}>
+        <div style={{ display: "flex", alignSelf: "flex-start", marginTop: 18 }}>
+          <Deltas comparison={comparison} />
+        </div>
+        <Chart comparison={comparison} />
+      </div>
+    </div>,
     imageOptions(200),
   );
 }
@@ -233,7 +358,8 @@ export const GET = apiRoute(async (request) => {
       if (!opened.comparison) return notFoundImage("None of the runs of this saved comparison exist any more.");
       return comparisonImage(opened.saved.title, opened.comparison);
     } catch (error) {
-      if (error instanceof AppError && error.code === "not_found") return notFoundImage("There is no saved comparison at this link.");
+      if (error instanceof AppError && error.code === "not_found")
+        return notFoundImage("There is no saved comparison at this link.");
       throw error;
     }
   }

@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
-import { AppError } from "@/lib/errors";
 import { maxBodyBytes } from "@/lib/env";
+import { AppError } from "@/lib/errors";
 import { requireWriteAccess } from "@/lib/http/auth";
 import { apiRoute } from "@/lib/http/route";
 import { documentsToStore, prepareUpload } from "@/lib/runs/ingest";

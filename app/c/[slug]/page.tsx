@@ -4,11 +4,11 @@ import { notFound } from "next/navigation";
 import { cache } from "react";
 import { CopyLinkButton } from "@/components/compare/CompareControls";
 import { ComparisonView } from "@/components/compare/ComparisonView";
-import { Card, PageHeader, buttonClass } from "@/components/ui/primitives";
+import { buttonClass, Card, PageHeader } from "@/components/ui/primitives";
 import { compareHref } from "@/lib/analysis/comparison";
 import { requestBaseUrl } from "@/lib/comparisons/base-url";
 import { comparisonMetadata } from "@/lib/comparisons/metadata";
-import { openSavedComparison, type OpenedComparison } from "@/lib/comparisons/save";
+import { type OpenedComparison, openSavedComparison } from "@/lib/comparisons/save";
 import { notesExcerpt, overrideQuery, savedOgImagePath } from "@/lib/comparisons/view";
 import { AppError } from "@/lib/errors";
 import { formatDate } from "@/lib/format";
@@ -32,12 +32,19 @@ function open(slug: string, params: Record<string, string | string[] | undefined
   return openCached(slug, overrideQuery(params));
 }
 
-export async function generateMetadata({ params, searchParams }: { params: Params; searchParams: SearchParams }): Promise<Metadata> {
+export async function generateMetadata({
+  params,
+  searchParams,
+}: {
+  params: Params;
+  searchParams: SearchParams;
+}): Promise<Metadata> {
   const { slug } = await params;
   const query = await searchParams;
   const opened = await open(slug, query);
   if (!opened) return { title: "Comparison not found" };
-  const description = opened.comparison?.summary.description || notesExcerpt(opened.saved.notes, 200) || "A saved servebench comparison.";
+  const description =
+    opened.comparison?.summary.description || notesExcerpt(opened.saved.notes, 200) || "A saved servebench comparison.";
   return comparisonMetadata({
     title: opened.saved.title,
     description,
@@ -47,7 +54,13 @@ export async function generateMetadata({ params, searchParams }: { params: Param
   });
 }
 
-export default async function SavedComparisonPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
+export default async function SavedComparisonPage({
+  params,
+  searchParams,
+}: {
+  params: Params;
+  searchParams: SearchParams;
+}) {
   const { slug } = await params;
   const opened = await open(slug, await searchParams);
   if (!opened) notFound();
@@ -76,11 +89,18 @@ export default async function SavedComparisonPage({ params, searchParams }: { pa
         </Card>
       ) : null}
       {comparison ? (
-        <ComparisonView comparison={comparison} candidates={[]} editable={false} notFound={opened.notFound} truncated={opened.truncated} />
+        <ComparisonView
+          comparison={comparison}
+          candidates={[]}
+          editable={false}
+          notFound={opened.notFound}
+          truncated={opened.truncated}
+        />
       ) : (
         <Card>
           <p className="text-sm" data-testid="compare-missing">
-            None of the runs of this comparison exist any more ({opened.notFound.join(", ")}). They may have been deleted.{" "}
+            None of the runs of this comparison exist any more ({opened.notFound.join(", ")}). They may have been
+            deleted.{" "}
             <Link href="/comparisons" className="text-blue-700 hover:underline dark:text-blue-400">
               Back to the saved comparisons
             </Link>

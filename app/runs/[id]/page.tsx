@@ -6,11 +6,11 @@ import { FlagsTable, KeyValueTable } from "@/components/runs/ConfigTables";
 import { DeleteRunButton } from "@/components/runs/DeleteRunButton";
 import { PointsTable, SourcesTable } from "@/components/runs/PointsTable";
 import { RunEditor } from "@/components/runs/RunEditor";
-import { Card, DefinitionList, DemoBadge, PageHeader, Section, Tag, buttonClass } from "@/components/ui/primitives";
+import { buttonClass, Card, DefinitionList, DemoBadge, PageHeader, Section, Tag } from "@/components/ui/primitives";
 import { axisName, concurrencySeries } from "@/lib/analysis/series";
 import { AppError } from "@/lib/errors";
-import { formatName } from "@/lib/formats/names";
 import { formatDateTime, formatDuration, formatHardware, formatLoadLevel, formatNumber } from "@/lib/format";
+import { formatName } from "@/lib/formats/names";
 import { headline } from "@/lib/runs/derived";
 import { getRunOrThrow, type StoredRun } from "@/lib/runs/queries";
 
@@ -71,7 +71,9 @@ export default async function RunPage({ params }: { params: Params }) {
           <span>
             {run.engine}
             {run.engine_version ? ` ${run.engine_version}` : ""} · {run.model} · {formatHardware(run.hardware)} ·{" "}
-            {run.measured_at ? `measured ${formatDateTime(run.measured_at)}` : `uploaded ${formatDateTime(run.created_at)}`}
+            {run.measured_at
+              ? `measured ${formatDateTime(run.measured_at)}`
+              : `uploaded ${formatDateTime(run.created_at)}`}
             {run.source_format !== "servebench/v1" ? ` · imported from ${formatName(run.source_format)}` : ""}
           </span>
         }
@@ -80,7 +82,12 @@ export default async function RunPage({ params }: { params: Params }) {
             <Link className={buttonClass} href={`/compare?runs=${encodeURIComponent(run.id)}`}>
               Compare…
             </Link>
-            <a className={buttonClass} href={`/api/runs/${encodeURIComponent(run.id)}?download=1`} download data-testid="download-json">
+            <a
+              className={buttonClass}
+              href={`/api/runs/${encodeURIComponent(run.id)}?download=1`}
+              download
+              data-testid="download-json"
+            >
               Download JSON
             </a>
             <DeleteRunButton id={run.id} name={run.name} />
@@ -89,7 +96,11 @@ export default async function RunPage({ params }: { params: Params }) {
       />
 
       {run.warnings.length > 0 ? (
-        <div className="mb-6 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-200" role="status" data-testid="run-warnings">
+        <div
+          className="mb-6 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-200"
+          role="status"
+          data-testid="run-warnings"
+        >
           <p className="font-medium">Imported with warnings</p>
           <ul className="mt-1 list-disc space-y-0.5 pl-5">
             {run.warnings.map((warning, index) => (
@@ -129,8 +140,12 @@ export default async function RunPage({ params }: { params: Params }) {
           detail={
             speculative
               ? [
-                  speculative.acceptance_rate !== undefined ? `${formatNumber(speculative.acceptance_rate * 100)}% accepted` : null,
-                  speculative.num_speculative_tokens !== undefined ? `${speculative.num_speculative_tokens} tokens/step` : null,
+                  speculative.acceptance_rate !== undefined
+                    ? `${formatNumber(speculative.acceptance_rate * 100)}% accepted`
+                    : null,
+                  speculative.num_speculative_tokens !== undefined
+                    ? `${speculative.num_speculative_tokens} tokens/step`
+                    : null,
                 ]
                   .filter(Boolean)
                   .join(" · ") || undefined
@@ -156,7 +171,10 @@ export default async function RunPage({ params }: { params: Params }) {
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <Section title="Launch">
           {run.command ? (
-            <pre className="mb-4 overflow-x-auto whitespace-pre-wrap break-all rounded-md bg-zinc-100 p-3 font-mono text-xs dark:bg-zinc-900" data-testid="run-command">
+            <pre
+              className="mb-4 overflow-x-auto whitespace-pre-wrap break-all rounded-md bg-zinc-100 p-3 font-mono text-xs dark:bg-zinc-900"
+              data-testid="run-command"
+            >
               {run.command}
             </pre>
           ) : (

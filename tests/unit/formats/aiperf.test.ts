@@ -68,7 +68,14 @@ function onlyPoint(fragment: Fragment): ResultPoint {
 }
 
 /** Every statistic of one metric, converted by `factor` to ms, with the source `<prefix>.<stat key>`. */
-function expectLatency(point: ResultPoint, metric: string, source: Stats, prefix: string, factor = 1, skip: string[] = []): void {
+function expectLatency(
+  point: ResultPoint,
+  metric: string,
+  source: Stats,
+  prefix: string,
+  factor = 1,
+  skip: string[] = [],
+): void {
   for (const [stat, key] of STAT_KEYS) {
     if (skip.includes(key)) continue;
     const field = `${stat}_${metric}_ms` as keyof ResultPoint;
@@ -127,21 +134,57 @@ describe("AIPerf / GenAI-Perf: detection", () => {
   it("does not claim the other tools' shapes", () => {
     const others: unknown[] = [
       // vLLM bench serve --save-result
-      { date: "20250513-045648", backend: "vllm", model_id: "m", request_rate: "inf", max_concurrency: 8, completed: 10, request_throughput: 1.5, output_throughput: 100, mean_ttft_ms: 20, mean_tpot_ms: 5 },
+      {
+        date: "20250513-045648",
+        backend: "vllm",
+        model_id: "m",
+        request_rate: "inf",
+        max_concurrency: 8,
+        completed: 10,
+        request_throughput: 1.5,
+        output_throughput: 100,
+        mean_ttft_ms: 20,
+        mean_tpot_ms: 5,
+      },
       // SGLang bench_serving line
-      { backend: "sglang", dataset_name: "random", request_rate: "Infinity", max_concurrency: 4, completed: 10, output_throughput: 99.5, mean_ttft_ms: 12 },
+      {
+        backend: "sglang",
+        dataset_name: "random",
+        request_rate: "Infinity",
+        max_concurrency: 4,
+        completed: 10,
+        output_throughput: 99.5,
+        mean_ttft_ms: 12,
+      },
       // GuideLLM benchmarks.json
-      { benchmarks: [{ type_: "generative_benchmark", metrics: { output_tokens_per_second: { successful: { mean: 1 } } } }] },
+      {
+        benchmarks: [
+          { type_: "generative_benchmark", metrics: { output_tokens_per_second: { successful: { mean: 1 } } } },
+        ],
+      },
       // LLMPerf summary
       { num_concurrent_requests: 4, results_ttft_s_mean: 0.1, results_mean_output_throughput_token_per_s: 50 },
       // inference-perf lifecycle report
-      { load_summary: { count: 10, requested_rate: 1 }, successes: { count: 10, latency: { request_latency: { mean: 1 } }, throughput: { requests_per_sec: 1 } }, failures: { count: 0 } },
+      {
+        load_summary: { count: 10, requested_rate: 1 },
+        successes: { count: 10, latency: { request_latency: { mean: 1 } }, throughput: { requests_per_sec: 1 } },
+        failures: { count: 0 },
+      },
       // llama-bench JSON
       [{ build_commit: "abc", model_type: "llama 7B", n_prompt: 512, n_gen: 0, avg_ns: 123, avg_ts: 456.7 }],
       // llm-d benchmark report
-      { version: "0.1", scenario: { load: { standardized: { concurrency: 8 } } }, results: { request_performance: { aggregate: {} } } },
+      {
+        version: "0.1",
+        scenario: { load: { standardized: { concurrency: 8 } } },
+        results: { request_performance: { aggregate: {} } },
+      },
       // trtllm-bench report
-      { engine: { model: "m" }, world_info: { tp_size: 1 }, request_info: {}, performance: { system_output_throughput_tok_s: 100 } },
+      {
+        engine: { model: "m" },
+        world_info: { tp_size: 1 },
+        request_info: {},
+        performance: { system_output_throughput_tok_s: 100 },
+      },
       // servebench/v1
       { format: "servebench/v1", engine: "vllm", model: "m", results: [{ concurrency: 1, output_throughput: 10 }] },
       // a plain metrics object without units or configuration
@@ -416,8 +459,16 @@ describe("profile_export.jsonl: per-request records", () => {
 
   it("reports a record whose value is not a number", () => {
     const lines = [
-      { metadata: { x_request_id: "a", credit_phase: "profiling" }, metrics: { request_latency: { value: 12.5, unit: "ms" } }, error: null },
-      { metadata: { x_request_id: "b", credit_phase: "profiling" }, metrics: { request_latency: { value: { ms: 3 }, unit: "ms" } }, error: null },
+      {
+        metadata: { x_request_id: "a", credit_phase: "profiling" },
+        metrics: { request_latency: { value: 12.5, unit: "ms" } },
+        error: null,
+      },
+      {
+        metadata: { x_request_id: "b", credit_phase: "profiling" },
+        metrics: { request_latency: { value: { ms: 3 }, unit: "ms" } },
+        error: null,
+      },
     ];
     const file = decodeText("bad/profile_export.jsonl", lines.map((line) => JSON.stringify(line)).join("\n"));
     expect(aiperfRecordsParser.detect(file)).toBe(true);
@@ -426,10 +477,20 @@ describe("profile_export.jsonl: per-request records", () => {
 
   it("leaves warmup records out", () => {
     const lines = [
-      { metadata: { x_request_id: "w", benchmark_phase: "warmup" }, metrics: { request_latency: { value: 900, unit: "ms" } }, error: null },
-      { metadata: { x_request_id: "p", benchmark_phase: "profiling" }, metrics: { request_latency: { value: 0.1, unit: "sec" } }, error: null },
+      {
+        metadata: { x_request_id: "w", benchmark_phase: "warmup" },
+        metrics: { request_latency: { value: 900, unit: "ms" } },
+        error: null,
+      },
+      {
+        metadata: { x_request_id: "p", benchmark_phase: "profiling" },
+        metrics: { request_latency: { value: 0.1, unit: "sec" } },
+        error: null,
+      },
     ];
-    const summary = summarizeAiperfRecords(decodeText("w/profile_export.jsonl", lines.map((line) => JSON.stringify(line)).join("\n")));
+    const summary = summarizeAiperfRecords(
+      decodeText("w/profile_export.jsonl", lines.map((line) => JSON.stringify(line)).join("\n")),
+    );
     expect(summary.records).toBe(1);
     expect(summary.point.mean_e2el_ms).toBeCloseTo(100, 9);
   });
@@ -453,7 +514,12 @@ describe("GenAI-Perf profile_export_genai_perf.json", () => {
     // service_kind "openai": the backend key is an unused default, not the engine.
     expect(fragment.context.engine).toBeUndefined();
     expect(fragment.context.workload).toEqual({ dataset: "synthetic", input_len: 550, output_len: 64, temperature: 0 });
-    expect(fragment.context.metadata).toMatchObject({ tool: "genai-perf", service_kind: "openai", endpoint_type: "chat", streaming: true });
+    expect(fragment.context.metadata).toMatchObject({
+      tool: "genai-perf",
+      service_kind: "openai",
+      endpoint_type: "chat",
+      streaming: true,
+    });
     expect(fragment.warnings).toEqual([]);
   });
 
@@ -465,8 +531,11 @@ describe("GenAI-Perf profile_export_genai_perf.json", () => {
     expect(point.sources?.request_rate).toBe("input_config.request_rate");
     // "request per sec" and "tokens per sec"; "1,217.1010500160076" as a string.
     expect(point.request_throughput).toBeCloseTo(9.87, 9);
+    // biome-ignore lint/correctness/noPrecisionLoss: the figure as the file writes it
     expect(point.output_throughput).toBeCloseTo(1217.1010500160076, 9);
-    const ttft = Object.fromEntries(Object.entries(stats(GENAI_LEGACY, "time_to_first_token")).map(([key, value]) => [key, Number(value)]));
+    const ttft = Object.fromEntries(
+      Object.entries(stats(GENAI_LEGACY, "time_to_first_token")).map(([key, value]) => [key, Number(value)]),
+    );
     expectLatency(point, "ttft", ttft, "time_to_first_token", 1e-6);
     expect(point.mean_ttft_ms).toBeCloseTo(20.75777122095672, 9);
     expect(point.mean_e2el_ms).toBeCloseTo(81.6942623143508, 9);
@@ -504,7 +573,12 @@ describe("hand-made traps", () => {
     expect(point.failed).toBe(2);
     expect(point.total_token_throughput).toBeCloseTo(5702.1, 9);
     expect(fragment.context.model).toBe("Qwen/Qwen3-8B");
-    expect(fragment.context.workload).toEqual({ dataset: "synthetic", input_len: 550, output_len: 128, temperature: 0.7 });
+    expect(fragment.context.workload).toEqual({
+      dataset: "synthetic",
+      input_len: 550,
+      output_len: 128,
+      temperature: 0.7,
+    });
     // start_time states its zone here, so it dates the run.
     expect(fragment.context.measured_at).toBe("2026-05-04T10:00:00.000Z");
   });
@@ -518,7 +592,9 @@ describe("hand-made traps", () => {
     expect(point.output_throughput).toBeUndefined();
     expect(point.request_throughput).toBeUndefined();
     expect(point.sources?.output_throughput).toBeUndefined();
-    expect(fragment.warnings).toEqual([`${ALL_FAILED}: no request completed (16 failed); its figures are stored as no data.`]);
+    expect(fragment.warnings).toEqual([
+      `${ALL_FAILED}: no request completed (16 failed); its figures are stored as no data.`,
+    ]);
   });
 
   it("every request failed and nothing else stated: still a warning", () => {
@@ -531,8 +607,14 @@ describe("hand-made traps", () => {
       input_config: { phases: [{ name: "profiling", type: "concurrency", concurrency: 2 }] },
     };
     const [fragment] = aiperfProfileParser.parse(inline(data));
-    expect(fragment!.points[0]).toEqual({ concurrency: 2, failed: 5, sources: { concurrency: "input_config.phases.0.concurrency", failed: "error_request_count.avg" } });
-    expect(fragment!.warnings).toEqual(["inline/profile_export_aiperf.json: no request completed (5 failed); it has no figures."]);
+    expect(fragment!.points[0]).toEqual({
+      concurrency: 2,
+      failed: 5,
+      sources: { concurrency: "input_config.phases.0.concurrency", failed: "error_request_count.avg" },
+    });
+    expect(fragment!.warnings).toEqual([
+      "inline/profile_export_aiperf.json: no request completed (5 failed); it has no figures.",
+    ]);
   });
 
   it("a broken statistic throws a FormatError naming its path", () => {
@@ -546,7 +628,10 @@ describe("hand-made traps", () => {
     expect(aiperfAggregateParser.detect(source)).toBe(true);
     expect(aiperfProfileParser.detect(source)).toBe(false);
     expect(aiperfAggregateParser.parse(source)).toEqual([]);
-    const older = inline({ metadata: { aggregation_type: "sweep", parameter_name: "concurrency" }, per_value_metrics: { "10": { request_throughput_avg: { mean: 1 } } } });
+    const older = inline({
+      metadata: { aggregation_type: "sweep", parameter_name: "concurrency" },
+      per_value_metrics: { "10": { request_throughput_avg: { mean: 1 } } },
+    });
     expect(detecting(older)).toEqual([aiperfAggregateParser]);
   });
 
@@ -573,8 +658,13 @@ describe("hand-made traps", () => {
     expect(formatErrorOf(() => aiperfProfileParser.parse(inline(noConfig))).path).toBe("input_config");
     const noLevel = { ...base, input_config: { phases: [{ name: "profiling", type: "fixed_schedule" }] } };
     expect(formatErrorOf(() => aiperfProfileParser.parse(inline(noLevel))).path).toBe("input_config");
-    const badLevel = { ...base, input_config: { phases: [{ name: "profiling", type: "concurrency", concurrency: { max: 4 } }] } };
-    expect(formatErrorOf(() => aiperfProfileParser.parse(inline(badLevel))).path).toBe("input_config.phases.0.concurrency");
+    const badLevel = {
+      ...base,
+      input_config: { phases: [{ name: "profiling", type: "concurrency", concurrency: { max: 4 } }] },
+    };
+    expect(formatErrorOf(() => aiperfProfileParser.parse(inline(badLevel))).path).toBe(
+      "input_config.phases.0.concurrency",
+    );
     const badRate = { ...base, input_config: { request_rate: "fast", concurrency: null } };
     expect(formatErrorOf(() => aiperfProfileParser.parse(inline(badRate))).path).toBe("input_config.request_rate");
   });
@@ -606,7 +696,12 @@ describe("hand-made traps", () => {
       },
     };
     const [fragment] = aiperfProfileParser.parse(inline(middle));
-    expect(fragment!.points[0]).toMatchObject({ concurrency: 32, request_throughput: 12, mean_ttft_ms: 20, median_ttft_ms: 19 });
+    expect(fragment!.points[0]).toMatchObject({
+      concurrency: 32,
+      request_throughput: 12,
+      mean_ttft_ms: 20,
+      median_ttft_ms: 19,
+    });
     expect(fragment!.points[0]!.sources?.concurrency).toBe("input_config.loadgen.concurrency");
     expect(fragment!.context.model).toBe("Qwen/Qwen3-0.6B");
     expect(fragment!.context.workload).toEqual({ input_len: 1000, output_len: 200, num_prompts: 640 });
@@ -614,8 +709,14 @@ describe("hand-made traps", () => {
 
   it("an early-format request-rate run keeps its rate", () => {
     const early = {
-      records: { request_throughput: { tag: "request_throughput", unit: "requests/sec", avg: "3.9" }, request_count: { unit: "requests", avg: 40 } },
-      input_config: { endpoint: { model_names: ["m1", "m2"] }, loadgen: { request_rate: "4", request_rate_mode: "poisson" } },
+      records: {
+        request_throughput: { tag: "request_throughput", unit: "requests/sec", avg: "3.9" },
+        request_count: { unit: "requests", avg: 40 },
+      },
+      input_config: {
+        endpoint: { model_names: ["m1", "m2"] },
+        loadgen: { request_rate: "4", request_rate_mode: "poisson" },
+      },
       start_time: "2025-10-01T00:00:00",
     };
     const [fragment] = aiperfProfileParser.parse(inline(early));
@@ -627,7 +728,10 @@ describe("hand-made traps", () => {
 
 describe("upload pipeline", () => {
   it("a run folder imports one point; the CSV and the per-request records are skipped", () => {
-    const files = [RUN1_JSON, RUN1_CSV, RUN1_JSONL].map((file) => ({ name: file, bytes: fs.readFileSync(path.join(FIXTURES_DIR, file)) }));
+    const files = [RUN1_JSON, RUN1_CSV, RUN1_JSONL].map((file) => ({
+      name: file,
+      bytes: fs.readFileSync(path.join(FIXTURES_DIR, file)),
+    }));
     const parsed = readUploads(files, aiperfParsers);
     expect(parsed.fragments.map((fragment) => fragment.file)).toEqual([RUN1_JSON]);
     expect(parsed.fragments[0]!.points[0]!.concurrency).toBe(100);

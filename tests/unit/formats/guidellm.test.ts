@@ -4,7 +4,7 @@ import { describe, expect, it, test } from "vitest";
 import { decodeText } from "@/lib/formats/decode";
 import { guidellmParser } from "@/lib/formats/guidellm";
 import { llmperfIndividualParser, llmperfSummaryParser } from "@/lib/formats/llmperf";
-import { FormatError, type Fragment } from "@/lib/formats/types";
+import { FormatError, type Fragment, type SourceFile } from "@/lib/formats/types";
 import type { ResultPoint } from "@/lib/runs/schema";
 import { FIXTURES_DIR, fixtureFiles, loadFixture, readFixtureJson } from "./fixtures";
 
@@ -146,7 +146,7 @@ describe("GuideLLM detection", () => {
     for (const folder of folders) {
       for (const file of fixtureFiles(folder)) {
         if (path.basename(file) === "SOURCE.txt" || /\.md$/.test(file)) continue;
-        let source;
+        let source: SourceFile;
         try {
           source = loadFixture(file);
         } catch {
@@ -158,7 +158,10 @@ describe("GuideLLM detection", () => {
   });
 
   it("recognizes an empty report by its metadata and explains that it holds no benchmark", () => {
-    const file = decodeText("empty.json", '{"metadata": {"version": 2, "guidellm_version": "0.8.0"}, "config": {}, "benchmarks": []}');
+    const file = decodeText(
+      "empty.json",
+      '{"metadata": {"version": 2, "guidellm_version": "0.8.0"}, "config": {}, "benchmarks": []}',
+    );
     expect(guidellmParser.detect(file)).toBe(true);
     expect(() => guidellmParser.parse(file)).toThrow(FormatError);
     try {
@@ -223,7 +226,10 @@ describe("GuideLLM 0.5 report (metadata.version 1, top-level args)", () => {
     expect(point.output_throughput).toBe(33.417378943280085);
     expect(point.completed).toBe(25);
     expect(point.total_output_tokens).toBe(25600);
-    expect(point.mean_ttft_ms).toBeCloseTo(get(benchmark(GPT_OSS, 0), "metrics.time_to_first_token_ms.successful.mean") as number, 9);
+    expect(point.mean_ttft_ms).toBeCloseTo(
+      get(benchmark(GPT_OSS, 0), "metrics.time_to_first_token_ms.successful.mean") as number,
+      9,
+    );
     expect(point.median_ttft_ms).toBe(47.66058921813965);
     expect(point.median_tpot_ms).toBe(29.910243734469745);
     expect(point.median_e2el_per_token_ms).toBe(29.92664952762425);
@@ -232,7 +238,11 @@ describe("GuideLLM 0.5 report (metadata.version 1, top-level args)", () => {
     expect(fragments[0]!.warnings).toEqual([]);
     expect(fragments[0]!.context.model).toBe("openai/gpt-oss-20b");
     expect(fragments[0]!.context.workload).toEqual({ dataset: "/root/aime_2024_v2.jsonl", num_prompts: 30 });
-    expect(fragments[0]!.context.metadata).toMatchObject({ profile: "synchronous", max_seconds: 900, guidellm_version: "0.5.0.dev0" });
+    expect(fragments[0]!.context.metadata).toMatchObject({
+      profile: "synchronous",
+      max_seconds: 900,
+      guidellm_version: "0.5.0.dev0",
+    });
     expect(fragments[0]!.context.measured_at).toBe("2026-03-02T17:21:22.226Z");
   });
 
@@ -241,7 +251,10 @@ describe("GuideLLM 0.5 report (metadata.version 1, top-level args)", () => {
     // (TTFT + TPOT × (n − 1)) / n = e2el per token, for these 1024-token requests.
     const n = 1024;
     const request = get(benchmark(QWEN, 0), "requests.successful.0") as Record<string, number>;
-    expect((request.time_to_first_token_ms! + request.inter_token_latency_ms! * (n - 1)) / n).toBeCloseTo(request.time_per_output_token_ms!, 3);
+    expect((request.time_to_first_token_ms! + request.inter_token_latency_ms! * (n - 1)) / n).toBeCloseTo(
+      request.time_per_output_token_ms!,
+      3,
+    );
     expect(point.mean_tpot_ms!).toBeLessThan(point.mean_e2el_per_token_ms!);
     expect(point.sources?.mean_tpot_ms).toBe("metrics.inter_token_latency_ms.successful.mean");
     expect(point.sources?.mean_e2el_per_token_ms).toBe("metrics.time_per_output_token_ms.successful.mean");
@@ -252,7 +265,10 @@ describe("GuideLLM 0.8 report (metadata.version 2, config.spec)", () => {
   it("two constant-rate benchmarks, filed under request rates 2 and 4", () => {
     const fragments = parse(V2);
     expect(fragments).toHaveLength(2);
-    expect(fragments.map((fragment) => fragment.part)).toEqual(["benchmark 1 (constant 2 req/s)", "benchmark 2 (constant 4 req/s)"]);
+    expect(fragments.map((fragment) => fragment.part)).toEqual([
+      "benchmark 1 (constant 2 req/s)",
+      "benchmark 2 (constant 4 req/s)",
+    ]);
     const rates = [2, 4];
     fragments.forEach((fragment, index) => {
       const point = onlyPoint(fragment);
@@ -313,7 +329,9 @@ describe("GuideLLM ≤ 0.3 layout ({benchmarks} with args, run_stats)", () => {
     expect(point.mean_e2el_ms).toBeCloseTo(644.4743664368339, 9);
     expect(point.median_e2el_ms).toBeCloseTo(642.4565315246582, 9);
     expect(point.p99_e2el_ms).toBeCloseTo(689.1846656799316, 9);
-    expect(point.total_input_tokens).toBe(Math.round(get(bench, "metrics.prompt_token_count.successful.total_sum") as number));
+    expect(point.total_input_tokens).toBe(
+      Math.round(get(bench, "metrics.prompt_token_count.successful.total_sum") as number),
+    );
     // ≤ 0.3 time_per_output_token_ms = (last − first token) / n: neither TPOT nor e2el per token; left out.
     expect(get(bench, "metrics.time_per_output_token_ms.successful.mean")).toBe(4.90300272307966);
     expect(point.mean_e2el_per_token_ms).toBeUndefined();
@@ -452,29 +470,41 @@ describe("GuideLLM broken files", () => {
   it("a benchmark without metrics, without a strategy, or with a bad rate or stream count", () => {
     const base = (benchmark: unknown) => decodeText("b.json", JSON.stringify({ benchmarks: [benchmark] }));
     const metrics = { output_tokens_per_second: { successful: { mean: 1 } } };
-    expect(parseError(() => guidellmParser.parse(base({ type_: "generative_benchmark", config: { strategy: { type_: "synchronous" } } }))).path).toBe(
-      "benchmarks.0.metrics",
-    );
-    expect(parseError(() => guidellmParser.parse(base({ type_: "generative_benchmark", config: {}, metrics }))).path).toBe(
-      "benchmarks.0.config.strategy",
-    );
     expect(
-      parseError(() => guidellmParser.parse(base({ type_: "generative_benchmark", config: { strategy: { type_: "constant", rate: "fast" } }, metrics })))
-        .path,
+      parseError(() =>
+        guidellmParser.parse(base({ type_: "generative_benchmark", config: { strategy: { type_: "synchronous" } } })),
+      ).path,
+    ).toBe("benchmarks.0.metrics");
+    expect(
+      parseError(() => guidellmParser.parse(base({ type_: "generative_benchmark", config: {}, metrics }))).path,
+    ).toBe("benchmarks.0.config.strategy");
+    expect(
+      parseError(() =>
+        guidellmParser.parse(
+          base({ type_: "generative_benchmark", config: { strategy: { type_: "constant", rate: "fast" } }, metrics }),
+        ),
+      ).path,
     ).toBe("benchmarks.0.config.strategy.rate");
     expect(
-      parseError(() => guidellmParser.parse(base({ type_: "generative_benchmark", args: { strategy: { type_: "concurrent", streams: 0 } }, metrics })))
-        .path,
+      parseError(() =>
+        guidellmParser.parse(
+          base({ type_: "generative_benchmark", args: { strategy: { type_: "concurrent", streams: 0 } }, metrics }),
+        ),
+      ).path,
     ).toBe("benchmarks.0.args.strategy.streams");
-    expect(parseError(() => guidellmParser.parse(decodeText("b.json", '{"benchmarks": [{"type_": "generative_benchmark"}, 5]}'))).path).toBe(
-      "benchmarks.1",
-    );
+    expect(
+      parseError(() =>
+        guidellmParser.parse(decodeText("b.json", '{"benchmarks": [{"type_": "generative_benchmark"}, 5]}')),
+      ).path,
+    ).toBe("benchmarks.1");
   });
 
   it("a report whose only benchmark has no load level", () => {
     const file = decodeText(
       "t.json",
-      JSON.stringify({ benchmarks: [{ type_: "generative_benchmark", config: { strategy: { type_: "trace" } }, metrics: {} }] }),
+      JSON.stringify({
+        benchmarks: [{ type_: "generative_benchmark", config: { strategy: { type_: "trace" } }, metrics: {} }],
+      }),
     );
     const error = parseError(() => guidellmParser.parse(file));
     expect(error.path).toBe("benchmarks");
@@ -486,7 +516,15 @@ describe("GuideLLM small inline cases", () => {
   const make = (strategy: unknown, mean: unknown) =>
     decodeText(
       "inline.json",
-      JSON.stringify({ benchmarks: [{ type_: "generative_benchmark", config: { strategy }, metrics: { output_tokens_per_second: { successful: { mean } } } }] }),
+      JSON.stringify({
+        benchmarks: [
+          {
+            type_: "generative_benchmark",
+            config: { strategy },
+            metrics: { output_tokens_per_second: { successful: { mean } } },
+          },
+        ],
+      }),
     );
 
   it.each([
@@ -512,7 +550,9 @@ describe("GuideLLM small inline cases", () => {
     expect(point.request_rate).toBe("inf");
     expect(point.output_throughput).toBeUndefined();
     expect(point.mean_ttft_ms).toBe(12.5);
-    expect(fragment!.warnings).toEqual(["benchmark 1 (constant inf req/s): metrics.output_tokens_per_second.successful.mean is NaN; stored as no data."]);
+    expect(fragment!.warnings).toEqual([
+      "benchmark 1 (constant inf req/s): metrics.output_tokens_per_second.successful.mean is NaN; stored as no data.",
+    ]);
   });
 
   it("accepts the same report decoded from YAML", () => {

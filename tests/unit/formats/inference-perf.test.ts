@@ -4,7 +4,11 @@ import { describe, expect, it, test } from "vitest";
 import { aiperfParsers } from "@/lib/formats/aiperf";
 import { decodeFile, decodeText } from "@/lib/formats/decode";
 import { readUploads } from "@/lib/formats/import";
-import { inferencePerfLifecycleParser, inferencePerfParsers, inferencePerfPrometheusParser } from "@/lib/formats/inference-perf";
+import {
+  inferencePerfLifecycleParser,
+  inferencePerfParsers,
+  inferencePerfPrometheusParser,
+} from "@/lib/formats/inference-perf";
 import { FormatError, type FormatParser, type Fragment, type SourceFile } from "@/lib/formats/types";
 import type { ResultPoint } from "@/lib/runs/schema";
 import { FIXTURES_DIR, fixtureFiles, loadFixture, readFixtureJson } from "./fixtures";
@@ -93,11 +97,24 @@ describe("inference-perf: detection", () => {
 
   it("does not claim the other tools' shapes", () => {
     const others: unknown[] = [
-      { date: "20250513-045648", backend: "vllm", request_rate: "inf", max_concurrency: 8, completed: 10, output_throughput: 100, mean_ttft_ms: 20 },
+      {
+        date: "20250513-045648",
+        backend: "vllm",
+        request_rate: "inf",
+        max_concurrency: 8,
+        completed: 10,
+        output_throughput: 100,
+        mean_ttft_ms: 20,
+      },
       { backend: "sglang", dataset_name: "random", request_rate: "Infinity", completed: 10, output_throughput: 99.5 },
       { benchmarks: [{ type_: "generative_benchmark", metrics: {} }] },
       { num_concurrent_requests: 4, results_ttft_s_mean: 0.1 },
-      { schema_version: "1.3", aiperf_version: "0.11.0", request_throughput: { unit: "requests/sec", avg: 1 }, input_config: {} },
+      {
+        schema_version: "1.3",
+        aiperf_version: "0.11.0",
+        request_throughput: { unit: "requests/sec", avg: 1 },
+        input_config: {},
+      },
       { records: { ttft: { unit: "ms", avg: 1 } }, input_config: {} },
       [{ build_commit: "abc", n_prompt: 512, avg_ts: 456.7 }],
       { version: "0.1", scenario: { load: {} }, results: { request_performance: {} } },
@@ -188,6 +205,7 @@ describe("kubecon-na-2025-vllm: stage_N_lifecycle_metrics.json (v0.2-era report,
     expect(point.request_rate).toBe(1);
     expect(point.completed).toBe(60);
     expect(point.mean_ttft_ms).toBeCloseTo(31.12733216257766, 9);
+    // biome-ignore lint/correctness/noPrecisionLoss: the figure as the file writes it
     expect(point.mean_e2el_ms).toBeCloseTo(480.48226445680486, 9);
     expect(point.p99_e2el_per_token_ms).toBeCloseTo(10.64582721341003, 9);
     expect(point.output_throughput).toBeCloseTo(64.23350089997027, 9);
@@ -208,14 +226,14 @@ describe("kubecon-na-2025-vllm: stage_N_lifecycle_metrics.json (v0.2-era report,
     expect(inferencePerfLifecycleParser.parse(source)).toEqual([]);
   });
 
-  test.each([...STAGES.map((stage) => `${DIR}/stage_${stage}_prometheus_metrics.json`), `${DIR}/summary_prometheus_metrics.json`])(
-    "%s (server-side Prometheus metrics) is recognized and not imported",
-    (file) => {
-      const source = loadFixture(file);
-      expect(detecting(source)).toEqual([inferencePerfPrometheusParser]);
-      expect(inferencePerfPrometheusParser.parse(source)).toEqual([]);
-    },
-  );
+  test.each([
+    ...STAGES.map((stage) => `${DIR}/stage_${stage}_prometheus_metrics.json`),
+    `${DIR}/summary_prometheus_metrics.json`,
+  ])("%s (server-side Prometheus metrics) is recognized and not imported", (file) => {
+    const source = loadFixture(file);
+    expect(detecting(source)).toEqual([inferencePerfPrometheusParser]);
+    expect(inferencePerfPrometheusParser.parse(source)).toEqual([]);
+  });
 
   it("the Prometheus report does not describe the same requests as the client-side stage", () => {
     // Why it is not merged into the stage's point: stage 0 sent 60 requests of ~204 prompt tokens.
@@ -267,7 +285,9 @@ describe("hand-made traps", () => {
     expect(point.output_throughput).toBeUndefined();
     expect(point.request_throughput).toBeUndefined();
     expect(point.mean_ttft_ms).toBeUndefined();
-    expect(fragment.warnings).toEqual([`${ALL_FAILED}: no request completed (25 failed); its figures are stored as no data.`]);
+    expect(fragment.warnings).toEqual([
+      `${ALL_FAILED}: no request completed (25 failed); its figures are stored as no data.`,
+    ]);
   });
 
   const stage = (patch: (report: Raw) => void): SourceFile => {
@@ -288,14 +308,22 @@ describe("hand-made traps", () => {
     expect(point.output_throughput).toBeCloseTo(1943.0109854644684, 9);
     expect(point.p99_ttft_ms).toBeUndefined();
     expect(point.p95_ttft_ms).toBeCloseTo(38.19209508947097, 9);
-    expect(fragment!.warnings).toContain("inline/stage_0_lifecycle_metrics.json: successes.latency.time_to_first_token.p99 is NaN; stored as no data.");
+    expect(fragment!.warnings).toContain(
+      "inline/stage_0_lifecycle_metrics.json: successes.latency.time_to_first_token.p99 is NaN; stored as no data.",
+    );
   });
 
   it("a broken figure throws a FormatError naming its path", () => {
     const cases: Array<[(report: Raw) => void, string]> = [
       [(report) => ((report.successes as Raw).count = { n: 1884 }), "successes.count"],
-      [(report) => ((((report.successes as Raw).latency as Raw).time_to_first_token as Raw).mean = [0.03]), "successes.latency.time_to_first_token.mean"],
-      [(report) => (((report.successes as Raw).latency as Raw).request_latency = 0.5), "successes.latency.request_latency"],
+      [
+        (report) => ((((report.successes as Raw).latency as Raw).time_to_first_token as Raw).mean = [0.03]),
+        "successes.latency.time_to_first_token.mean",
+      ],
+      [
+        (report) => (((report.successes as Raw).latency as Raw).request_latency = 0.5),
+        "successes.latency.request_latency",
+      ],
       [(report) => ((report.load_summary as Raw).requested_rate = "fast"), "load_summary.requested_rate"],
       [(report) => ((report.load_summary as Raw).concurrency = 2.5), "load_summary.concurrency"],
       [(report) => ((report.failures as Raw).count = "none"), "failures.count"],
@@ -310,14 +338,21 @@ describe("hand-made traps", () => {
 
 describe("upload pipeline", () => {
   it("the report folder becomes seven points; the summary and the Prometheus reports are skipped", () => {
-    const files = fixtureFiles(DIR).map((file) => ({ name: file, bytes: fs.readFileSync(path.join(FIXTURES_DIR, file)) }));
+    const files = fixtureFiles(DIR).map((file) => ({
+      name: file,
+      bytes: fs.readFileSync(path.join(FIXTURES_DIR, file)),
+    }));
     const parsed = readUploads(files, inferencePerfParsers);
     expect(parsed.fragments).toHaveLength(7);
-    expect(parsed.fragments.map((fragment) => fragment.points[0]!.request_rate).sort((a, b) => Number(a) - Number(b))).toEqual([
-      1, 31.4, 61.79, 92.19, 122.59, 152.98, 183.38,
-    ]);
+    expect(
+      parsed.fragments.map((fragment) => fragment.points[0]!.request_rate).sort((a, b) => Number(a) - Number(b)),
+    ).toEqual([1, 31.4, 61.79, 92.19, 122.59, 152.98, 183.38]);
     expect(parsed.skipped.map((skip) => path.basename(skip.file)).sort()).toEqual(
-      [...STAGES.map((stage) => `stage_${stage}_prometheus_metrics.json`), "summary_lifecycle_metrics.json", "summary_prometheus_metrics.json"].sort(),
+      [
+        ...STAGES.map((stage) => `stage_${stage}_prometheus_metrics.json`),
+        "summary_lifecycle_metrics.json",
+        "summary_prometheus_metrics.json",
+      ].sort(),
     );
   });
 });

@@ -130,7 +130,16 @@ describe("llama-bench -o json (real files, 84 tests each)", () => {
       });
 
       it("drops the per-test timing and shape keys, and never derives a latency", () => {
-        for (const key of ["avg_ms", "stddev_ms", "test", "n_prompt", "n_gen", "n_depth", "prompt_tok_s", "prompt_tok_s_stddev"]) {
+        for (const key of [
+          "avg_ms",
+          "stddev_ms",
+          "test",
+          "n_prompt",
+          "n_gen",
+          "n_depth",
+          "prompt_tok_s",
+          "prompt_tok_s_stddev",
+        ]) {
           expect(metadata[key], key).toBeUndefined();
         }
         expect(Object.keys(fragment.points[0]!).filter((key) => key.endsWith("_ms"))).toEqual([]);
@@ -197,7 +206,11 @@ describe("llama-bench -o csv (README sample, every cell a quoted string)", () =>
     expect(fragments).toHaveLength(1);
     expect(fragments[0]?.part).toBe("");
     expect(fragments[0]?.points).toEqual([
-      { concurrency: 1, output_throughput: 119.915244, sources: { concurrency: CONCURRENCY_SOURCE, output_throughput: "avg_ts" } },
+      {
+        concurrency: 1,
+        output_throughput: 119.915244,
+        sources: { concurrency: CONCURRENCY_SOURCE, output_throughput: "avg_ts" },
+      },
     ]);
     expect(metadata.single_stream_test).toBe("tg128");
     expect(metadata.tg128_tok_s).toBe(119.915244);
@@ -333,7 +346,9 @@ describe("llama-bench traps (hand-made-traps.json)", () => {
 
   it("a NaN speed is no data with a warning; here it is the only generation test, so C=1 has no figure", () => {
     expect(layer?.points).toEqual([{ concurrency: 1, sources: { concurrency: CONCURRENCY_SOURCE } }]);
-    expect(layer?.warnings).toEqual(["llama-bench/hand-made-traps.json (test 2: tg128@d4096): avg_ts is NaN; stored as no data."]);
+    expect(layer?.warnings).toEqual([
+      "llama-bench/hand-made-traps.json (test 2: tg128@d4096): avg_ts is NaN; stored as no data.",
+    ]);
     expect(layer?.context.metadata?.single_stream_test).toBe("tg128@d4096");
     expect(layer?.context.metadata?.["tg128@d4096_tok_s"]).toBeUndefined();
     expect(layer?.context.metadata?.output_tok_s_stddev).toBeUndefined();
@@ -379,7 +394,12 @@ describe("llama-bench with two -fa values (hand-made-two-configs.json)", () => {
 
   it("files each configuration's tests, wherever they are in the file", () => {
     expect(fa0?.points[0]?.output_throughput).toBe(165.25);
-    expect(fa0?.context.metadata).toMatchObject({ single_stream_test: "tg128", output_tok_s_stddev: 0.31, tests: 3, repetitions: 3 });
+    expect(fa0?.context.metadata).toMatchObject({
+      single_stream_test: "tg128",
+      output_tok_s_stddev: 0.31,
+      tests: 3,
+      repetitions: 3,
+    });
     expect(fa0 ? speedKeys(fa0) : []).toEqual(["pp512_tok_s", "tg128_tok_s", "tg128@d4096_tok_s"]);
     expect(fa0?.context.metadata?.pp512_tok_s).toBe(1702.5);
     expect(fa0?.context.metadata?.["tg128@d4096_tok_s"]).toBe(141.75);
@@ -403,10 +423,9 @@ describe("llama-bench with two -fa values (hand-made-two-configs.json)", () => {
     expect(refused.conflicts[0]).toContain("2 different configurations");
     const plan = planRuns(parsed, { split: true });
     expect(plan.runs).toHaveLength(2);
-    expect(plan.runs.map((run) => run.document.results.map((point) => [point.concurrency, point.output_throughput]))).toEqual([
-      [[1, 165.25]],
-      [[1, 168.5]],
-    ]);
+    expect(
+      plan.runs.map((run) => run.document.results.map((point) => [point.concurrency, point.output_throughput])),
+    ).toEqual([[[1, 165.25]], [[1, 168.5]]]);
   });
 });
 
@@ -424,7 +443,12 @@ describe("llama-bench with prompt processing tests only (hand-made-pp-only.csv)"
       "llama-bench/hand-made-pp-only.csv: no generation test (n_gen > 0, n_prompt 0) was run, so there is no single-stream speed; the tests' speeds are kept as metadata.",
     ]);
     expect(fragment ? speedKeys(fragment) : []).toEqual(["pp512_tok_s", "pp2048_tok_s", "pp512@d4096_tok_s"]);
-    expect(fragment?.context.metadata).toMatchObject({ pp512_tok_s: 7284.5, pp2048_tok_s: 6974.5, "pp512@d4096_tok_s": 5483, tests: 3 });
+    expect(fragment?.context.metadata).toMatchObject({
+      pp512_tok_s: 7284.5,
+      pp2048_tok_s: 6974.5,
+      "pp512@d4096_tok_s": 5483,
+      tests: 3,
+    });
     expect(fragment?.context.metadata?.single_stream_test).toBeUndefined();
     expect(fragment?.context.metadata?.single_stream_avg_ms).toBeUndefined();
     expect(fragment?.context.workload).toBeUndefined();
@@ -444,7 +468,8 @@ describe("llama-bench with prompt processing tests only (hand-made-pp-only.csv)"
 
 describe("llama-bench: which generation test is the single-stream figure", () => {
   const base = { build_commit: "b1c2d3e", build_number: 4000, n_prompt: 0, test_time: "2025-01-01T00:00:00Z" };
-  const parseTests = (tests: Raw[]) => llamaBenchParser.parse(decodeText("picks.json", JSON.stringify(tests.map((test) => ({ ...base, ...test })))));
+  const parseTests = (tests: Raw[]) =>
+    llamaBenchParser.parse(decodeText("picks.json", JSON.stringify(tests.map((test) => ({ ...base, ...test })))));
 
   test("at depth 0 without tg128, the smallest n_gen", () => {
     const [fragment, ...rest] = parseTests([
@@ -491,14 +516,27 @@ describe("llama-bench: which generation test is the single-stream figure", () =>
     ]);
     expect(fragment?.points[0]?.output_throughput).toBe(40.5);
     expect(fragment?.context.metadata?.tg128_tok_s).toBe(40.5);
-    expect(fragment?.warnings).toEqual(["picks.json (test 2: tg128): the same test as test 1; only the speed of test 1 is kept."]);
+    expect(fragment?.warnings).toEqual([
+      "picks.json (test 2: tg128): the same test as test 1; only the speed of test 1 is kept.",
+    ]);
   });
 });
 
 describe("llama-bench field sets of other builds", () => {
   test("a build without n_depth and with -fa on/off/auto: no depth, flash_attn kept as written", () => {
-    const older = { build_commit: "b1c2d3e", build_number: 3000, gpu_info: "", n_prompt: 0, n_gen: 64, avg_ts: 41.5, flash_attn: "auto", n_gpu_layers: 0 };
-    const fragments = llamaBenchParser.parse(decodeText("old.json", JSON.stringify([older, { ...older, n_gen: 32, avg_ts: 42.25 }])));
+    const older = {
+      build_commit: "b1c2d3e",
+      build_number: 3000,
+      gpu_info: "",
+      n_prompt: 0,
+      n_gen: 64,
+      avg_ts: 41.5,
+      flash_attn: "auto",
+      n_gpu_layers: 0,
+    };
+    const fragments = llamaBenchParser.parse(
+      decodeText("old.json", JSON.stringify([older, { ...older, n_gen: 32, avg_ts: 42.25 }])),
+    );
     expect(fragments).toHaveLength(1);
     const [fragment] = fragments;
     expect(fragment?.part).toBe("");
@@ -555,7 +593,8 @@ describe("llama-bench with more test speeds than a run's metadata holds", () => 
     expect(tg128).toBe(199);
     expect(fragment?.points[0]?.output_throughput).toBe(100 + 199 * 0.25);
     expect(metadata.tg128_tok_s).toBe(149.75);
-    for (const record of records.filter((r) => r.n_depth === 0)) expect(metadata[speedKey(record)], speedKey(record)).toBe(record.avg_ts);
+    for (const record of records.filter((r) => r.n_depth === 0))
+      expect(metadata[speedKey(record)], speedKey(record)).toBe(record.avg_ts);
     // The 156 other places go to the first tests of the file; the rest (from index 156 on, at depth 65536) are left out.
     expect(metadata.pp16_tok_s).toBe(148);
     expect(metadata["pp16@d512_tok_s"]).toBe(100);
@@ -580,7 +619,15 @@ describe("llama-bench with more test speeds than a run's metadata holds", () => 
 
 describe("llama-bench broken files", () => {
   const record = (over: Raw) =>
-    JSON.stringify({ build_commit: "abc1234", build_number: 1, n_prompt: 0, n_gen: 128, n_depth: 0, avg_ts: 50.5, ...over });
+    JSON.stringify({
+      build_commit: "abc1234",
+      build_number: 1,
+      n_prompt: 0,
+      n_gen: 128,
+      n_depth: 0,
+      avg_ts: 50.5,
+      ...over,
+    });
 
   test("avg_ts of the wrong type names its path", () => {
     const error = parseError(decodeText("x.json", `[${record({})}, ${record({ avg_ts: { mean: 1 } })}]`));
@@ -606,7 +653,11 @@ describe("llama-bench broken files", () => {
   });
 
   test("a CSV row with a non-numeric avg_ts names its row", () => {
-    const csv = ["build_commit,build_number,n_prompt,n_gen,avg_ts", '"abc","1","0","128","12.5"', '"abc","1","0","256","n/a"'].join("\n");
+    const csv = [
+      "build_commit,build_number,n_prompt,n_gen,avg_ts",
+      '"abc","1","0","128","12.5"',
+      '"abc","1","0","256","n/a"',
+    ].join("\n");
     const file = decodeText("x.csv", csv);
     expect(llamaBenchParser.detect(file)).toBe(true);
     expect(parseError(file).path).toBe("row 3: avg_ts");
@@ -624,12 +675,19 @@ describe("llama-bench detection", () => {
   it("claims no other tool's file", () => {
     const others: Record<string, unknown> = {
       vllm: { backend: "vllm", model_id: "m", max_concurrency: 4, output_throughput: 10, mean_tpot_ms: 5 },
-      sglang: [{ backend: "sglang", max_concurrency: 1, output_throughput: 10 }, { backend: "sglang", max_concurrency: 2, output_throughput: 20 }],
+      sglang: [
+        { backend: "sglang", max_concurrency: 1, output_throughput: 10 },
+        { backend: "sglang", max_concurrency: 2, output_throughput: 20 },
+      ],
       guidellm: { benchmarks: [{ metrics: {} }] },
       aiperf: { output_token_throughput: { avg: 1, unit: "tokens/sec" }, input_config: {} },
       llmperf: { results_mean_output_throughput_token_per_s: 1, num_concurrent_requests: 1 },
       inferencePerf: { load_summary: { count: 1 }, successes: { throughput: { output_tokens_per_sec: 1 } } },
-      trtllm: { engine: { model: "m" }, world_info: { tp_size: 1 }, performance: { system_output_throughput_tok_s: 1 } },
+      trtllm: {
+        engine: { model: "m" },
+        world_info: { tp_size: 1 },
+        performance: { system_output_throughput_tok_s: 1 },
+      },
       llmd: { version: "0.2", run: { uid: "x" }, results: { request_performance: {} } },
       servebench: { format: "servebench/v1", engine: "vllm", model: "m", results: [{ concurrency: 1 }] },
       emptyArray: [],
@@ -641,9 +699,26 @@ describe("llama-bench detection", () => {
       const kind = Array.isArray(data) && name === "sglang" ? "jsonl" : "json";
       expect(llamaBenchParser.detect({ name, kind, data, bytes: 1 }), name).toBe(false);
     }
-    expect(llamaBenchParser.detect({ name: "x.csv", kind: "csv", data: [["a", "b"], ["1", "2"]], bytes: 1 })).toBe(false);
+    expect(
+      llamaBenchParser.detect({
+        name: "x.csv",
+        kind: "csv",
+        data: [
+          ["a", "b"],
+          ["1", "2"],
+        ],
+        bytes: 1,
+      }),
+    ).toBe(false);
     expect(llamaBenchParser.detect({ name: "x.csv", kind: "csv", data: "not rows", bytes: 1 })).toBe(false);
-    expect(llamaBenchParser.detect({ name: "x.yaml", kind: "yaml", data: { build_commit: "a", n_prompt: 1, n_gen: 0, avg_ts: 1 }, bytes: 1 })).toBe(false);
+    expect(
+      llamaBenchParser.detect({
+        name: "x.yaml",
+        kind: "yaml",
+        data: { build_commit: "a", n_prompt: 1, n_gen: 0, avg_ts: 1 },
+        bytes: 1,
+      }),
+    ).toBe(false);
   });
 
   it("does not claim the other tools' fixtures of this module, nor SOURCE.txt", () => {
@@ -680,7 +755,11 @@ describe("llama-bench through the import plan", () => {
     expect(plan.runs).toHaveLength(1);
     const document = plan.runs[0]!.document;
     expect(document.results).toEqual([
-      { concurrency: 1, output_throughput: 168.128437, sources: { concurrency: CONCURRENCY_SOURCE, output_throughput: "avg_ts" } },
+      {
+        concurrency: 1,
+        output_throughput: 168.128437,
+        sources: { concurrency: CONCURRENCY_SOURCE, output_throughput: "avg_ts" },
+      },
     ]);
     expect(document.name).toBe("llama-bench · gpt-oss-20b-mxfp4");
     expect(document.engine).toBe("llama.cpp");

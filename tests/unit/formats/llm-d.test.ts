@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import { parse as parseYaml } from "yaml";
 import { describe, expect, it, test } from "vitest";
+import { parse as parseYaml } from "yaml";
 import { decodeText } from "@/lib/formats/decode";
 import { llmdReportParser } from "@/lib/formats/llm-d";
 import { FormatError, type SourceFile } from "@/lib/formats/types";
@@ -74,7 +74,8 @@ function resolveRef(root: Schema, ref: string): Schema {
 
 /** A schema node → its concrete alternatives ($ref, anyOf, oneOf and allOf expanded). */
 function alternatives(root: Schema, node: Schema): Schema[] {
-  if (typeof node.$ref === "string") return alternatives(root, { ...resolveRef(root, node.$ref), ...omit(node, "$ref") });
+  if (typeof node.$ref === "string")
+    return alternatives(root, { ...resolveRef(root, node.$ref), ...omit(node, "$ref") });
   for (const key of ["anyOf", "oneOf", "allOf"] as const) {
     if (Array.isArray(node[key])) {
       const rest = omit(node, key);
@@ -151,7 +152,9 @@ describe("llm-d: every field the parser reads exists in the report's published J
 
   it("the schema walker itself rejects fields a schema does not have", () => {
     const v02 = readFixtureJson(SCHEMAS["0.2"]) as Schema;
-    expect(schemaHasPath(v02, ["results", "request_performance", "aggregate", "latency", "time_per_output_token", "p99"])).toBe(true);
+    expect(
+      schemaHasPath(v02, ["results", "request_performance", "aggregate", "latency", "time_per_output_token", "p99"]),
+    ).toBe(true);
     expect(schemaHasPath(v02, ["scenario", "stack", "[]", "standardized", "accelerator", "count"])).toBe(true);
     expect(schemaHasPath(v02, ["scenario", "stack", "[]", "native", "args", "--any-flag"])).toBe(true);
     expect(schemaHasPath(v02, ["results", "request_performance", "aggregate", "latency", "tpot"])).toBe(false);
@@ -256,7 +259,11 @@ describe("llm-d v0.2 example (dummy values; inference-perf at 10 QPS against llm
       "--max-model-len": 1024,
       "--tensor-parallel-size": 8,
     });
-    expect(context.env).toMatchObject({ UCX_TLS: "rc,sm,cuda_ipc,cuda_copy,tcp", VLLM_NIXL_SIDE_CHANNEL_PORT: "5557", VLLM_ALLOW_LONG_MAX_MODEL_LEN: "1" });
+    expect(context.env).toMatchObject({
+      UCX_TLS: "rc,sm,cuda_ipc,cuda_copy,tcp",
+      VLLM_NIXL_SIDE_CHANNEL_PORT: "5557",
+      VLLM_ALLOW_LONG_MAX_MODEL_LEN: "1",
+    });
     expect(Object.keys(context.env ?? {})).toHaveLength(8);
     expect(context.workload).toEqual({ input_len: 2148, output_len: 1000, num_prompts: 500 });
     expect(context.measured_at).toBe("2025-11-05T18:00:42.000Z");
@@ -357,7 +364,12 @@ describe("llm-d v0.1 example (dummy values; legacy layout)", () => {
     });
     expect(context.measured_at).toBe("2025-06-10T15:49:43.571Z");
     expect(context.workload).toEqual({ num_prompts: 32 });
-    expect(context.metadata).toMatchObject({ roles: "prefill, decode, decode", load_tool: "inference-perf", quantization: "fp16", report_version: "0.1" });
+    expect(context.metadata).toMatchObject({
+      roles: "prefill, decode, decode",
+      load_tool: "inference-perf",
+      quantization: "fp16",
+      report_version: "0.1",
+    });
     expect(fragment.warnings).toEqual([
       `${V01}: the engine components (prefill, decode, decode) were launched with different arguments; only the ones they share are kept as flags.`,
     ]);
@@ -441,7 +453,12 @@ describe("llm-d traps", () => {
   const agg = "results.request_performance.aggregate";
 
   test("AIPerf's inter_token_latency is TPOT", () => {
-    const point = parseOne(variant(VLLM_C16, { "scenario.load.standardized.tool": "aiperf", [`${agg}.latency.time_per_output_token`]: undefined })).points[0]!;
+    const point = parseOne(
+      variant(VLLM_C16, {
+        "scenario.load.standardized.tool": "aiperf",
+        [`${agg}.latency.time_per_output_token`]: undefined,
+      }),
+    ).points[0]!;
     expect(point.mean_tpot_ms).toBe(14.5);
     expect(point.sources?.mean_tpot_ms).toBe(`${agg}.latency.inter_token_latency.mean`);
     expect(point.mean_itl_ms).toBeUndefined();
@@ -501,7 +518,9 @@ describe("llm-d traps", () => {
     expect(fragment.points[0]).toMatchObject({ concurrency: 16, completed: 0, failed: 200 });
     expect(fragment.points[0]?.output_throughput).toBeUndefined();
     expect(fragment.points[0]?.mean_ttft_ms).toBeUndefined();
-    expect(fragment.warnings).toEqual(["failed.json: no request completed (200 failed); its figures are stored as no data."]);
+    expect(fragment.warnings).toEqual([
+      "failed.json: no request completed (200 failed); its figures are stored as no data.",
+    ]);
   });
 
   test("units that do not fit the statistic are a FormatError naming the units field", () => {
@@ -511,11 +530,15 @@ describe("llm-d traps", () => {
     const latency = parseError(variant(VLLM_C16, { [`${agg}.latency.time_per_output_token.units`]: "count" }));
     expect(latency.path).toBe(`${agg}.latency.time_per_output_token.units`);
     expect(latency.message).toContain('"count"');
-    expect(parseError(variant(VLLM_C16, { [`${agg}.latency.request_latency.units`]: undefined })).path).toBe(`${agg}.latency.request_latency.units`);
+    expect(parseError(variant(VLLM_C16, { [`${agg}.latency.request_latency.units`]: undefined })).path).toBe(
+      `${agg}.latency.request_latency.units`,
+    );
   });
 
   test("a statistic or figure of the wrong type is a FormatError naming its path", () => {
-    expect(parseError(variant(VLLM_C16, { [`${agg}.throughput.output_token_rate`]: 1044.6 })).path).toBe(`${agg}.throughput.output_token_rate`);
+    expect(parseError(variant(VLLM_C16, { [`${agg}.throughput.output_token_rate`]: 1044.6 })).path).toBe(
+      `${agg}.throughput.output_token_rate`,
+    );
     const error = parseError(variant(VLLM_C16, { [`${agg}.latency.time_to_first_token.mean`]: { value: 85.2 } }));
     expect(error.path).toBe(`${agg}.latency.time_to_first_token.mean`);
     expect(error.message).toContain("an object");
@@ -535,7 +558,12 @@ describe("llm-d traps", () => {
   });
 
   test("an engine tool the parser does not know is kept in metadata, not guessed", () => {
-    const fragment = parseOne(variant(VLLM_C16, { "scenario.stack.0.standardized.tool": "acme-serve", "scenario.stack.0.standardized.tool_version": "2.1" }));
+    const fragment = parseOne(
+      variant(VLLM_C16, {
+        "scenario.stack.0.standardized.tool": "acme-serve",
+        "scenario.stack.0.standardized.tool_version": "2.1",
+      }),
+    );
     expect(fragment.context.engine).toBeUndefined();
     expect(fragment.context.engine_version).toBeUndefined();
     expect(fragment.context.metadata).toMatchObject({ engine_tool: "acme-serve", engine_tool_version: "2.1" });
@@ -545,7 +573,9 @@ describe("llm-d traps", () => {
 describe("llm-d detection", () => {
   it("claims every report fixture and none of the JSON Schemas", () => {
     const files = fixtureFiles(DIR);
-    const reports = files.filter((name) => name.endsWith(".yaml") || (name.includes("hand-made") && name.endsWith(".json")));
+    const reports = files.filter(
+      (name) => name.endsWith(".yaml") || (name.includes("hand-made") && name.endsWith(".json")),
+    );
     const schemas = files.filter((name) => name.endsWith("_json_schema.json"));
     expect(reports).toHaveLength(6);
     expect(schemas).toHaveLength(3);
@@ -581,8 +611,25 @@ describe("llm-d detection", () => {
     for (const [name, data] of Object.entries(others)) {
       expect(llmdReportParser.detect({ name, kind: "json", data, bytes: 1 }), name).toBe(false);
     }
-    expect(llmdReportParser.detect({ name: "x.csv", kind: "csv", data: [["version", "run"], ["0.2", "x"]], bytes: 1 })).toBe(false);
-    expect(llmdReportParser.detect({ name: "x.jsonl", kind: "jsonl", data: [readFixtureJson(VLLM_C16), readFixtureJson(VLLM_C16)], bytes: 1 })).toBe(false);
+    expect(
+      llmdReportParser.detect({
+        name: "x.csv",
+        kind: "csv",
+        data: [
+          ["version", "run"],
+          ["0.2", "x"],
+        ],
+        bytes: 1,
+      }),
+    ).toBe(false);
+    expect(
+      llmdReportParser.detect({
+        name: "x.jsonl",
+        kind: "jsonl",
+        data: [readFixtureJson(VLLM_C16), readFixtureJson(VLLM_C16)],
+        bytes: 1,
+      }),
+    ).toBe(false);
   });
 
   it("claims a report without a version by its sections", () => {

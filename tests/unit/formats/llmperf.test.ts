@@ -9,7 +9,7 @@ import {
   llmperfSummaryParser,
   summarizeIndividualResponses,
 } from "@/lib/formats/llmperf";
-import { FormatError, type Fragment } from "@/lib/formats/types";
+import { FormatError, type Fragment, type SourceFile } from "@/lib/formats/types";
 import type { ResultPoint } from "@/lib/runs/schema";
 import { FIXTURES_DIR, fixtureFiles, loadFixture, readFixtureJson } from "./fixtures";
 
@@ -58,7 +58,10 @@ const SUMMARY_LATENCIES: ReadonlyArray<[keyof ResultPoint, string]> = [
   ["p99_e2el_per_token_ms", "results_inter_token_latency_s_quantiles_p99"],
 ];
 
-const TPOT_AND_ITL = ["mean", "median", "std", "p90", "p95", "p99"].flatMap((stat) => [`${stat}_tpot_ms`, `${stat}_itl_ms`]);
+const TPOT_AND_ITL = ["mean", "median", "std", "p90", "p95", "p99"].flatMap((stat) => [
+  `${stat}_tpot_ms`,
+  `${stat}_itl_ms`,
+]);
 
 describe("LLMPerf detection", () => {
   test.each([...SUMMARIES, STRINGS, ALL_FAILED, TWO_LINES, BROKEN])("%s is an LLMPerf summary", (file) => {
@@ -82,7 +85,9 @@ describe("LLMPerf detection", () => {
 
   it("covers every LLMPerf fixture", () => {
     const files = fixtureFiles("llmperf").filter((file) => /\.jsonl?$/.test(file));
-    expect(files.sort()).toEqual([...SUMMARIES, ...INDIVIDUAL, STRINGS, ALL_FAILED, TWO_LINES, BROKEN, WITH_ERRORS].sort());
+    expect(files.sort()).toEqual(
+      [...SUMMARIES, ...INDIVIDUAL, STRINGS, ALL_FAILED, TWO_LINES, BROKEN, WITH_ERRORS].sort(),
+    );
   });
 
   it("does not claim other tools' shapes, and never throws", () => {
@@ -120,7 +125,7 @@ describe("LLMPerf detection", () => {
     for (const folder of folders) {
       for (const file of fixtureFiles(folder)) {
         if (path.basename(file) === "SOURCE.txt" || /\.md$/.test(file)) continue;
-        let source;
+        let source: SourceFile;
         try {
           source = loadFixture(file);
         } catch {
@@ -184,6 +189,7 @@ describe("LLMPerf *_summary.json (leaderboard raw data)", () => {
     expect(fragment!.context.model).toBe("llama2-70b-4096");
     expect(fragment!.context.measured_at).toBe("2024-01-10T01:55:04.000Z");
     expect(point.output_throughput).toBe(441.84737788500206);
+    // biome-ignore lint/correctness/noPrecisionLoss: the figure as the file writes it
     expect(point.mean_ttft_ms).toBeCloseTo(227.86034579078357, 9);
     expect(point.p99_ttft_ms).toBeCloseTo(350.0269545800982, 9);
     expect(point.median_e2el_ms).toBeCloseTo(805.1837999373674, 9);
@@ -211,7 +217,9 @@ describe("LLMPerf hand-made summaries", () => {
     expect(point.p99_ttft_ms).toBeCloseTo(450, 9); // "0.45" s
     expect(point.p95_e2el_ms).toBeUndefined(); // NaN
     expect(point.p90_e2el_ms).toBeCloseTo(3600, 9);
-    expect(fragments[0]!.warnings).toEqual(["summary: results_end_to_end_latency_s_quantiles_p95 is NaN; stored as no data."]);
+    expect(fragments[0]!.warnings).toEqual([
+      "summary: results_end_to_end_latency_s_quantiles_p95 is NaN; stored as no data.",
+    ]);
     expect(fragments[0]!.context.workload).toEqual({ input_len: 550, output_len: 150, temperature: 0 });
     expect(fragments[0]!.context.metadata).toMatchObject({ stddev_input_tokens: 150, stddev_output_tokens: 10 });
   });
@@ -223,7 +231,11 @@ describe("LLMPerf hand-made summaries", () => {
       concurrency: 16,
       completed: 0,
       failed: 20,
-      sources: { concurrency: "num_concurrent_requests", completed: "results_num_completed_requests", failed: "results_number_errors" },
+      sources: {
+        concurrency: "num_concurrent_requests",
+        completed: "results_num_completed_requests",
+        failed: "results_number_errors",
+      },
     });
     const warnings = fragments[0]!.warnings;
     expect(warnings.at(-1)).toBe("summary: no request completed (20 failed); its figures are stored as no data.");
@@ -285,7 +297,9 @@ describe("LLMPerf *_individual_responses.json", () => {
       }
       expect(point.sources?.mean_ttft_ms).toBe("ttft_s (mean over successful requests)");
       expect(point.sources?.p99_e2el_per_token_ms).toBe("inter_token_latency_s (p99 over successful requests)");
-      expect(point.total_output_tokens).toBe(records.reduce((total, record) => total + record.number_output_tokens!, 0));
+      expect(point.total_output_tokens).toBe(
+        records.reduce((total, record) => total + record.number_output_tokens!, 0),
+      );
       expect(point.total_input_tokens).toBe(150 * 550);
       for (const key of TPOT_AND_ITL) expect(point[key as keyof ResultPoint], key).toBeUndefined();
     },
@@ -314,18 +328,26 @@ describe("LLMPerf *_individual_responses.json", () => {
     expect(result.point.p99_e2el_ms).toBeCloseTo(2589, 6);
     expect(result.point.median_e2el_ms).toBeCloseTo(2050, 6);
     expect(result.point.total_output_tokens).toBe(12 * 150 + 66);
-    expect(result.warnings).toEqual(["individual responses: 1 successful request(s) have ttft_s NaN; left out of its statistics."]);
+    expect(result.warnings).toEqual([
+      "individual responses: 1 successful request(s) have ttft_s NaN; left out of its statistics.",
+    ]);
     expect(llmperfIndividualParser.parse(loadFixture(WITH_ERRORS))).toEqual([]);
   });
 
   it("individualResponsesFragment files the statistics under a concurrency supplied from elsewhere", () => {
-    const fragment = individualResponsesFragment(loadFixture(INDIVIDUAL[0]!), { concurrency: 5, source: "supplied by the uploader" });
+    const fragment = individualResponsesFragment(loadFixture(INDIVIDUAL[0]!), {
+      concurrency: 5,
+      source: "supplied by the uploader",
+    });
     expect(fragment.format).toBe("llmperf");
     const point = onlyPoint(fragment);
     expect(point.concurrency).toBe(5);
     expect(point.sources?.concurrency).toBe("supplied by the uploader");
+    // biome-ignore lint/correctness/noPrecisionLoss: the figure as the file writes it
     expect(point.mean_ttft_ms).toBeCloseTo(227.86034579078357, 6);
-    expect(() => individualResponsesFragment(loadFixture(INDIVIDUAL[0]!), { concurrency: 0, source: "x" })).toThrow(FormatError);
+    expect(() => individualResponsesFragment(loadFixture(INDIVIDUAL[0]!), { concurrency: 0, source: "x" })).toThrow(
+      FormatError,
+    );
   });
 
   it("a broken record names its index and field", () => {

@@ -1,13 +1,14 @@
 /** Detection across all formats: every fixture is claimed by exactly one parser, of its own tool. */
+
+import fs from "node:fs";
+import path from "node:path";
 import { describe, expect, it, test } from "vitest";
 import { AppError } from "@/lib/errors";
 import { readUploads } from "@/lib/formats/import";
 import { FORMAT_NAMES } from "@/lib/formats/names";
 import { FORMAT_PARSERS } from "@/lib/formats/registry";
 import type { FormatId } from "@/lib/formats/types";
-import { fixtureFiles, loadFixture, FIXTURES_DIR } from "./fixtures";
-import fs from "node:fs";
-import path from "node:path";
+import { FIXTURES_DIR, fixtureFiles, loadFixture } from "./fixtures";
 
 const TOOL_OF_FOLDER: Record<string, FormatId[]> = {
   vllm: ["vllm-bench-serve", "vllm-sweep"],
@@ -41,13 +42,17 @@ describe("format detection", () => {
     expect(TOOL_OF_FOLDER[file.split("/")[0]!]).toContain(claimed[0]);
   });
 
-  test.each(fixtureFiles("llm-d-benchmark-report").filter(isJsonSchema))("%s (a JSON Schema, not a report) is claimed by none", (file) => {
-    const source = loadFixture(file);
-    expect(FORMAT_PARSERS.filter((parser) => parser.detect(source)).map((parser) => parser.id)).toEqual([]);
-  });
+  test.each(fixtureFiles("llm-d-benchmark-report").filter(isJsonSchema))(
+    "%s (a JSON Schema, not a report) is claimed by none",
+    (file) => {
+      const source = loadFixture(file);
+      expect(FORMAT_PARSERS.filter((parser) => parser.detect(source)).map((parser) => parser.id)).toEqual([]);
+    },
+  );
 
   test.each(resultFiles)("%s goes through the upload pipeline", (file) => {
-    const upload = () => readUploads([{ name: file, bytes: fs.readFileSync(path.join(FIXTURES_DIR, file)) }], FORMAT_PARSERS);
+    const upload = () =>
+      readUploads([{ name: file, bytes: fs.readFileSync(path.join(FIXTURES_DIR, file)) }], FORMAT_PARSERS);
     if (/broken/.test(file)) {
       expect(upload).toThrow(AppError);
       try {

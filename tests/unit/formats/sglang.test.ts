@@ -1,17 +1,26 @@
+import fs from "node:fs";
+import path from "node:path";
 import { describe, expect, it, test } from "vitest";
 import { decodeText } from "@/lib/formats/decode";
 import { sglangBenchServingParser, sglangOneBatchServerParser } from "@/lib/formats/sglang";
 import { FormatError, type Fragment, type SourceFile } from "@/lib/formats/types";
 import { vllmBenchServeParser, vllmSweepParser } from "@/lib/formats/vllm";
 import type { ResultPoint } from "@/lib/runs/schema";
-import { fixtureFiles, FIXTURES_DIR, loadFixture, readFixtureJson } from "./fixtures";
-import fs from "node:fs";
-import path from "node:path";
+import { FIXTURES_DIR, fixtureFiles, loadFixture, readFixtureJson } from "./fixtures";
 
 type Json = Record<string, unknown>;
 
-const EARLY_FILES = ["sglang/deepseek_dp_mla_output.jsonl", "sglang/llama_3_3_70b_offline_output.jsonl", "sglang/llama_3_3_70b_online_output.jsonl"];
-const SERVING_FILES = [...EARLY_FILES, "sglang/hand-made-late-format.jsonl", "sglang/hand-made-late-format-nan.jsonl", "sglang/hand-made-broken-figure.jsonl"];
+const EARLY_FILES = [
+  "sglang/deepseek_dp_mla_output.jsonl",
+  "sglang/llama_3_3_70b_offline_output.jsonl",
+  "sglang/llama_3_3_70b_online_output.jsonl",
+];
+const SERVING_FILES = [
+  ...EARLY_FILES,
+  "sglang/hand-made-late-format.jsonl",
+  "sglang/hand-made-late-format-nan.jsonl",
+  "sglang/hand-made-broken-figure.jsonl",
+];
 const ONE_BATCH_FILES = [
   "sglang/hand-made-one-batch-server-v1-basic.jsonl",
   "sglang/hand-made-one-batch-server-v3-last-ttft.jsonl",
@@ -111,7 +120,16 @@ describe("sglangBenchServingParser: detection", () => {
 
   it("does not claim the other tools' fixture files", () => {
     let checked = 0;
-    for (const folder of ["guidellm", "aiperf", "llmperf", "inference-perf", "llama-bench", "llm-d-benchmark-report", "trtllm", "servebench"]) {
+    for (const folder of [
+      "guidellm",
+      "aiperf",
+      "llmperf",
+      "inference-perf",
+      "llama-bench",
+      "llm-d-benchmark-report",
+      "trtllm",
+      "servebench",
+    ]) {
       let files: string[];
       try {
         files = fixtureFiles(folder);
@@ -237,7 +255,11 @@ describe("sglangBenchServingParser: late format (hand-made from bench_serving.py
     expect(second.p95_itl_ms).toBe(41.33);
     expect(second.p99_e2el_ms).toBe(10377.9);
     expect(second.total_token_throughput).toBeCloseTo((655360 + 163840) / 92.4, 9);
-    expect(fragments[1]?.context.metadata).toMatchObject({ measured_concurrency: 63.6, max_concurrent_requests: 64, max_output_tokens_per_s: 2230 });
+    expect(fragments[1]?.context.metadata).toMatchObject({
+      measured_concurrency: 63.6,
+      max_concurrent_requests: 64,
+      max_output_tokens_per_s: 2230,
+    });
   });
 
   it("takes engine, version, model, GPUs and launch flags from server_info", () => {
@@ -255,7 +277,16 @@ describe("sglangBenchServingParser: late format (hand-made from bench_serving.py
     expect(flags["--mem-fraction-static"]).toBe("0.88");
     expect(flags["--cuda-graph-bs"]).toEqual(["1", "2", "4", "8"]);
     // Unset (null), switched-off (false), secret and non-argument keys are not flags.
-    for (const absent of ["--disable-radix-cache", "--quantization", "--api-key", "--internal-states", "--version", "--status", "--max-total-num-tokens", "--enable-dp-attention"]) {
+    for (const absent of [
+      "--disable-radix-cache",
+      "--quantization",
+      "--api-key",
+      "--internal-states",
+      "--version",
+      "--status",
+      "--max-total-num-tokens",
+      "--enable-dp-attention",
+    ]) {
       expect(flags[absent], absent).toBeUndefined();
     }
     expect(JSON.stringify(fragment)).not.toContain("sk-hand-made-not-a-real-key");
@@ -273,7 +304,8 @@ describe("sglangBenchServingParser: late format (hand-made from bench_serving.py
   it("never stores the per-request arrays of --output-details", () => {
     expect(rawLines(file)[0]?.generated_texts).toBeDefined();
     const stored = JSON.stringify(sglangBenchServingParser.parse(loadFixture(file)));
-    for (const key of ["generated_texts", "The quick brown fox", "ttfts", "itls", "input_lens", "errors"]) expect(stored).not.toContain(key);
+    for (const key of ["generated_texts", "The quick brown fox", "ttfts", "itls", "input_lens", "errors"])
+      expect(stored).not.toContain(key);
   });
 
   it("turns NaN into no data with a warning, and an all-failed line into a no-data point", () => {
@@ -285,7 +317,12 @@ describe("sglangBenchServingParser: late format (hand-made from bench_serving.py
       request_rate: "inf",
       completed: 0,
       duration_s: 0.81,
-      sources: { concurrency: "max_concurrency", request_rate: "request_rate", completed: "completed", duration_s: "duration" },
+      sources: {
+        concurrency: "max_concurrency",
+        request_rate: "request_rate",
+        completed: "completed",
+        duration_s: "duration",
+      },
     });
     expect(failed.warnings).toEqual([
       "sglang/hand-made-late-format-nan.jsonl (line 1): mean_e2e_latency_ms is NaN; stored as no data.",
@@ -301,12 +338,16 @@ describe("sglangBenchServingParser: late format (hand-made from bench_serving.py
     expect(point.concurrency).toBeUndefined();
     expect(point.p99_tpot_ms).toBeUndefined();
     expectServingFigures(point, raw);
-    expect(partial.warnings).toEqual(["sglang/hand-made-late-format-nan.jsonl (line 2): p99_tpot_ms is NaN; stored as no data."]);
+    expect(partial.warnings).toEqual([
+      "sglang/hand-made-late-format-nan.jsonl (line 2): p99_tpot_ms is NaN; stored as no data.",
+    ]);
     expect(partial.context.metadata?.tag).toBe("partial-nan");
   });
 
   it("rejects a figure of the wrong type, naming the line", () => {
-    const error = formatError(() => sglangBenchServingParser.parse(loadFixture("sglang/hand-made-broken-figure.jsonl")));
+    const error = formatError(() =>
+      sglangBenchServingParser.parse(loadFixture("sglang/hand-made-broken-figure.jsonl")),
+    );
     expect(error.path).toBe("line 2.output_throughput");
     expect(error.message).toContain("an object");
   });
@@ -316,7 +357,13 @@ describe("sglangBenchServingParser: traps, inline", () => {
   const early = rawLines("sglang/llama_3_3_70b_online_output.jsonl")[0] as Json;
 
   it("reads numbers written as strings", () => {
-    const point = onlyPoint(only(sglangBenchServingParser.parse(inline({ ...early, output_throughput: "1,537.41", completed: "300", max_concurrency: "32" }))));
+    const point = onlyPoint(
+      only(
+        sglangBenchServingParser.parse(
+          inline({ ...early, output_throughput: "1,537.41", completed: "300", max_concurrency: "32" }),
+        ),
+      ),
+    );
     expect(point.output_throughput).toBe(1537.41);
     expect(point.completed).toBe(300);
     expect(point.concurrency).toBe(32);
@@ -327,16 +374,26 @@ describe("sglangBenchServingParser: traps, inline", () => {
     const fragment = only(sglangBenchServingParser.parse(inline({ ...early, request_rate: "trace" }, "trace.jsonl")));
     expect(fragment.points).toEqual([]);
     expect(fragment.warnings[0]).toContain('request_rate "trace"');
-    const capped = only(sglangBenchServingParser.parse(inline({ ...early, request_rate: "trace", max_concurrency: 8 })));
+    const capped = only(
+      sglangBenchServingParser.parse(inline({ ...early, request_rate: "trace", max_concurrency: 8 })),
+    );
     expect(onlyPoint(capped).concurrency).toBe(8);
   });
 
   it("refuses a line without any load level", () => {
-    expect(formatError(() => sglangBenchServingParser.parse(inline({ ...early, request_rate: null }))).path).toBe("request_rate");
+    expect(formatError(() => sglangBenchServingParser.parse(inline({ ...early, request_rate: null }))).path).toBe(
+      "request_rate",
+    );
   });
 
   it("reads p90/p95 statistics of forks, and p50 as a missing median", () => {
-    const point = onlyPoint(only(sglangBenchServingParser.parse(inline({ ...early, p90_ttft_ms: 120.5, p95_e2e_latency_ms: 9000.25, p50_tpot_ms: 13.5 }))));
+    const point = onlyPoint(
+      only(
+        sglangBenchServingParser.parse(
+          inline({ ...early, p90_ttft_ms: 120.5, p95_e2e_latency_ms: 9000.25, p50_tpot_ms: 13.5 }),
+        ),
+      ),
+    );
     expect(point.p90_ttft_ms).toBe(120.5);
     expect(point.p95_e2el_ms).toBe(9000.25);
     expect(point.median_tpot_ms).toBe(13.5);
@@ -344,9 +401,18 @@ describe("sglangBenchServingParser: traps, inline", () => {
   });
 
   it("reads a PD-disaggregated server_info from its decode server", () => {
-    const args = { model_path: "deepseek-ai/DeepSeek-V3", tp_size: 8, dp_size: 8, enable_dp_attention: true, disaggregation_mode: "decode", version: "0.5.2" };
+    const args = {
+      model_path: "deepseek-ai/DeepSeek-V3",
+      tp_size: 8,
+      dp_size: 8,
+      enable_dp_attention: true,
+      disaggregation_mode: "decode",
+      version: "0.5.2",
+    };
     const fragment = only(
-      sglangBenchServingParser.parse(inline({ ...early, server_info: { prefill: [{ ...args, disaggregation_mode: "prefill" }], decode: [args] } })),
+      sglangBenchServingParser.parse(
+        inline({ ...early, server_info: { prefill: [{ ...args, disaggregation_mode: "prefill" }], decode: [args] } }),
+      ),
     );
     expect(fragment.context.engine).toBe("sglang");
     expect(fragment.context.engine_version).toBe("0.5.2");
@@ -370,9 +436,15 @@ describe("sglangBenchServingParser: traps, inline", () => {
     };
     const fragment = only(sglangBenchServingParser.parse(inline({ ...early, server_info: info, accept_length: 3.1 })));
     expect(fragment.context.hardware).toEqual({ gpu_count: 8 });
-    expect(fragment.context.speculative).toEqual({ method: "eagle3", draft_model: "lmsys/sglang-EAGLE3-LLaMA3.1-Instruct-8B", num_speculative_tokens: 4 });
+    expect(fragment.context.speculative).toEqual({
+      method: "eagle3",
+      draft_model: "lmsys/sglang-EAGLE3-LLaMA3.1-Instruct-8B",
+      num_speculative_tokens: 4,
+    });
     expect(fragment.context.metadata?.accept_length).toBe(3.1);
-    const withDpAttention = only(sglangBenchServingParser.parse(inline({ ...early, server_info: { ...info, enable_dp_attention: true } })));
+    const withDpAttention = only(
+      sglangBenchServingParser.parse(inline({ ...early, server_info: { ...info, enable_dp_attention: true } })),
+    );
     expect(withDpAttention.context.hardware).toEqual({ gpu_count: 2 });
   });
 });
@@ -399,7 +471,12 @@ describe("sglangOneBatchServerParser", () => {
         duration_s: raw.latency,
         output_throughput: raw.output_throughput,
         total_token_throughput: raw.overall_throughput,
-        sources: { concurrency: "batch_size", duration_s: "latency", output_throughput: "output_throughput", total_token_throughput: "overall_throughput" },
+        sources: {
+          concurrency: "batch_size",
+          duration_s: "latency",
+          output_throughput: "output_throughput",
+          total_token_throughput: "overall_throughput",
+        },
       });
       expect(fragment.context.workload).toEqual({ input_len: raw.input_len, output_len: raw.output_len });
       expect(fragment.context.engine).toBeUndefined();
@@ -417,10 +494,30 @@ describe("sglangOneBatchServerParser", () => {
   it("reads the second field set (last_gen_throughput added, no last_ttft) from inline lines", () => {
     // bench_one_batch_server.py's second revision: output_throughput = batch_size × output_len / (latency − ttft).
     const lines = [
-      { run_name: "default", batch_size: 1, input_len: 1024, output_len: 16, latency: 0.2101, output_throughput: 86.02, overall_throughput: 4950.02, last_gen_throughput: 91.4 },
-      { run_name: "default", batch_size: 16, input_len: 1024, output_len: 16, latency: 0.6877, output_throughput: 609.52, overall_throughput: 24196.6, last_gen_throughput: -1 },
+      {
+        run_name: "default",
+        batch_size: 1,
+        input_len: 1024,
+        output_len: 16,
+        latency: 0.2101,
+        output_throughput: 86.02,
+        overall_throughput: 4950.02,
+        last_gen_throughput: 91.4,
+      },
+      {
+        run_name: "default",
+        batch_size: 16,
+        input_len: 1024,
+        output_len: 16,
+        latency: 0.6877,
+        output_throughput: 609.52,
+        overall_throughput: 24196.6,
+        last_gen_throughput: -1,
+      },
     ];
-    const fragments = sglangOneBatchServerParser.parse(decodeText("v2.jsonl", lines.map((line) => JSON.stringify(line)).join("\n")));
+    const fragments = sglangOneBatchServerParser.parse(
+      decodeText("v2.jsonl", lines.map((line) => JSON.stringify(line)).join("\n")),
+    );
     expect(fragments.map((f) => onlyPoint(f).concurrency)).toEqual([1, 16]);
     expect(fragments.map((f) => onlyPoint(f).output_throughput)).toEqual([86.02, 609.52]);
     expect(fragments[0]?.context.metadata).toEqual({ run_name: "default", last_gen_throughput: 91.4 });
@@ -430,7 +527,12 @@ describe("sglangOneBatchServerParser", () => {
   it("keeps last_ttft and input throughput as metadata and drops the -1 'not available' values", () => {
     const fragments = sglangOneBatchServerParser.parse(loadFixture(ONE_BATCH_FILES[1] as string));
     expect(fragments.map((f) => onlyPoint(f).concurrency)).toEqual([1, 32, 128]);
-    expect(fragments[2]?.context.metadata).toEqual({ run_name: "tp8", last_ttft_s: 3.6018, input_throughput: 72781.39, last_gen_throughput: 2622.64 });
+    expect(fragments[2]?.context.metadata).toEqual({
+      run_name: "tp8",
+      last_ttft_s: 3.6018,
+      input_throughput: 72781.39,
+      last_gen_throughput: 2622.64,
+    });
     expect(onlyPoint(fragments[2] as Fragment).mean_ttft_ms).toBeUndefined();
   });
 
@@ -449,10 +551,23 @@ describe("sglangOneBatchServerParser", () => {
   });
 
   it("reads a single line (decoded as one object) and numbers written as strings", () => {
-    const line = { run_name: "x", batch_size: "4", input_len: 512, output_len: 32, latency: "0.5", output_throughput: "256.0", overall_throughput: "4,352.0" };
+    const line = {
+      run_name: "x",
+      batch_size: "4",
+      input_len: 512,
+      output_len: 32,
+      latency: "0.5",
+      output_throughput: "256.0",
+      overall_throughput: "4,352.0",
+    };
     const fragment = only(sglangOneBatchServerParser.parse(inline(line, "one.jsonl")));
     expect(fragment.part).toBe("");
-    expect(onlyPoint(fragment)).toMatchObject({ concurrency: 4, duration_s: 0.5, output_throughput: 256, total_token_throughput: 4352 });
+    expect(onlyPoint(fragment)).toMatchObject({
+      concurrency: 4,
+      duration_s: 0.5,
+      output_throughput: 256,
+      total_token_throughput: 4352,
+    });
   });
 
   it("rejects a line without a usable batch size or with a figure of the wrong type", () => {

@@ -116,7 +116,12 @@ describe("trtllm-bench --report_json, streaming (hand-made-streaming.json: `trtl
       "--kv-cache-free-gpu-memory-fraction": 0.9,
       "--scheduler-policy": "guaranteed_no_evict",
     });
-    expect(context.workload).toEqual({ num_prompts: 50, input_len: 128, output_len: 128, dataset: "synthetic_128_128.txt" });
+    expect(context.workload).toEqual({
+      num_prompts: 50,
+      input_len: 128,
+      output_len: 128,
+      dataset: "synthetic_128_128.txt",
+    });
     expect(context.speculative).toEqual({ method: "Eagle", acceptance_rate: 0.5468 });
     expect(context.metadata).toMatchObject({
       streaming: true,
@@ -230,7 +235,9 @@ describe("trtllm-bench traps", () => {
   });
 
   test("a NaN figure is no data with a warning", () => {
-    const fragment = trtllmBenchParser.parse(variant(STREAMING, { "streaming_metrics.avg_tpot_ms": "__NaN__" }, "nan.json"))[0]!;
+    const fragment = trtllmBenchParser.parse(
+      variant(STREAMING, { "streaming_metrics.avg_tpot_ms": "__NaN__" }, "nan.json"),
+    )[0]!;
     expect(fragment.points[0]?.mean_tpot_ms).toBeUndefined();
     expect(fragment.points[0]?.median_tpot_ms).toBe(6.4987);
     expect(fragment.warnings).toEqual(["nan.json: streaming_metrics.avg_tpot_ms is NaN; stored as no data."]);
@@ -238,7 +245,13 @@ describe("trtllm-bench traps", () => {
 
   test("a report whose figures are all 0 is no data, never a 0 tok/s point", () => {
     const zeros: Record<string, unknown> = {};
-    for (const key of ["request_throughput_req_s", "system_output_throughput_tok_s", "system_total_throughput_tok_s", "avg_request_latency_ms", "total_latency_ms"]) {
+    for (const key of [
+      "request_throughput_req_s",
+      "system_output_throughput_tok_s",
+      "system_total_throughput_tok_s",
+      "avg_request_latency_ms",
+      "total_latency_ms",
+    ]) {
       zeros[`performance.${key}`] = 0;
     }
     for (const key of ["p50", "p90", "p95", "p99"]) zeros[`performance.request_latency_percentiles_ms.${key}`] = 0;
@@ -263,7 +276,9 @@ describe("trtllm-bench traps", () => {
     const error = parseError(variant(STREAMING, { "performance.system_output_throughput_tok_s": { value: 1 } }));
     expect(error.path).toBe("performance.system_output_throughput_tok_s");
     expect(error.message).toContain("an object");
-    expect(parseError(variant(STREAMING, { "streaming_metrics.ttft_percentiles.p99": [1] })).path).toBe("streaming_metrics.ttft_percentiles.p99");
+    expect(parseError(variant(STREAMING, { "streaming_metrics.ttft_percentiles.p99": [1] })).path).toBe(
+      "streaming_metrics.ttft_percentiles.p99",
+    );
   });
 });
 

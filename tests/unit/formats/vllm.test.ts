@@ -68,7 +68,13 @@ function expectPayloadFigures(point: ResultPoint, raw: Json): void {
   }
   expect(point.duration_s).toBeCloseTo(raw.duration as number, 9);
   expect(point.sources?.duration_s).toBe("duration");
-  for (const key of ["total_input_tokens", "total_output_tokens", "request_throughput", "output_throughput", "total_token_throughput"] as const) {
+  for (const key of [
+    "total_input_tokens",
+    "total_output_tokens",
+    "request_throughput",
+    "output_throughput",
+    "total_token_throughput",
+  ] as const) {
     expect(point[key]).toBeCloseTo(raw[key] as number, 9);
     expect(point.sources?.[key]).toBe(key);
   }
@@ -98,13 +104,43 @@ const OTHER_TOOL_SHAPES: Record<string, unknown> = {
     duration: 3,
     completed: 10,
   },
-  "SGLang bench_one_batch_server line": { run_name: "default", batch_size: 16, input_len: 1024, output_len: 8, latency: 0.4, output_throughput: 319, overall_throughput: 41156 },
-  "GuideLLM benchmarks.json": { benchmarks: [{ type_: "generative_benchmark", metrics: { output_tokens_per_second: { successful: { mean: 1 } } } }] },
-  "LLMPerf summary": { model: "m", num_concurrent_requests: 4, results_mean_output_throughput_token_per_s: "550", results_ttft_s_mean: 0.1 },
-  "AIPerf profile export": { output_token_throughput: { unit: "tokens/sec", avg: 100 }, input_config: { loadgen: { concurrency: 4 } } },
-  "servebench/v1": { format: "servebench/v1", engine: "vllm", model: "m", results: [{ concurrency: 1, output_throughput: 1 }] },
-  "trtllm-bench report": { engine: { model: "m" }, world_info: { tp_size: 1 }, performance: { system_output_throughput_tok_s: 100 } },
-  "inference-perf stage": { load_summary: { concurrency: 4 }, successes: { throughput: { output_tokens_per_sec: 10 } } },
+  "SGLang bench_one_batch_server line": {
+    run_name: "default",
+    batch_size: 16,
+    input_len: 1024,
+    output_len: 8,
+    latency: 0.4,
+    output_throughput: 319,
+    overall_throughput: 41156,
+  },
+  "GuideLLM benchmarks.json": {
+    benchmarks: [{ type_: "generative_benchmark", metrics: { output_tokens_per_second: { successful: { mean: 1 } } } }],
+  },
+  "LLMPerf summary": {
+    model: "m",
+    num_concurrent_requests: 4,
+    results_mean_output_throughput_token_per_s: "550",
+    results_ttft_s_mean: 0.1,
+  },
+  "AIPerf profile export": {
+    output_token_throughput: { unit: "tokens/sec", avg: 100 },
+    input_config: { loadgen: { concurrency: 4 } },
+  },
+  "servebench/v1": {
+    format: "servebench/v1",
+    engine: "vllm",
+    model: "m",
+    results: [{ concurrency: 1, output_throughput: 1 }],
+  },
+  "trtllm-bench report": {
+    engine: { model: "m" },
+    world_info: { tp_size: 1 },
+    performance: { system_output_throughput_tok_s: 100 },
+  },
+  "inference-perf stage": {
+    load_summary: { concurrency: 4 },
+    successes: { throughput: { output_tokens_per_sec: 10 } },
+  },
   "llama-bench": [{ model_type: "llama 8B", n_prompt: 512, n_gen: 0, avg_ns: 1000, avg_ts: 500 }],
 };
 
@@ -128,7 +164,17 @@ describe("vllmBenchServeParser: detection", () => {
   });
 
   it("does not claim the other tools' fixture files", () => {
-    const folders = ["guidellm", "aiperf", "llmperf", "inference-perf", "llama-bench", "llm-d-benchmark-report", "trtllm", "servebench", "sglang"];
+    const folders = [
+      "guidellm",
+      "aiperf",
+      "llmperf",
+      "inference-perf",
+      "llama-bench",
+      "llm-d-benchmark-report",
+      "trtllm",
+      "servebench",
+      "sglang",
+    ];
     let checked = 0;
     for (const folder of folders) {
       let files: string[];
@@ -161,7 +207,15 @@ describe("vllmBenchServeParser: detection", () => {
       { name: "d", kind: "json", data: [], bytes: 2 },
       { name: "e", kind: "jsonl", data: [], bytes: 0 },
       { name: "f", kind: "jsonl", data: [null, 1], bytes: 8 },
-      { name: "g", kind: "csv", data: [["completed", "model_id"], ["8", "m"]], bytes: 20 },
+      {
+        name: "g",
+        kind: "csv",
+        data: [
+          ["completed", "model_id"],
+          ["8", "m"],
+        ],
+        bytes: 20,
+      },
       { name: "h", kind: "yaml", data: { completed: 8, model_id: "m", duration: 1 }, bytes: 30 },
       { name: "i", kind: "json", data: { completed: 8, duration: 1 }, bytes: 30 },
     ];
@@ -174,7 +228,10 @@ describe("vllmBenchServeParser: detection", () => {
 
   it("rejects JSON lines where one line is not a vLLM payload", () => {
     const good = json("vllm/bench_serve_v0.25.1.json");
-    const file = decodeText("mixed.jsonl", `${JSON.stringify(good)}\n${JSON.stringify(OTHER_TOOL_SHAPES["SGLang bench_serving line"])}\n`);
+    const file = decodeText(
+      "mixed.jsonl",
+      `${JSON.stringify(good)}\n${JSON.stringify(OTHER_TOOL_SHAPES["SGLang bench_serving line"])}\n`,
+    );
     expect(file.kind).toBe("jsonl");
     expect(vllmBenchServeParser.detect(file)).toBe(false);
   });
@@ -204,7 +261,11 @@ describe("vllmBenchServeParser: real files", () => {
     expect(fragment.context.measured_at).toBe("2026-08-16T16:08:53Z");
     expect(fragment.context.workload).toEqual({ num_prompts: 8 });
     expect(fragment.context.flags).toBeUndefined();
-    expect(fragment.context.metadata).toEqual({ backend: "vllm", max_concurrent_requests: 6, max_output_tokens_per_s: 85 });
+    expect(fragment.context.metadata).toEqual({
+      backend: "vllm",
+      max_concurrent_requests: 6,
+      max_output_tokens_per_s: 85,
+    });
   });
 
   it("turns the all-requests-failed file into a no-data point with a warning", () => {
@@ -217,7 +278,15 @@ describe("vllmBenchServeParser: real files", () => {
     expect(point.completed).toBe(0);
     expect(point.failed).toBe(8);
     expect(point.duration_s).toBeCloseTo(raw.duration as number, 12);
-    for (const key of ["output_throughput", "total_token_throughput", "request_throughput", "mean_ttft_ms", "mean_tpot_ms", "p99_itl_ms", "total_input_tokens"] as const) {
+    for (const key of [
+      "output_throughput",
+      "total_token_throughput",
+      "request_throughput",
+      "mean_ttft_ms",
+      "mean_tpot_ms",
+      "p99_itl_ms",
+      "total_input_tokens",
+    ] as const) {
       expect(point[key], key).toBeUndefined();
       expect(point.sources?.[key], key).toBeUndefined();
     }
@@ -230,24 +299,27 @@ describe("vllmBenchServeParser: real files", () => {
   test.each([
     ["vllm/benchmark_2025-05-13_04-55-27.json", 3.6, 200, "2025-05-13T04:56:48Z", "2025-05-13_04-55-27,model"],
     ["vllm/benchmark_2025-05-13_05-00-45.json", 5.5, 250, "2025-05-13T05:01:46Z", "2025-05-13_05-00-45,model"],
-  ])("reads the older benchmark_serving.py file %s (p95, request_goodput: key, unlimited concurrency)", (path, rate, prompts, date, stamp) => {
-    const raw = json(path);
-    const fragment = only(vllmBenchServeParser.parse(loadFixture(path)));
-    const point = onlyPoint(fragment);
-    expect(point.request_rate).toBe(rate);
-    expect(point.concurrency).toBeUndefined();
-    expect(point.failed).toBeUndefined(); // that version did not write it
-    expectPayloadFigures(point, raw);
-    expect(point.p95_ttft_ms).toBeCloseTo(raw.p95_ttft_ms as number, 12);
-    expect(point.sources?.p95_itl_ms).toBe("p95_itl_ms");
-    expect(fragment.warnings).toEqual([]);
-    expect(fragment.context.engine).toBeUndefined();
-    expect(fragment.context.model).toBe("meta-llama/Llama-3.1-8B-Instruct");
-    expect(fragment.context.measured_at).toBe(date);
-    expect(fragment.context.workload).toEqual({ num_prompts: prompts });
-    // "request_goodput:" is null; the stray "timestamp" string is a --metadata value.
-    expect(fragment.context.metadata).toEqual({ backend: "openai", burstiness: 100, timestamp: stamp });
-  });
+  ])(
+    "reads the older benchmark_serving.py file %s (p95, request_goodput: key, unlimited concurrency)",
+    (path, rate, prompts, date, stamp) => {
+      const raw = json(path);
+      const fragment = only(vllmBenchServeParser.parse(loadFixture(path)));
+      const point = onlyPoint(fragment);
+      expect(point.request_rate).toBe(rate);
+      expect(point.concurrency).toBeUndefined();
+      expect(point.failed).toBeUndefined(); // that version did not write it
+      expectPayloadFigures(point, raw);
+      expect(point.p95_ttft_ms).toBeCloseTo(raw.p95_ttft_ms as number, 12);
+      expect(point.sources?.p95_itl_ms).toBe("p95_itl_ms");
+      expect(fragment.warnings).toEqual([]);
+      expect(fragment.context.engine).toBeUndefined();
+      expect(fragment.context.model).toBe("meta-llama/Llama-3.1-8B-Instruct");
+      expect(fragment.context.measured_at).toBe(date);
+      expect(fragment.context.workload).toEqual({ num_prompts: prompts });
+      // "request_goodput:" is null; the stray "timestamp" string is a --metadata value.
+      expect(fragment.context.metadata).toEqual({ backend: "openai", burstiness: 100, timestamp: stamp });
+    },
+  );
 });
 
 describe("vllmBenchServeParser: hand-made files", () => {
@@ -283,7 +355,15 @@ describe("vllmBenchServeParser: hand-made files", () => {
     expect(fragments[2]?.context.workload).toEqual({ num_prompts: 256 });
     expect(fragments[0]?.context.measured_at).toBe("2026-03-01T10:15:00Z");
     const stored = JSON.stringify(fragments);
-    for (const array of ["generated_texts", "Once upon a time", "ttfts", "itls", "input_lens", "start_times", "errors"]) {
+    for (const array of [
+      "generated_texts",
+      "Once upon a time",
+      "ttfts",
+      "itls",
+      "input_lens",
+      "start_times",
+      "errors",
+    ]) {
       expect(stored).not.toContain(array);
     }
   });
@@ -319,7 +399,9 @@ describe("vllmBenchServeParser: traps, inline", () => {
   });
 
   it("refuses a payload without any load level", () => {
-    const error = formatError(() => vllmBenchServeParser.parse(inline({ ...base, max_concurrency: null, request_rate: null })));
+    const error = formatError(() =>
+      vllmBenchServeParser.parse(inline({ ...base, max_concurrency: null, request_rate: null })),
+    );
     expect(error.path).toBe("request_rate");
   });
 
@@ -331,14 +413,21 @@ describe("vllmBenchServeParser: traps, inline", () => {
 
   it("accepts the ways an unlimited request rate is written", () => {
     for (const rate of ["inf", "Infinity", -1]) {
-      expect(onlyPoint(only(vllmBenchServeParser.parse(inline({ ...base, request_rate: rate })))).request_rate).toBe("inf");
+      expect(onlyPoint(only(vllmBenchServeParser.parse(inline({ ...base, request_rate: rate })))).request_rate).toBe(
+        "inf",
+      );
     }
-    const bare = decodeText("bare.json", JSON.stringify({ ...base, request_rate: 1 }).replace('"request_rate":1', '"request_rate":Infinity'));
+    const bare = decodeText(
+      "bare.json",
+      JSON.stringify({ ...base, request_rate: 1 }).replace('"request_rate":1', '"request_rate":Infinity'),
+    );
     expect(onlyPoint(only(vllmBenchServeParser.parse(bare))).request_rate).toBe("inf");
   });
 
   it("stores NaN and infinite figures as no data, with warnings", () => {
-    const text = JSON.stringify({ ...base, mean_ttft_ms: 1, p99_itl_ms: 2 }).replace('"mean_ttft_ms":1', '"mean_ttft_ms":NaN').replace('"p99_itl_ms":2', '"p99_itl_ms":Infinity');
+    const text = JSON.stringify({ ...base, mean_ttft_ms: 1, p99_itl_ms: 2 })
+      .replace('"mean_ttft_ms":1', '"mean_ttft_ms":NaN')
+      .replace('"p99_itl_ms":2', '"p99_itl_ms":Infinity');
     const fragment = only(vllmBenchServeParser.parse(decodeText("nan.json", text)));
     const point = onlyPoint(fragment);
     expect(point.mean_ttft_ms).toBeUndefined();
@@ -358,22 +447,38 @@ describe("vllmBenchServeParser: traps, inline", () => {
   });
 
   it("keeps both the concurrency cap and the request rate", () => {
-    const point = onlyPoint(only(vllmBenchServeParser.parse(inline({ ...base, max_concurrency: 64, request_rate: 12.5 }))));
+    const point = onlyPoint(
+      only(vllmBenchServeParser.parse(inline({ ...base, max_concurrency: 64, request_rate: 12.5 }))),
+    );
     expect(point.concurrency).toBe(64);
     expect(point.request_rate).toBe(12.5);
   });
 
   it("warns that a ramp-up point is filed under the rate as written", () => {
     const fragment = only(
-      vllmBenchServeParser.parse(inline({ ...base, max_concurrency: null, ramp_up_strategy: "linear", ramp_up_start_rps: 1, ramp_up_end_rps: 20 })),
+      vllmBenchServeParser.parse(
+        inline({
+          ...base,
+          max_concurrency: null,
+          ramp_up_strategy: "linear",
+          ramp_up_start_rps: 1,
+          ramp_up_end_rps: 20,
+        }),
+      ),
     );
     expect(onlyPoint(fragment).request_rate).toBe("inf");
     expect(fragment.warnings[0]).toContain("ramped linearly from 1 to 20 req/s");
-    expect(fragment.context.metadata).toMatchObject({ ramp_up_strategy: "linear", ramp_up_start_rps: 1, ramp_up_end_rps: 20 });
+    expect(fragment.context.metadata).toMatchObject({
+      ramp_up_strategy: "linear",
+      ramp_up_start_rps: 1,
+      ramp_up_end_rps: 20,
+    });
   });
 
   it("uses the label as the run's name and keeps --metadata strings, not other unknown values", () => {
-    const fragment = only(vllmBenchServeParser.parse(inline({ ...base, label: "baseline", owner: "perf-team", some_number: 3 })));
+    const fragment = only(
+      vllmBenchServeParser.parse(inline({ ...base, label: "baseline", owner: "perf-team", some_number: 3 })),
+    );
     expect(fragment.context.name).toBe("baseline");
     expect(fragment.context.metadata?.owner).toBe("perf-team");
     expect(fragment.context.metadata?.some_number).toBeUndefined();

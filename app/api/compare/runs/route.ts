@@ -9,7 +9,10 @@ export const dynamic = "force-dynamic";
 /** The compared runs as one JSON array of servebench/v1 documents; uploading it stores them again. */
 export const GET = apiRoute(async (request) => {
   const view = parseCompareView(Object.fromEntries(new URL(request.url).searchParams.entries()));
-  if (view.runIds.length === 0) throw new AppError("bad_request", "Name the runs to export: ?runs=<id>,<id>.", [{ path: "runs", message: "is required" }]);
+  if (view.runIds.length === 0)
+    throw new AppError("bad_request", "Name the runs to export: ?runs=<id>,<id>.", [
+      { path: "runs", message: "is required" },
+    ]);
   const { runs } = await loadComparison(view);
   if (runs.length === 0) throw new AppError("not_found", "None of these runs exist.");
   return NextResponse.json(runs, { headers: { "Content-Disposition": 'attachment; filename="servebench-runs.json"' } });

@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
 import { AppError } from "@/lib/errors";
-import { readJsonBody } from "@/lib/http/body";
 import { requireWriteAccess } from "@/lib/http/auth";
+import { readJsonBody } from "@/lib/http/body";
 import { apiRoute } from "@/lib/http/route";
 import { RunPatchSchema } from "@/lib/runs/ingest";
 import { issuesFromZod, validationError } from "@/lib/runs/normalize";
