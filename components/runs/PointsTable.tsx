@@ -14,6 +14,7 @@ const COUNT_COLUMNS: { key: PointKey; label: string }[] = [
   { key: "output_throughput", label: "Output tok/s" },
   { key: "total_token_throughput", label: "Total tok/s" },
   { key: "request_throughput", label: "Req/s" },
+  { key: "request_goodput", label: "Goodput req/s" },
 ];
 
 // Latency columns grouped by metric (TTFT, TPOT, ITL, E2E, E2E per token), each in the order mean … p99.

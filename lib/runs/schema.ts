@@ -109,6 +109,11 @@ export const ResultPointSchema = z
     total_input_tokens: count().optional().describe("Prompt tokens over all completed requests."),
     total_output_tokens: count().optional().describe("Generated tokens over all completed requests."),
     request_throughput: nonNegative().optional().describe("Completed requests per second."),
+    request_goodput: nonNegative()
+      .optional()
+      .describe(
+        "Completed requests per second that met every latency target of the benchmark's SLO (vLLM's `--goodput`).",
+      ),
     output_throughput: nonNegative()
       .optional()
       .describe("Generated tokens per second over all requests together (tok/s)."),

@@ -270,6 +270,7 @@ const POINT_NUMBER_KEYS = [
   "total_input_tokens",
   "total_output_tokens",
   "request_throughput",
+  "request_goodput",
   "output_throughput",
   "total_token_throughput",
   ...LATENCY_KEYS,

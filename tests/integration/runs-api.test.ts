@@ -154,6 +154,17 @@ describe("POST /api/runs", () => {
     });
   });
 
+  it("keeps a point's request goodput", async () => {
+    const { id } = await upload({
+      format: "servebench/v1",
+      engine: "vllm",
+      model: "m",
+      results: [{ concurrency: 16, request_throughput: 3.2, request_goodput: 2.75 }],
+    });
+    const stored = await fetchRun(id);
+    expect(stored.results).toEqual([{ concurrency: 16, request_throughput: 3.2, request_goodput: 2.75 }]);
+  });
+
   it("takes a multipart file whose context fields fill and override the file", async () => {
     const file = new Blob([fixtureText(SEED_FILES.sglangGraphs)], { type: "application/json" });
     const response = await postRun(
