@@ -64,7 +64,7 @@ export function statedNumbers(file: SourceFile): StatedNumber[] {
     const header = rows[0] ?? [];
     rows.slice(1).forEach((row, index) => {
       row.forEach((cell, column) => {
-        if (isNumeric(cell)) out.push({ path: `row ${index + 1}.${header[column] ?? `column ${column + 1}`}`, value: toNumber(cell) ?? 0 });
+        if (isNumeric(cell)) out.push({ path: `row ${index + 2}.${header[column] ?? `column ${column + 1}`}`, value: toNumber(cell) ?? 0 });
       });
     });
   } else if (file.kind !== "text") {

@@ -11,6 +11,7 @@ export type FormatId =
   | "vllm-sweep"
   | "sglang-bench-serving"
   | "sglang-bench-one-batch-server"
+  | "sglang-bench-one-batch"
   | "guidellm"
   | "aiperf"
   | "llmperf"

@@ -12,7 +12,7 @@ import { FIXTURES_DIR, fixtureFiles, loadFixture } from "./fixtures";
 
 const TOOL_OF_FOLDER: Record<string, FormatId[]> = {
   vllm: ["vllm-bench-serve", "vllm-sweep"],
-  sglang: ["sglang-bench-serving", "sglang-bench-one-batch-server"],
+  sglang: ["sglang-bench-serving", "sglang-bench-one-batch-server", "sglang-bench-one-batch"],
   guidellm: ["guidellm"],
   aiperf: ["aiperf"],
   llmperf: ["llmperf"],
