@@ -390,8 +390,19 @@ function buildDocument(fragments: readonly IndexedFragment[], suffix: string): P
   const workload = first.workload ? { ...first.workload } : undefined;
   if (workload) {
     const prompts = agreedValue(contexts.map((context) => context.workload?.num_prompts));
-    if (prompts === undefined) delete workload.num_prompts;
-    else workload.num_prompts = prompts;
+    if (prompts === undefined) {
+      delete workload.num_prompts;
+      for (const fragment of fragments) {
+        const stated = fragment.context.workload?.num_prompts;
+        if (stated === undefined) continue;
+        notImported.push({
+          file: describe(fragment),
+          field: "num_prompts",
+          value: stated,
+          reason: "differs between the files or lines of this run (requests per load level), and a run's workload holds one value",
+        });
+      }
+    } else workload.num_prompts = prompts;
   }
   const measured = contexts
     .map((context) => context.measured_at)

@@ -185,7 +185,24 @@ function parseSummary(file: SourceFile): Fragment[] {
             : Array.isArray(file.data)
               ? `[${where}]`
               : where,
-      used: ["mean_input_tokens", "mean_output_tokens", "additional_sampling_params_temperature", "timestamp"],
+      used: [
+        "mean_input_tokens",
+        "mean_output_tokens",
+        "additional_sampling_params_temperature",
+        ...(summaries.length === 1 ? ["timestamp"] : []),
+      ],
+      // With several summaries the run's measured_at is the earliest; each level's own time is reported.
+      notImported:
+        summaries.length > 1 && toNumber(summary.timestamp) !== null
+          ? [
+              {
+                file: file.name,
+                field: `${where === "" ? "" : file.kind === "jsonl" ? `line ${Number(where) + 1}.` : Array.isArray(file.data) ? `[${where}].` : `${where}.`}timestamp`,
+                value: toNumber(summary.timestamp) ?? 0,
+                reason: "when this load level was measured (Unix time); the run's measured_at is the earliest of its levels",
+              },
+            ]
+          : [],
     } satisfies Fragment;
   });
 }

@@ -339,9 +339,10 @@ function oneBatchFragment(file: SourceFile, record: Json, where: Where, part: st
   const decodeOnly =
     stated !== null &&
     (streamingRevision || (wall !== null && Math.abs(stated - wall) > Math.max(0.01, wall * 0.005)));
-  if (wall !== null) builder.set("output_throughput", wall, "batch_size × output_len / latency");
-  if (decodeOnly) builder.set("decode_throughput", stated, "output_throughput");
-  else if (wall === null) setFigure(builder, warnings, "output_throughput", record, "output_throughput", where);
+  if (decodeOnly) {
+    if (wall !== null) builder.set("output_throughput", wall, "batch_size × output_len / latency");
+    builder.set("decode_throughput", stated, "output_throughput");
+  } else setFigure(builder, warnings, "output_throughput", record, "output_throughput", where);
   setFigure(builder, warnings, "total_token_throughput", record, "overall_throughput", where);
   const point = builder.build();
   warnings.push(...builder.warnings);
@@ -369,7 +370,7 @@ function oneBatchFragment(file: SourceFile, record: Json, where: Where, part: st
   if (Object.keys(metadata).length > 0) context.metadata = metadata;
   const root = where.path.replace(/\.$/, "");
   // A wall-time figure identical to the computed one is the same number; it is that point's output_throughput.
-  const used = decodeOnly ? ["input_len", "output_len"] : ["input_len", "output_len", "output_throughput"];
+  const used = ["input_len", "output_len"];
   return {
     format: "sglang-bench-one-batch-server",
     file: file.name,
