@@ -399,7 +399,8 @@ function buildDocument(fragments: readonly IndexedFragment[], suffix: string): P
           file: describe(fragment),
           field: "num_prompts",
           value: stated,
-          reason: "differs between the files or lines of this run (requests per load level), and a run's workload holds one value",
+          reason:
+            "differs between the files or lines of this run (requests per load level), and a run's workload holds one value",
         });
       }
     } else workload.num_prompts = prompts;
@@ -463,7 +464,10 @@ function importReportOf(entries: readonly NotImported[]): NotImported[] {
         ? group[0]
         : {
             file: group[0]?.file ?? "",
-            field: `${group.length} fields: ${group.map((entry) => entry.field).join(", ")}`.slice(0, LIMITS.notImportedFieldChars),
+            field: `${group.length} fields: ${group.map((entry) => entry.field).join(", ")}`.slice(
+              0,
+              LIMITS.notImportedFieldChars,
+            ),
             value: `${group.length} values`,
             reason: group[0]?.reason ?? "",
           },

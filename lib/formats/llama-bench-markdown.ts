@@ -34,9 +34,9 @@ const COLUMN_FIELDS: Readonly<Record<string, string>> = {
   mmap: "use_mmap",
   embd: "embeddings",
   nopo: "no_op_offload",
-  "n_cpu_moe": "n_cpu_moe",
-  "cpu_mask": "cpu_mask",
-  "cpu_strict": "cpu_strict",
+  n_cpu_moe: "n_cpu_moe",
+  cpu_mask: "cpu_mask",
+  cpu_strict: "cpu_strict",
 };
 
 /** Columns whose text is a size with its unit ("68.01 GiB", "110.47 B"): kept as written, in metadata. */
@@ -76,7 +76,7 @@ export function isLlamaBenchMarkdown(text: string): boolean {
   return lines.some((line, index) => {
     const header = cells(line);
     const rule = cells(lines[index + 1] ?? "");
-    return header !== null && isHeader(header) && rule !== null && rule.every((cell) => /^:?-+:?$/.test(cell));
+    return header !== null && isHeader(header) && rule?.every((cell) => /^:?-+:?$/.test(cell));
   });
 }
 
@@ -100,7 +100,7 @@ export function readMarkdownTable(file: SourceFile): MarkdownTable {
       header = row;
       return;
     }
-    if (row && row.every((cell) => /^:?-+:?$/.test(cell))) return;
+    if (row?.every((cell) => /^:?-+:?$/.test(cell))) return;
     if (row && header) {
       const record: Record<string, unknown> = {};
       const label = `row ${table.records.length + 1}`;

@@ -125,7 +125,11 @@ function testsOf(file: SourceFile): Test[] {
   const { data } = file;
   if (file.kind === "text") {
     const table = readMarkdownTable(file);
-    return table.records.map((record, index) => ({ record, where: table.rows[index] ?? "", label: table.rows[index] ?? "" }));
+    return table.records.map((record, index) => ({
+      record,
+      where: table.rows[index] ?? "",
+      label: table.rows[index] ?? "",
+    }));
   }
   if (file.kind === "csv") return csvRecords(data as string[][]);
   const items = Array.isArray(data) ? data : [data];
@@ -482,9 +486,10 @@ function parseConfiguration(file: SourceFile, config: Configuration, part: strin
         file: file.name,
         field: reportPath(where, "avg_ts"),
         value: measured.ts,
-        reason: seen.get(measured.label) !== measured
-          ? `the same test (${measured.label}) as an earlier one; the run keeps the first one's speed`
-          : `more test speeds than a run keeps (${MAX_TEST_SPEEDS})`,
+        reason:
+          seen.get(measured.label) !== measured
+            ? `the same test (${measured.label}) as an earlier one; the run keeps the first one's speed`
+            : `more test speeds than a run keeps (${MAX_TEST_SPEEDS})`,
       });
     }
     if (measured === rep) {
@@ -536,7 +541,8 @@ function parse(file: SourceFile): Fragment[] {
   );
   if (file.kind === "text") {
     const { logLines } = readMarkdownTable(file);
-    if (logLines.length > 0) for (const fragment of fragments) fragment.warnings.unshift(skippedLinesWarning(file.name, logLines));
+    if (logLines.length > 0)
+      for (const fragment of fragments) fragment.warnings.unshift(skippedLinesWarning(file.name, logLines));
   }
   return fragments;
 }

@@ -199,7 +199,8 @@ function parseSummary(file: SourceFile): Fragment[] {
                 file: file.name,
                 field: `${where === "" ? "" : file.kind === "jsonl" ? `line ${Number(where) + 1}.` : Array.isArray(file.data) ? `[${where}].` : `${where}.`}timestamp`,
                 value: toNumber(summary.timestamp) ?? 0,
-                reason: "when this load level was measured (Unix time); the run's measured_at is the earliest of its levels",
+                reason:
+                  "when this load level was measured (Unix time); the run's measured_at is the earliest of its levels",
               },
             ]
           : [],

@@ -48,7 +48,9 @@ export function statedNumbers(file: SourceFile): StatedNumber[] {
         if (first !== undefined) out.push({ path, value: toNumber(first) ?? 0, listLength: value.length });
         return;
       }
-      value.forEach((item, index) => walk(item, join(path, index)));
+      value.forEach((item, index) => {
+        walk(item, join(path, index));
+      });
       return;
     }
     if (typeof value === "object" && value !== null) {
@@ -58,13 +60,19 @@ export function statedNumbers(file: SourceFile): StatedNumber[] {
     if (isNumeric(value)) out.push({ path, value: toNumber(value) ?? 0 });
   };
   if (file.kind === "jsonl" && Array.isArray(file.data)) {
-    file.data.forEach((line, index) => walk(line, `line ${index + 1}`));
+    file.data.forEach((line, index) => {
+      walk(line, `line ${index + 1}`);
+    });
   } else if (file.kind === "csv" && Array.isArray(file.data)) {
     const rows = file.data as string[][];
     const header = rows[0] ?? [];
     rows.slice(1).forEach((row, index) => {
       row.forEach((cell, column) => {
-        if (isNumeric(cell)) out.push({ path: `row ${index + 2}.${header[column] ?? `column ${column + 1}`}`, value: toNumber(cell) ?? 0 });
+        if (isNumeric(cell))
+          out.push({
+            path: `row ${index + 2}.${header[column] ?? `column ${column + 1}`}`,
+            value: toNumber(cell) ?? 0,
+          });
       });
     });
   } else if (file.kind !== "text") {
@@ -159,7 +167,9 @@ function claimsOf(fragment: Fragment): Claim {
 
 function claimed(path: string, claim: Claim): boolean {
   if (claim.exact.has(path)) return true;
-  return claim.prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}.`) || path.startsWith(`${prefix}[`));
+  return claim.prefixes.some(
+    (prefix) => path === prefix || path.startsWith(`${prefix}.`) || path.startsWith(`${prefix}[`),
+  );
 }
 
 function formatValue(value: number): string {
@@ -208,14 +218,25 @@ export function accountFile(source: SourceFile, fragments: Fragment[], parser: F
       .map((fragment, index) => ({ fragment, index }))
       .filter(({ fragment }) => {
         const root = fragment.root ?? "";
-        return root === "" || stated.path === root || stated.path.startsWith(`${root}.`) || stated.path.startsWith(`${root}[`);
+        return (
+          root === "" ||
+          stated.path === root ||
+          stated.path.startsWith(`${root}.`) ||
+          stated.path.startsWith(`${root}[`)
+        );
       });
     const specific = owners.filter(({ fragment }) => (fragment.root ?? "") !== "");
-    const targets = specific.length > 0 ? specific : owners.length > 0 ? owners : fragments.map((fragment, index) => ({ fragment, index }));
+    const targets =
+      specific.length > 0
+        ? specific
+        : owners.length > 0
+          ? owners
+          : fragments.map((fragment, index) => ({ fragment, index }));
     if (targets.some(({ index }) => keptInContext(stated, contexts[index] ?? []))) continue;
     for (const { fragment, index } of targets) {
       const root = fragment.root ?? "";
-      const relative = root && stated.path.startsWith(root) ? stated.path.slice(root.length).replace(/^\./, "") : stated.path;
+      const relative =
+        root && stated.path.startsWith(root) ? stated.path.slice(root.length).replace(/^\./, "") : stated.path;
       const reason = parser.notImportedReason?.(relative) ?? defaultReason(stated);
       const value = stated.listLength !== undefined ? `a list of ${stated.listLength} values` : stated.value;
       leftovers[index]?.push({ file: source.name, field: stated.path, value, reason });

@@ -337,8 +337,7 @@ function oneBatchFragment(file: SourceFile, record: Json, where: Where, part: st
   const wall = latency !== null && latency > 0 && outputLen !== null ? (batch * outputLen) / latency : null;
   const streamingRevision = ["last_gen_throughput", "ttft", "last_ttft"].some((key) => key in record);
   const decodeOnly =
-    stated !== null &&
-    (streamingRevision || (wall !== null && Math.abs(stated - wall) > Math.max(0.01, wall * 0.005)));
+    stated !== null && (streamingRevision || (wall !== null && Math.abs(stated - wall) > Math.max(0.01, wall * 0.005)));
   if (decodeOnly) {
     if (wall !== null) builder.set("output_throughput", wall, "batch_size × output_len / latency");
     builder.set("decode_throughput", stated, "output_throughput");
@@ -390,7 +389,8 @@ function oneBatchReason(path: string): string | undefined {
     return "-1 (or 0) means the tool had no value for it";
   if (key === "prefill_latency")
     return "the batch's prefill step, timed inside the process; TTFT fields are statistics over requests sent to a server";
-  if (key === "prefill_throughput") return "prefill tokens per second (batch × input_len / prefill_latency); no servebench field";
+  if (key === "prefill_throughput")
+    return "prefill tokens per second (batch × input_len / prefill_latency); no servebench field";
   if (key === "median_decode_latency")
     return "the median time of one decode step of the batch; TPOT fields are statistics over requests sent to a server";
   return undefined;
@@ -410,7 +410,14 @@ export const sglangOneBatchServerParser: FormatParser = {
 // bench_one_batch (offline: no server, the model runner driven in-process)
 
 /** Keys of `python -m sglang.bench_one_batch --result-filename` lines (latency_test_run_once's measurement_results). */
-const OFFLINE_KEYS = ["batch_size", "input_len", "output_len", "prefill_latency", "total_latency", "overall_throughput"];
+const OFFLINE_KEYS = [
+  "batch_size",
+  "input_len",
+  "output_len",
+  "prefill_latency",
+  "total_latency",
+  "overall_throughput",
+];
 
 function isOfflineOneBatchLine(value: unknown): value is Json {
   const record = asRecord(value);

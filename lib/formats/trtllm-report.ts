@@ -46,7 +46,8 @@ function readLines(text: string): { lines: Line[]; table: { row: string; cells: 
       return;
     }
     const pair = /^([^[\]:][^:]*?):\s+(.+?)\s*$/.exec(line);
-    if (pair?.[1] && pair[2] && !/^\[/.test(line)) lines.push({ section, label: pair[1].trim(), text: pair[2], line: index + 1 });
+    if (pair?.[1] && pair[2] && !/^\[/.test(line))
+      lines.push({ section, label: pair[1].trim(), text: pair[2], line: index + 1 });
   });
   return { lines, table };
 }

@@ -193,7 +193,15 @@ function setLatencies(builder: PointBuilder, warnings: string[], record: Json, w
       else stat = p === 90 || p === 95 || p === 99 ? `p${p}` : undefined;
     }
     if (stat === undefined) continue;
-    setFigure(builder, warnings, `${stat}_${metric}_ms` as PointField, record, key, where, ms === undefined ? "s" : "ms");
+    setFigure(
+      builder,
+      warnings,
+      `${stat}_${metric}_ms` as PointField,
+      record,
+      key,
+      where,
+      ms === undefined ? "s" : "ms",
+    );
     if (ms === undefined && builder.has(`${stat}_${metric}_ms` as PointField)) inSeconds.push(key);
   }
   if (inSeconds.length > 0) {
@@ -208,11 +216,19 @@ function setLatencies(builder: PointBuilder, warnings: string[], record: Json, w
  * the client counted nothing), so output tokens, output throughput and TPOT are 0 by construction, not measured.
  * Those figures are refused (reported, stored as no data) with a warning; latencies and request counts stand.
  */
-function refuseUncountedTokens(record: Json, point: ResultPoint, where: Where, warnings: string[], report: NotImported[], file: string): void {
+function refuseUncountedTokens(
+  record: Json,
+  point: ResultPoint,
+  where: Where,
+  warnings: string[],
+  report: NotImported[],
+  file: string,
+): void {
   if (!point.completed || point.total_output_tokens !== 0) return;
   const itls = Array.isArray(record.itls) ? record.itls : [];
   const gaps = itls.reduce<number>((sum, list) => sum + (Array.isArray(list) ? list.length : 0), 0);
-  const streamed = gaps > 0 || (point.mean_itl_ms ?? 0) > 0 || (point.mean_e2el_ms ?? 0) > (point.mean_ttft_ms ?? 0) * 1.5;
+  const streamed =
+    gaps > 0 || (point.mean_itl_ms ?? 0) > 0 || (point.mean_e2el_ms ?? 0) > (point.mean_ttft_ms ?? 0) * 1.5;
   if (!streamed) return;
   const refused = Object.keys(point).filter(
     (key) =>
@@ -233,7 +249,8 @@ function refuseUncountedTokens(record: Json, point: ResultPoint, where: Where, w
     delete point[field];
     if (point.sources) delete point.sources[field];
   }
-  const perRequest = itls.length > 0 ? ` (${Math.round(gaps / itls.length)} inter-token gaps per request on average)` : "";
+  const perRequest =
+    itls.length > 0 ? ` (${Math.round(gaps / itls.length)} inter-token gaps per request on average)` : "";
   warnings.push(
     `${where.label}: ${point.completed} requests completed and streamed tokens${perRequest}, yet 0 output tokens were counted: the server sent no usage. Output tokens, output throughput, total token throughput and TPOT are not measurements and are stored as no data; TTFT, ITL and end-to-end latency are kept.`,
   );
@@ -518,7 +535,13 @@ export const vllmSweepParser: FormatParser = {
         );
       const warnings: string[] = [];
       const notImported: NotImported[] = [];
-      const point = buildPoint(record, { ...where, label: `${file.name} (run ${run})` }, warnings, notImported, file.name);
+      const point = buildPoint(
+        record,
+        { ...where, label: `${file.name} (run ${run})` },
+        warnings,
+        notImported,
+        file.name,
+      );
       return {
         format: "vllm-sweep",
         file: file.name,

@@ -240,7 +240,10 @@ const documentShape = {
   not_imported: z
     .array(
       z.strictObject({
-        file: z.string().max(LIMITS.notImportedFieldChars).describe("The file (and part of it) that states the number."),
+        file: z
+          .string()
+          .max(LIMITS.notImportedFieldChars)
+          .describe("The file (and part of it) that states the number."),
         field: z.string().min(1).max(LIMITS.notImportedFieldChars).describe("Its field: a path inside the file."),
         value: z
           .union([z.number(), z.string().max(200)])

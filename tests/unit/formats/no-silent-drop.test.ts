@@ -13,7 +13,17 @@ import { planRuns, readUploads } from "@/lib/formats/import";
 import { FORMAT_PARSERS } from "@/lib/formats/registry";
 import { FIXTURES_DIR, fixtureFiles } from "./fixtures";
 
-const FOLDERS = ["vllm", "sglang", "guidellm", "aiperf", "llmperf", "inference-perf", "trtllm", "llama-bench", "llm-d-benchmark-report"];
+const FOLDERS = [
+  "vllm",
+  "sglang",
+  "guidellm",
+  "aiperf",
+  "llmperf",
+  "inference-perf",
+  "trtllm",
+  "llama-bench",
+  "llm-d-benchmark-report",
+];
 
 const files = FOLDERS.flatMap((folder) => fixtureFiles(folder)).filter(
   (file) =>
@@ -43,12 +53,17 @@ function numberOf(value: unknown): number | null {
 /** The numbers of a JSON value with their paths, walked independently of lib/formats. */
 function walk(value: unknown, at: string, out: Stated[]): void {
   if (Array.isArray(value)) {
-    if (value.length > 0 && value.every((item) => typeof item === "number" || item === null || numberOf(item) !== null || item === "NaN")) {
+    if (
+      value.length > 0 &&
+      value.every((item) => typeof item === "number" || item === null || numberOf(item) !== null || item === "NaN")
+    ) {
       if (!value.some((item) => numberOf(item) !== null)) return;
       out.push({ path: at, value: numberOf(value.find((item) => numberOf(item) !== null)) ?? 0, list: true });
       return;
     }
-    value.forEach((item, index) => walk(item, `${at}[${index}]`, out));
+    value.forEach((item, index) => {
+      walk(item, `${at}[${index}]`, out);
+    });
     return;
   }
   if (typeof value === "object" && value !== null) {
@@ -68,10 +83,15 @@ function textNumbers(text: string): number[] {
     const isTable = /^\s*\|/.test(line) && !/^\s*\|[\s:|-]+\|\s*$/.test(line);
     const isBuild = /^build:/.test(line);
     const isReportLine =
-      inReport && (/^[A-Za-z][^:[\]]*:\s+\S/.test(line) || /^\[(Latency|TTFT|TPOT|GTPS)\]/.test(line) || /^(MIN|MAX|AVG|P\d+):/.test(line));
+      inReport &&
+      (/^[A-Za-z][^:[\]]*:\s+\S/.test(line) ||
+        /^\[(Latency|TTFT|TPOT|GTPS)\]/.test(line) ||
+        /^(MIN|MAX|AVG|P\d+):/.test(line));
     if (!isTable && !isBuild && !isReportLine) continue;
     if (isTable && /\|\s*model\s*\|/.test(line)) continue;
-    const body = isBuild ? line.replace(/^build:\s*[0-9a-f]+/, "") : line.replace(/^[^:]*\((?:ms|req\/sec|tokens\/sec[^)]*|tps[^)]*|tokens)\)/, "").replace(/\[[A-Za-z]+\]/, "");
+    const body = isBuild
+      ? line.replace(/^build:\s*[0-9a-f]+/, "")
+      : line.replace(/^[^:]*\((?:ms|req\/sec|tokens\/sec[^)]*|tps[^)]*|tokens)\)/, "").replace(/\[[A-Za-z]+\]/, "");
     for (const match of body.matchAll(/(?<![\w.])\d+(\.\d+)?(E[+-]\d+)?(?![\w.])/gi)) numbers.push(Number(match[0]));
   }
   return numbers;
@@ -87,8 +107,11 @@ function decodeLines(text: string): unknown[] {
 function statedOf(file: string, bytes: Buffer, kind: string): Stated[] {
   const text = bytes.toString("utf8");
   const out: Stated[] = [];
-  if (kind === "jsonl") decodeLines(text).forEach((line, index) => walk(line, `line ${index + 1}`, out));
-  else if (kind === "json" || kind === "yaml") {
+  if (kind === "jsonl") {
+    decodeLines(text).forEach((line, index) => {
+      walk(line, `line ${index + 1}`, out);
+    });
+  } else if (kind === "json" || kind === "yaml") {
     const body = text.slice(text.search(/^\s*[[{]/m));
     let data: unknown;
     try {
@@ -147,7 +170,9 @@ function held(value: number, numbers: readonly number[], texts: readonly string[
 function matchesField(field: string, statedPath: string): boolean {
   if (field === statedPath) return true;
   if (!field.includes("[*]")) return false;
-  const pattern = new RegExp(`^${field.replace(/[.+?^${}()|\\]/g, "\\$&").replace(/\\\[\*\\\]|\[\*\]/g, "\\[\\d+\\]")}$`);
+  const pattern = new RegExp(
+    `^${field.replace(/[.+?^${}()|\\]/g, "\\$&").replace(/\\\[\*\\\]|\[\*\]/g, "\\[\\d+\\]")}$`,
+  );
   return pattern.test(statedPath);
 }
 
@@ -171,18 +196,22 @@ describe("no figure of a recognized file disappears silently", () => {
       return;
     }
     const documents = planRuns(parsed, { split: true }).runs.map((run) => run.document as Record<string, unknown>);
-    const report = documents.flatMap((document) => (document.not_imported ?? []) as { field: string; value: unknown; reason: string }[]);
+    const report = documents.flatMap(
+      (document) => (document.not_imported ?? []) as { field: string; value: unknown; reason: string }[],
+    );
     for (const entry of report) expect(entry.reason.length).toBeGreaterThan(10);
     const { numbers, texts } = documentNumbers({ documents });
     const reportedValues = report.map((entry) => entry.value);
-    const kind = file.endsWith(".yaml") ? "yaml" : (() => {
-      try {
-        JSON.parse(bytes.toString("utf8").replace(/\b(NaN|-?Infinity)\b/g, "null"));
-        return "json";
-      } catch {
-        return file.endsWith(".jsonl") ? "jsonl" : "json";
-      }
-    })();
+    const kind = file.endsWith(".yaml")
+      ? "yaml"
+      : (() => {
+          try {
+            JSON.parse(bytes.toString("utf8").replace(/\b(NaN|-?Infinity)\b/g, "null"));
+            return "json";
+          } catch {
+            return file.endsWith(".jsonl") ? "jsonl" : "json";
+          }
+        })();
     const isText = /\.(log|md|txt)$/.test(file);
     const missing: string[] = [];
     if (isText) {
@@ -202,7 +231,10 @@ describe("no figure of a recognized file disappears silently", () => {
       for (const stated of statedOf(file, bytes, kind)) {
         if (report.some((entry) => matchesField(entry.field, stated.path))) continue;
         // A value the run's metadata could not hold (its lines disagree) is reported under its metadata key.
-        if (!stated.list && report.some((entry) => entry.value === stated.value && /differs between|measured_at/.test(entry.reason)))
+        if (
+          !stated.list &&
+          report.some((entry) => entry.value === stated.value && /differs between|measured_at/.test(entry.reason))
+        )
           continue;
         if (!stated.list && held(stated.value, numbers, texts)) continue;
         missing.push(`${stated.path} = ${stated.value}${stated.list ? " (list)" : ""}`);
@@ -214,7 +246,10 @@ describe("no figure of a recognized file disappears silently", () => {
   test.each(fixtureFiles("inference-perf").filter((file) => /_prometheus_metrics\.json$/.test(file)))(
     "%s (server metrics, not stored yet) is skipped whole with its reason",
     (file) => {
-      const parsed = readUploads([{ name: file, bytes: fs.readFileSync(path.join(FIXTURES_DIR, file)) }], FORMAT_PARSERS);
+      const parsed = readUploads(
+        [{ name: file, bytes: fs.readFileSync(path.join(FIXTURES_DIR, file)) }],
+        FORMAT_PARSERS,
+      );
       expect(parsed.fragments).toEqual([]);
       expect(parsed.skipped[0]?.reason).toMatch(/\w{4,}/);
     },
