@@ -4,12 +4,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it, test } from "vitest";
 import { AppError } from "@/lib/errors";
+import { decodeAsText } from "@/lib/formats/decode";
 import { readUploads } from "@/lib/formats/import";
 import { FORMAT_NAMES } from "@/lib/formats/names";
 import { FORMAT_PARSERS } from "@/lib/formats/registry";
-import type { FormatId } from "@/lib/formats/types";
-import { decodeAsText } from "@/lib/formats/decode";
-import type { SourceFile } from "@/lib/formats/types";
+import type { FormatId, SourceFile } from "@/lib/formats/types";
 import { FIXTURES_DIR, fixtureFiles, loadFixture } from "./fixtures";
 
 /** The file as the pipeline reads it: decoded by content, or as text when it is a printed report. */
