@@ -158,7 +158,7 @@ describe("LLMPerf summaries keyed by concurrency, and trtllm-bench's printed rep
     expect(docs).toHaveLength(1);
     const points = docs[0]?.results ?? [];
     expect(points.map((point) => point.concurrency)).toEqual([1, 2, 4, 8, 16, 32, 64, 128]);
-    expect(points[0]?.mean_ttft_ms).toBeCloseTo(158.13857590983388, 9);
+    expect(points[0]?.mean_ttft_ms).toBeCloseTo(158.1385759098339, 9);
     expect(points[0]?.mean_e2el_per_token_ms).toBeCloseTo(30.31770423789113, 9);
   });
 
