@@ -13,6 +13,7 @@ const COUNT_COLUMNS: { key: PointKey; label: string }[] = [
   { key: "duration_s", label: "Duration s" },
   { key: "output_throughput", label: "Output tok/s" },
   { key: "total_token_throughput", label: "Total tok/s" },
+  { key: "decode_throughput", label: "Decode-only tok/s" },
   { key: "request_throughput", label: "Req/s" },
   { key: "request_goodput", label: "Goodput req/s" },
 ];

@@ -127,7 +127,8 @@ export class PointBuilder {
     const isTime = field.endsWith("_ms") || field === "duration_s";
     let converted = number;
     if (field.endsWith("_ms")) converted = number * TO_MS[unit];
-    else if (field === "duration_s") converted = (number * TO_MS[unit]) / 1000;
+    // Seconds stay as written (81.0586 × 1000 / 1000 would be 81.05859999999998).
+    else if (field === "duration_s") converted = unit === "s" ? number : (number * TO_MS[unit]) / 1000;
     if (!isTime && unit !== "ms") throw new Error(`unit ${unit} given for ${field}, which is not a time`);
     if (isCountField(field)) {
       if (!Number.isInteger(converted)) converted = Math.round(converted);

@@ -4,7 +4,7 @@
  */
 import { parse as parseCsv } from "csv-parse/sync";
 import { parse as parseYaml } from "yaml";
-import type { SourceFile } from "./types";
+import type { SkippedLine, SourceFile } from "./types";
 
 export class DecodeError extends Error {
   constructor(message: string) {
@@ -154,6 +154,29 @@ function tryJsonLines(text: string): unknown[] | null {
   return values.every((value) => typeof value === "object" && value !== null && !Array.isArray(value)) ? values : null;
 }
 
+/** More skipped lines than this, and the file is a log with some JSON in it, not the tool's output with its log. */
+const MAX_LOG_LINES = 200;
+
+/**
+ * A JSON or JSON-lines body with the tool's log lines before and after it: what `tool -o json 2>&1 | tee out` saves.
+ * llama.cpp writes `ggml_cuda_init: found 1 ROCm devices:` and the like to stderr before the results and
+ * `build: <sha> (<n>)` after a markdown table. Lines before the first line that opens a JSON value (`{` or `[`) and
+ * after the last one that closes it are skipped, when what is left decodes as JSON or JSON lines. Null otherwise.
+ */
+export function withoutLogLines(text: string): { body: string; skipped: SkippedLine[] } | null {
+  const lines = text.split(/\r?\n/);
+  const first = lines.findIndex((line) => /^\s*[[{]/.test(line));
+  if (first < 0) return null;
+  let last = lines.length - 1;
+  while (last > first && !/[\]}]\s*$/.test(lines[last] ?? "")) last -= 1;
+  const skipped: SkippedLine[] = [];
+  lines.forEach((line, index) => {
+    if ((index < first || index > last) && line.trim() !== "") skipped.push({ line: index + 1, text: line });
+  });
+  if (skipped.length === 0 || skipped.length > MAX_LOG_LINES) return null;
+  return { body: lines.slice(first, last + 1).join("\n"), skipped };
+}
+
 function tryYaml(text: string): unknown {
   // A YAML document of ours is a mapping: `key: value` on its first content line.
   if (!/^\s*(#.*\n\s*)*(---\s*\n\s*)?[\w"'-][^\n]*:(\s|$)/.test(text)) return null;
@@ -208,6 +231,8 @@ export function decodeFile(name: string, bytes: Uint8Array): SourceFile {
       checkDuplicateKeys(name, text);
       return { name, kind: "jsonl", data: lines, bytes: bytes.byteLength };
     }
+    const withLog = decodeWithoutLogLines(name, text, bytes.byteLength);
+    if (withLog) return withLog;
     const yaml = tryYaml(text);
     if (yaml) {
       checkDepth(name, yaml);
@@ -221,6 +246,36 @@ export function decodeFile(name: string, bytes: Uint8Array): SourceFile {
   checkDepth(name, json);
   checkDuplicateKeys(name, text);
   return { name, kind: "json", data: json, bytes: bytes.byteLength };
+}
+
+/** The JSON or JSON-lines body of a file captured with the tool's log around it, or null. */
+function decodeWithoutLogLines(name: string, text: string, byteLength: number): SourceFile | null {
+  const stripped = withoutLogLines(text);
+  if (!stripped) return null;
+  let data: unknown;
+  let kind: "json" | "jsonl" = "json";
+  try {
+    data = parseLenientJson(stripped.body);
+  } catch {
+    const lines = tryJsonLines(stripped.body);
+    if (!lines) return null;
+    data = lines;
+    kind = "jsonl";
+  }
+  if (typeof data !== "object" || data === null) return null;
+  checkDepth(name, data);
+  checkDuplicateKeys(name, stripped.body);
+  return { name, kind, data, bytes: byteLength, skippedLines: stripped.skipped };
+}
+
+/**
+ * The file as plain text, for the parsers of printed reports. Only for a file that decodes as nothing else, or whose
+ * decoded form no parser claims (a log whose first line happens to read as YAML).
+ */
+export function decodeAsText(name: string, bytes: Uint8Array): SourceFile | null {
+  if (looksBinary(bytes)) return null;
+  const text = new TextDecoder("utf-8").decode(bytes).replace(/^\uFEFF/, "");
+  return text.trim() === "" ? null : { name, kind: "text", data: text, bytes: bytes.byteLength };
 }
 
 /** For tests and scripts: decode a string as if it were an uploaded file. */

@@ -8,14 +8,24 @@
 import { compareLevels, levelOf } from "@/lib/analysis/levels";
 import { AppError, type ErrorIssue } from "@/lib/errors";
 import { formatLoadLevel } from "@/lib/format";
-import { type ResultPoint, RUN_FORMAT, type RunDocumentInput } from "@/lib/runs/schema";
+import { LIMITS, type ResultPoint, RUN_FORMAT, type RunDocumentInput } from "@/lib/runs/schema";
 import { expandZip, isZip } from "./archive";
-import { DecodeError, decodeFile, findDuplicateKey, MAX_NESTING_DEPTH, nestingDepth, parseLenientJson } from "./decode";
+import {
+  DecodeError,
+  decodeAsText,
+  decodeFile,
+  findDuplicateKey,
+  MAX_NESTING_DEPTH,
+  nestingDepth,
+  parseLenientJson,
+} from "./decode";
+import { accountFile, collapse, skippedLinesWarning } from "./report";
 import {
   FormatError,
   type FormatId,
   type FormatParser,
   type Fragment,
+  type NotImported,
   type RunContext,
   type SourceFile,
 } from "./types";
@@ -101,13 +111,21 @@ export function readUploads(files: readonly UploadFile[], parsers: readonly Form
   if (expanded.length === 0) throw new AppError("bad_request", "The upload holds no files.");
 
   for (const upload of expanded) {
-    let source: SourceFile;
+    let source: SourceFile | null = null;
+    let decodeError: DecodeError | null = null;
     try {
       source = upload.declaredJson ? decodeJsonBody(upload) : decodeFile(upload.name, upload.bytes);
     } catch (error) {
-      if (error instanceof DecodeError) throw new AppError("invalid_json", error.message);
-      throw error;
+      if (!(error instanceof DecodeError)) throw error;
+      decodeError = error;
     }
+    if (!source || !parsers.some((candidate) => detects(candidate, source as SourceFile))) {
+      // A printed report (llama-bench's markdown table, trtllm-bench's report) decodes as nothing, or as YAML that
+      // nothing claims: read it as text when a parser of printed reports knows it.
+      const text = upload.declaredJson ? null : decodeAsText(upload.name, upload.bytes);
+      if (text && parsers.some((candidate) => detects(candidate, text))) source = text;
+    }
+    if (!source) throw new AppError("invalid_json", decodeError?.message ?? `"${upload.name}" could not be read.`);
     if (isServebenchDocument(source.data)) {
       result.documents.push({ file: upload.name, raw: source.data });
       continue;
@@ -119,13 +137,8 @@ export function readUploads(files: readonly UploadFile[], parsers: readonly Form
       });
       continue;
     }
-    const parser = parsers.find((candidate) => {
-      try {
-        return candidate.detect(source);
-      } catch {
-        return false;
-      }
-    });
+    const decoded = source;
+    const parser = parsers.find((candidate) => detects(candidate, decoded));
     if (!parser && looksLikeRunDocument(source.data)) {
       // No tool's file, but shaped like a run document: validation will name what is wrong with it.
       result.documents.push({ file: upload.name, raw: source.data });
@@ -150,6 +163,11 @@ export function readUploads(files: readonly UploadFile[], parsers: readonly Form
       }
       throw error;
     }
+    if (source.skippedLines && source.skippedLines.length > 0) {
+      const warning = skippedLinesWarning(upload.name, source.skippedLines);
+      for (const fragment of fragments) fragment.warnings.unshift(warning);
+    }
+    accountFile(source, fragments, parser);
     if (fragments.length === 0) {
       result.skipped.push({
         file: upload.name,
@@ -176,6 +194,14 @@ export function readUploads(files: readonly UploadFile[], parsers: readonly Form
     }
   }
   return result;
+}
+
+function detects(parser: FormatParser, file: SourceFile): boolean {
+  try {
+    return parser.detect(file);
+  } catch {
+    return false;
+  }
 }
 
 function decodeJsonBody(upload: UploadFile): SourceFile {
@@ -337,10 +363,26 @@ function buildDocument(fragments: readonly IndexedFragment[], suffix: string): P
   const points = fragments.flatMap((fragment) => fragment.points).sort((a, b) => compareLevels(levelOf(a), levelOf(b)));
   const warnings = [...new Set(fragments.flatMap((fragment) => fragment.warnings))];
   const metadata: Record<string, string | number | boolean> = {};
+  const notImported: NotImported[] = fragments.flatMap((fragment) => fragment.notImported ?? []);
   const metadataKeys = new Set(contexts.flatMap((context) => Object.keys(context.metadata ?? {})));
   for (const key of metadataKeys) {
     const value = agreedValue(contexts.map((context) => context.metadata?.[key]));
-    if (value !== undefined) metadata[key] = value;
+    if (value !== undefined) {
+      metadata[key] = value;
+      continue;
+    }
+    // The parts of the run state different values (or only some state one): a run's metadata holds one value per
+    // key, so each stated value is reported rather than dropped.
+    for (const fragment of fragments) {
+      const stated = fragment.context.metadata?.[key];
+      if (typeof stated !== "number") continue;
+      notImported.push({
+        file: describe(fragment),
+        field: key,
+        value: stated,
+        reason: "differs between the files or lines of this run, and a run's metadata holds one value per key",
+      });
+    }
   }
   const files = [...new Set(fragments.map((fragment) => fragment.file))];
   metadata.source_files = files.join(", ").slice(0, 2_000);
@@ -348,8 +390,20 @@ function buildDocument(fragments: readonly IndexedFragment[], suffix: string): P
   const workload = first.workload ? { ...first.workload } : undefined;
   if (workload) {
     const prompts = agreedValue(contexts.map((context) => context.workload?.num_prompts));
-    if (prompts === undefined) delete workload.num_prompts;
-    else workload.num_prompts = prompts;
+    if (prompts === undefined) {
+      delete workload.num_prompts;
+      for (const fragment of fragments) {
+        const stated = fragment.context.workload?.num_prompts;
+        if (stated === undefined) continue;
+        notImported.push({
+          file: describe(fragment),
+          field: "num_prompts",
+          value: stated,
+          reason:
+            "differs between the files or lines of this run (requests per load level), and a run's workload holds one value",
+        });
+      }
+    } else workload.num_prompts = prompts;
   }
   const measured = contexts
     .map((context) => context.measured_at)
@@ -383,7 +437,49 @@ function buildDocument(fragments: readonly IndexedFragment[], suffix: string): P
   const notes = agreedValue(contexts.map((context) => context.notes));
   if (notes) document.notes = notes;
   if (warnings.length > 0) document.warnings = warnings;
+  const report = importReportOf(notImported);
+  if (report.length > 0) document.not_imported = report;
   return document;
+}
+
+/** The run's import report: each entry once, collapsed and bounded by the document's limit. */
+function importReportOf(entries: readonly NotImported[]): NotImported[] {
+  const seen = new Set<string>();
+  const unique = entries.filter((entry) => {
+    const key = `${entry.file}\u0000${entry.field}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  let report = collapse(unique);
+  if (report.length > LIMITS.notImported) {
+    // More than a run keeps: the entries of the same file and reason are summed up in one line each.
+    const byReason = new Map<string, NotImported[]>();
+    for (const entry of report) {
+      const key = `${entry.file}\u0000${entry.reason}`;
+      byReason.set(key, [...(byReason.get(key) ?? []), entry]);
+    }
+    report = [...byReason.values()].map((group) =>
+      group.length === 1 && group[0]
+        ? group[0]
+        : {
+            file: group[0]?.file ?? "",
+            field: `${group.length} fields: ${group.map((entry) => entry.field).join(", ")}`.slice(
+              0,
+              LIMITS.notImportedFieldChars,
+            ),
+            value: `${group.length} values`,
+            reason: group[0]?.reason ?? "",
+          },
+    );
+    report = report.slice(0, LIMITS.notImported);
+  }
+  return report.map((entry) => ({
+    file: entry.file.slice(0, LIMITS.notImportedFieldChars),
+    field: entry.field.slice(0, LIMITS.notImportedFieldChars),
+    value: typeof entry.value === "string" ? entry.value.slice(0, 200) : entry.value,
+    reason: entry.reason.slice(0, 500),
+  }));
 }
 
 /** "a.jsonl (line 1, line 2), b.json": where a group's fragments are, file by file. */

@@ -8,7 +8,16 @@
  */
 import { canonicalFlagName } from "@/lib/runs/flags";
 import { asRecord, describeValue, isNaNValue, isoTimestamp, PointBuilder, toCount, toNumber } from "./common";
-import { FormatError, type FormatParser, type Fragment, type RunContext, type SourceFile } from "./types";
+import { isLlamaBenchMarkdown, readMarkdownTable } from "./llama-bench-markdown";
+import { skippedLinesWarning } from "./report";
+import {
+  FormatError,
+  type FormatParser,
+  type Fragment,
+  type NotImported,
+  type RunContext,
+  type SourceFile,
+} from "./types";
 
 const SIGNATURE = ["build_commit", "n_prompt", "n_gen", "avg_ts"] as const;
 
@@ -83,6 +92,7 @@ function csvHasSignature(rows: unknown): boolean {
 
 function detect(file: SourceFile): boolean {
   const { data } = file;
+  if (file.kind === "text") return isLlamaBenchMarkdown(String(data));
   if (file.kind === "csv") return csvHasSignature(data);
   if (file.kind !== "json" && file.kind !== "jsonl") return false;
   if (Array.isArray(data)) {
@@ -113,6 +123,14 @@ function csvRecords(rows: string[][]): Test[] {
 
 function testsOf(file: SourceFile): Test[] {
   const { data } = file;
+  if (file.kind === "text") {
+    const table = readMarkdownTable(file);
+    return table.records.map((record, index) => ({
+      record,
+      where: table.rows[index] ?? "",
+      label: table.rows[index] ?? "",
+    }));
+  }
   if (file.kind === "csv") return csvRecords(data as string[][]);
   const items = Array.isArray(data) ? data : [data];
   return items.map((item, index) => {
@@ -122,6 +140,12 @@ function testsOf(file: SourceFile): Test[] {
     const label = file.kind === "jsonl" ? `line ${index + 1}` : `test ${index + 1}`;
     return { record, where, label };
   });
+}
+
+/** The path of a record's field in the import report's terms: "[3].avg_ts", "line 4.avg_ts", "row 2.avg_ts". */
+function reportPath(where: string, key: string): string {
+  if (where === "") return key;
+  return where.startsWith("[") ? `${where}.${key}` : `${where}.${key}`;
 }
 
 function fieldPath(where: string, key: string): string {
@@ -434,7 +458,53 @@ function parseConfiguration(file: SourceFile, config: Configuration, part: strin
   for (const test of speeds) {
     if (kept.has(test) && test.ts !== null) metadata[`${test.label}_tok_s`] = test.ts;
   }
+  for (const key of ["model_size_as_written", "model_n_params_as_written"] as const) {
+    const value = agreed(tests.map(({ test }) => text(test.record[key])));
+    if (value !== undefined) metadata[key.replace("_as_written", "")] = value;
+  }
   const point = builder.build();
+
+  // What each test's record contributes: its shape, launch options and build are the run's context; its speed is
+  // metadata (or, for the single-stream test, the point). The rest is reported.
+  const used: string[] = [];
+  const notImported: NotImported[] = [];
+  for (const measured of tests) {
+    const { where, record } = measured.test;
+    for (const key of [
+      ...Object.keys(LLAMA_BENCH_FLAGS),
+      "n_prompt",
+      "n_gen",
+      "build_number",
+      "model_size",
+      "model_n_params",
+    ])
+      used.push(reportPath(where, key));
+    const keptSpeed = kept.has(measured) && measured.ts !== null;
+    if (keptSpeed || measured === rep) used.push(reportPath(where, "avg_ts"));
+    else if (measured.ts !== null && measured.ts > 0) {
+      notImported.push({
+        file: file.name,
+        field: reportPath(where, "avg_ts"),
+        value: measured.ts,
+        reason:
+          seen.get(measured.label) !== measured
+            ? `the same test (${measured.label}) as an earlier one; the run keeps the first one's speed`
+            : `more test speeds than a run keeps (${MAX_TEST_SPEEDS})`,
+      });
+    }
+    if (measured === rep) {
+      for (const key of ["stddev_ts", "avg_ns", "stddev_ns"]) used.push(reportPath(where, key));
+    } else {
+      const std = toNumber(record.stddev_ts);
+      if (std !== null)
+        notImported.push({
+          file: file.name,
+          field: file.kind === "text" ? `${where}.t/s (± stddev)` : reportPath(where, "stddev_ts"),
+          value: std,
+          reason: "a test's standard deviation is kept for the single-stream test only (metadata output_tok_s_stddev)",
+        });
+    }
+  }
 
   const context: RunContext = { engine: "llama.cpp", metadata };
   if (launch.engineVersion) context.engine_version = launch.engineVersion;
@@ -458,22 +528,31 @@ function parseConfiguration(file: SourceFile, config: Configuration, part: strin
     context,
     points: [point],
     warnings: [...warnings, ...builder.warnings],
+    used,
+    notImported,
   };
 }
 
 function parse(file: SourceFile): Fragment[] {
   const tests = testsOf(file).map(measure);
   const configs = configurations(tests);
-  return configs.map((config) =>
+  const fragments = configs.map((config) =>
     parseConfiguration(file, config, configs.length === 1 ? "" : configurationPart(config, configs)),
   );
+  if (file.kind === "text") {
+    const { logLines } = readMarkdownTable(file);
+    if (logLines.length > 0)
+      for (const fragment of fragments) fragment.warnings.unshift(skippedLinesWarning(file.name, logLines));
+  }
+  return fragments;
 }
 
 export const llamaBenchParser: FormatParser = {
   id: "llama-bench",
-  label: "llama.cpp llama-bench (-o json, jsonl or csv)",
+  label: "llama.cpp llama-bench (-o json, jsonl, csv or its markdown table)",
   signature:
-    "a list of test records (JSON array, JSON lines or CSV rows) with build_commit, n_prompt, n_gen and avg_ts",
+    "a list of test records (JSON array, JSON lines or CSV rows) with build_commit, n_prompt, n_gen and avg_ts; or " +
+    "llama-bench's markdown table (| model | … | test | t/s |), with or without its log lines and build line",
   detect(file) {
     try {
       return detect(file);

@@ -133,9 +133,26 @@ function summaryPoint(summary: Record<string, unknown>, where: string, label: st
   return builder;
 }
 
+/**
+ * Summaries gathered into one object keyed by their concurrency (`{"1": {…summary…}, "2": {…}}`), as scripts that run
+ * token_benchmark_ray.py once per concurrency and `json.dump` the results write (philschmid/llmperf-bench's
+ * `*_results.json`).
+ */
+function isKeyedCollection(value: unknown): value is Record<string, unknown> {
+  const record = asRecord(value);
+  if (!record || isSummary(record)) return false;
+  const entries = Object.entries(record);
+  return entries.length > 0 && entries.every(([key, entry]) => /^\d+$/.test(key) && isSummary(entry));
+}
+
 function parseSummary(file: SourceFile): Fragment[] {
   const summaries: Array<{ summary: Record<string, unknown>; where: string; part: string }> = [];
-  if (Array.isArray(file.data)) {
+  if (isKeyedCollection(file.data)) {
+    for (const [key, entry] of Object.entries(file.data)) {
+      const summary = asRecord(entry) ?? {};
+      summaries.push({ summary, where: key, part: `"${key}"` });
+    }
+  } else if (Array.isArray(file.data)) {
     file.data.forEach((line, index) => {
       if (!isSummary(line)) {
         throw new FormatError(
@@ -160,6 +177,33 @@ function parseSummary(file: SourceFile): Fragment[] {
       context: summaryContext(summary),
       points: [point],
       warnings: builder.warnings,
+      root:
+        where === ""
+          ? ""
+          : file.kind === "jsonl"
+            ? `line ${Number(where) + 1}`
+            : Array.isArray(file.data)
+              ? `[${where}]`
+              : where,
+      used: [
+        "mean_input_tokens",
+        "mean_output_tokens",
+        "additional_sampling_params_temperature",
+        ...(summaries.length === 1 ? ["timestamp"] : []),
+      ],
+      // With several summaries the run's measured_at is the earliest; each level's own time is reported.
+      notImported:
+        summaries.length > 1 && toNumber(summary.timestamp) !== null
+          ? [
+              {
+                file: file.name,
+                field: `${where === "" ? "" : file.kind === "jsonl" ? `line ${Number(where) + 1}.` : Array.isArray(file.data) ? `[${where}].` : `${where}.`}timestamp`,
+                value: toNumber(summary.timestamp) ?? 0,
+                reason:
+                  "when this load level was measured (Unix time); the run's measured_at is the earliest of its levels",
+              },
+            ]
+          : [],
     } satisfies Fragment;
   });
 }
@@ -168,11 +212,11 @@ export const llmperfSummaryParser: FormatParser = {
   id: "llmperf",
   label: "LLMPerf token_benchmark_ray.py *_summary.json",
   signature:
-    "a flat object with `num_concurrent_requests` and LLMPerf's flattened results keys (`results_ttft_s_mean`, `results_end_to_end_latency_s_mean` or `results_mean_output_throughput_token_per_s`)",
+    "a flat object with `num_concurrent_requests` and LLMPerf's flattened results keys (`results_ttft_s_mean`, `results_end_to_end_latency_s_mean` or `results_mean_output_throughput_token_per_s`); JSON lines of them; or an object of them keyed by concurrency",
   detect(file: SourceFile): boolean {
     try {
       if (Array.isArray(file.data)) return file.data.length > 0 && file.data.every(isSummary);
-      return isSummary(file.data);
+      return isSummary(file.data) || isKeyedCollection(file.data);
     } catch {
       return false;
     }

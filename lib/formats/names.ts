@@ -7,6 +7,7 @@ export const FORMAT_NAMES: Record<FormatId, string> = {
   "vllm-sweep": "vLLM bench sweep serve",
   "sglang-bench-serving": "SGLang bench_serving",
   "sglang-bench-one-batch-server": "SGLang bench_one_batch_server",
+  "sglang-bench-one-batch": "SGLang bench_one_batch",
   guidellm: "GuideLLM",
   aiperf: "AIPerf / GenAI-Perf",
   llmperf: "LLMPerf",

@@ -11,6 +11,7 @@ import { llmdReportParser } from "./llm-d";
 import { llmperfIndividualParser, llmperfSummaryParser } from "./llmperf";
 import { sglangParsers } from "./sglang";
 import { trtllmBenchParser } from "./trtllm";
+import { trtllmPrintedReportParser } from "./trtllm-report";
 import type { FormatParser } from "./types";
 import { vllmParsers } from "./vllm";
 
@@ -23,6 +24,7 @@ export const FORMAT_PARSERS: readonly FormatParser[] = [
   llmperfIndividualParser,
   ...inferencePerfParsers,
   trtllmBenchParser,
+  trtllmPrintedReportParser,
   llamaBenchParser,
   llmdReportParser,
 ];

@@ -326,7 +326,22 @@ function oneBatchFragment(file: SourceFile, record: Json, where: Where, part: st
   }
   builder.concurrency(batch, "batch_size");
   setFigure(builder, warnings, "duration_s", record, "latency", where, "s");
-  setFigure(builder, warnings, "output_throughput", record, "output_throughput", where);
+  // servebench's output_throughput is generated tokens over wall time: batch × output_len / latency, all in the line.
+  // The tool's own output_throughput is that in its first revision only; since it streams (the revisions that write
+  // last_gen_throughput, ttft or last_ttft) it is batch × output_len / (latency − ttft): decode only, prefill left
+  // out. That figure is kept as decode_throughput. Which one a line holds is also told by its value: a figure that is
+  // not batch × output_len / latency (within the file's rounding) is the decode-only one.
+  const latency = toNumber(figure(record, "latency", where, warnings));
+  const outputLen = toCount(record.output_len);
+  const stated = toNumber(figure(record, "output_throughput", where, warnings));
+  const wall = latency !== null && latency > 0 && outputLen !== null ? (batch * outputLen) / latency : null;
+  const streamingRevision = ["last_gen_throughput", "ttft", "last_ttft"].some((key) => key in record);
+  const decodeOnly =
+    stated !== null && (streamingRevision || (wall !== null && Math.abs(stated - wall) > Math.max(0.01, wall * 0.005)));
+  if (decodeOnly) {
+    if (wall !== null) builder.set("output_throughput", wall, "batch_size × output_len / latency");
+    builder.set("decode_throughput", stated, "output_throughput");
+  } else setFigure(builder, warnings, "output_throughput", record, "output_throughput", where);
   setFigure(builder, warnings, "total_token_throughput", record, "overall_throughput", where);
   const point = builder.build();
   warnings.push(...builder.warnings);
@@ -352,10 +367,37 @@ function oneBatchFragment(file: SourceFile, record: Json, where: Where, part: st
   addMetadata(metadata, "spec_accept_rate", toNumber(record.spec_accept_rate) ?? undefined);
   addMetadata(metadata, "cache_hit_rate", toNumber(record.cache_hit_rate) ?? undefined);
   if (Object.keys(metadata).length > 0) context.metadata = metadata;
-  return { format: "sglang-bench-one-batch-server", file: file.name, part, context, points: [point], warnings };
+  const root = where.path.replace(/\.$/, "");
+  // A wall-time figure identical to the computed one is the same number; it is that point's output_throughput.
+  const used = ["input_len", "output_len"];
+  return {
+    format: "sglang-bench-one-batch-server",
+    file: file.name,
+    part,
+    context,
+    points: [point],
+    warnings,
+    root,
+    used,
+  };
+}
+
+/** Why a one-batch figure is not imported. */
+function oneBatchReason(path: string): string | undefined {
+  const key = path.slice(path.lastIndexOf(".") + 1);
+  if (key === "acc_length" || key === "spec_accept_length" || key === "last_gen_throughput")
+    return "-1 (or 0) means the tool had no value for it";
+  if (key === "prefill_latency")
+    return "the batch's prefill step, timed inside the process; TTFT fields are statistics over requests sent to a server";
+  if (key === "prefill_throughput")
+    return "prefill tokens per second (batch × input_len / prefill_latency); no servebench field";
+  if (key === "median_decode_latency")
+    return "the median time of one decode step of the batch; TPOT fields are statistics over requests sent to a server";
+  return undefined;
 }
 
 export const sglangOneBatchServerParser: FormatParser = {
+  notImportedReason: oneBatchReason,
   id: "sglang-bench-one-batch-server",
   label: "SGLang bench_one_batch_server --result-filename",
   signature:
@@ -364,4 +406,83 @@ export const sglangOneBatchServerParser: FormatParser = {
   parse: (file) => lines(file).map(({ record, where, part }) => oneBatchFragment(file, record, where, part)),
 };
 
-export const sglangParsers: readonly FormatParser[] = [sglangBenchServingParser, sglangOneBatchServerParser];
+// ---------------------------------------------------------------------------------------------------------
+// bench_one_batch (offline: no server, the model runner driven in-process)
+
+/** Keys of `python -m sglang.bench_one_batch --result-filename` lines (latency_test_run_once's measurement_results). */
+const OFFLINE_KEYS = [
+  "batch_size",
+  "input_len",
+  "output_len",
+  "prefill_latency",
+  "total_latency",
+  "overall_throughput",
+];
+
+function isOfflineOneBatchLine(value: unknown): value is Json {
+  const record = asRecord(value);
+  return record !== undefined && OFFLINE_KEYS.every((key) => key in record) && !("latency" in record);
+}
+
+/**
+ * One line per batch size × input length × output length. The whole batch is prefilled in one step, then decoded
+ * step by step (output_len − 1 steps); total_latency spans both. So output tokens over wall time is
+ * batch × output_len / total_latency; overall_throughput is batch × (input_len + output_len) / total_latency; and
+ * median_decode_throughput, batch / the median decode step's time, is a decode-only rate.
+ */
+function offlineFragment(file: SourceFile, record: Json, where: Where, part: string): Fragment {
+  const warnings: string[] = [];
+  const builder = new PointBuilder(where.label);
+  const batch = toConcurrency(record.batch_size);
+  if (batch === null) {
+    throw new FormatError(
+      `${where.path}batch_size`,
+      `batch_size must be a whole number of at least 1, found ${describeValue(record.batch_size)}`,
+    );
+  }
+  builder.concurrency(batch, "batch_size");
+  setFigure(builder, warnings, "duration_s", record, "total_latency", where, "s");
+  const latency = toNumber(figure(record, "total_latency", where, warnings));
+  const outputLen = toCount(record.output_len);
+  if (latency !== null && latency > 0 && outputLen !== null)
+    builder.set("output_throughput", (batch * outputLen) / latency, "batch_size × output_len / total_latency");
+  setFigure(builder, warnings, "total_token_throughput", record, "overall_throughput", where);
+  setFigure(builder, warnings, "decode_throughput", record, "median_decode_throughput", where);
+  const point = builder.build();
+  warnings.push(...builder.warnings);
+  const context: RunContext = { engine: "sglang" };
+  const workload: Workload = {};
+  const input = toCount(record.input_len);
+  if (input !== null) workload.input_len = input;
+  if (outputLen !== null) workload.output_len = outputLen;
+  if (Object.keys(workload).length > 0) context.workload = workload;
+  const metadata: Metadata = {};
+  addMetadata(metadata, "run_name", record.run_name);
+  if (Object.keys(metadata).length > 0) context.metadata = metadata;
+  return {
+    format: "sglang-bench-one-batch",
+    file: file.name,
+    part,
+    context,
+    points: [point],
+    warnings,
+    root: where.path.replace(/\.$/, ""),
+    used: ["input_len", "output_len"],
+  };
+}
+
+export const sglangOneBatchParser: FormatParser = {
+  id: "sglang-bench-one-batch",
+  label: "SGLang bench_one_batch --result-filename (offline, no server)",
+  signature:
+    "JSON lines with batch_size, input_len, output_len, prefill_latency, total_latency and overall_throughput (no latency)",
+  notImportedReason: oneBatchReason,
+  detect: (file) => detectLines(file, isOfflineOneBatchLine),
+  parse: (file) => lines(file).map(({ record, where, part }) => offlineFragment(file, record, where, part)),
+};
+
+export const sglangParsers: readonly FormatParser[] = [
+  sglangBenchServingParser,
+  sglangOneBatchServerParser,
+  sglangOneBatchParser,
+];

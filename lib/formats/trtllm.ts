@@ -162,6 +162,8 @@ function metadata(data: unknown): Record<string, string | number | boolean> {
     ["request_info.avg_input_length", "avg_input_length"],
     ["request_info.avg_output_length", "avg_output_length"],
     ["world_info.issue_rate", "issue_rate"],
+    ["engine.max_input_length", "max_input_length"],
+    ["engine.max_sequence_length", "max_sequence_length"],
     ["performance.output_throughput_per_user_tok_s", "output_throughput_per_user_tok_s"],
     ["performance.output_throughput_per_gpu_tok_s", "output_throughput_per_gpu_tok_s"],
     ["streaming_metrics.token_output_speed_tok_s", "token_output_speed_tok_s"],
@@ -174,7 +176,8 @@ function metadata(data: unknown): Record<string, string | number | boolean> {
   return out;
 }
 
-function parse(file: SourceFile): Fragment[] {
+/** A `--report_json` dictionary (or the same dictionary read from the printed report) → its one fragment. */
+export function parseReportJson(file: SourceFile): Fragment[] {
   const data = file.data;
   const builder = new PointBuilder(file.name);
   const level = levelOf(file);
@@ -249,5 +252,5 @@ export const trtllmBenchParser: FormatParser = {
       return false;
     }
   },
-  parse,
+  parse: parseReportJson,
 };

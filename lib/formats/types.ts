@@ -11,6 +11,7 @@ export type FormatId =
   | "vllm-sweep"
   | "sglang-bench-serving"
   | "sglang-bench-one-batch-server"
+  | "sglang-bench-one-batch"
   | "guidellm"
   | "aiperf"
   | "llmperf"
@@ -19,7 +20,7 @@ export type FormatId =
   | "llama-bench"
   | "llm-d-benchmark-report";
 
-export type SourceKind = "json" | "jsonl" | "csv" | "yaml";
+export type SourceKind = "json" | "jsonl" | "csv" | "yaml" | "text";
 
 /**
  * One uploaded file, decoded once. Parsers recognize a format from `data` (its keys), never from `name`,
@@ -31,6 +32,12 @@ export type SourceKind = "json" | "jsonl" | "csv" | "yaml";
  * - csv: `data` is the array of rows (`string[][]`), the header row included and blank lines skipped; every
  *   cell is a string, trimmed. Some tools write several sections, each with its own header row.
  * - yaml: `data` is the parsed document (an object).
+ * - text: `data` is the file's text, for tools whose output is a printed report (llama-bench's markdown table,
+ *   trtllm-bench's report). A file becomes text only when none of the kinds above decodes it, or when what they
+ *   decode is claimed by no parser.
+ *
+ * `skippedLines` lists the lines around a JSON or JSON-lines body that are not part of it: the tool's log, captured
+ * with its output (`llama-bench -o jsonl 2>&1 | tee out.jsonl`). They are reported as import warnings.
  */
 export interface SourceFile {
   name: string;
@@ -38,6 +45,25 @@ export interface SourceFile {
   data: unknown;
   /** Size of the original file in bytes. */
   bytes: number;
+  skippedLines?: SkippedLine[];
+}
+
+export interface SkippedLine {
+  /** 1-based line number in the file. */
+  line: number;
+  text: string;
+}
+
+/**
+ * A number the file states that the run does not keep: its field (a path inside the file, "line 3.median_ttft",
+ * "benchmarks[0].metrics.ttft.successful.percentiles.p25"), the value as stated (or, for a list or a group of
+ * per-request values, a short description) and why it is not imported.
+ */
+export interface NotImported {
+  file: string;
+  field: string;
+  value: number | string;
+  reason: string;
 }
 
 /** What a file says about the run besides its load points. Everything is optional: most files say little. */
@@ -71,6 +97,18 @@ export interface Fragment {
   points: ResultPoint[];
   /** Things a person should know: figures that were NaN, a level whose requests all failed. */
   warnings: string[];
+  /**
+   * Where the fragment's record sits in the file ("line 3", "[2]", "benchmarks[1]"), so that the field names in its
+   * points' `sources` (relative to that record) can be matched with the file's paths. Empty or absent: the file root.
+   */
+  root?: string;
+  /**
+   * Paths (relative to `root`) of stated numbers the parser kept outside the points (in the context or metadata),
+   * or deliberately read and dropped with a reason (`notImported`). A path ending in ".*" covers everything under it.
+   */
+  used?: string[];
+  /** Stated numbers the parser read and chose not to keep, with the reason; the pipeline adds the ones nobody read. */
+  notImported?: NotImported[];
 }
 
 export interface FormatParser {
@@ -79,6 +117,11 @@ export interface FormatParser {
   label: string;
   /** The keys that identify the format, in words, for docs and for the "not recognized" message. */
   signature: string;
+  /**
+   * Why a stated number at this path (relative to its fragment's root) is not imported, for the run's import report.
+   * Returns undefined for the default reason: no servebench field holds it.
+   */
+  notImportedReason?(path: string): string | undefined;
   /** True when the decoded file has this format's signature keys. Must not throw. */
   detect(file: SourceFile): boolean;
   /**

@@ -6,10 +6,17 @@
  * Field names and definitions follow vllm/benchmarks/serve.py (`calculate_metrics`, `benchmark`, `main_async`)
  * and vllm/benchmarks/sweep/serve.py (`_update_run_data`). See docs/formats/vllm.md.
  */
-import type { FlagValue, Speculative, Workload } from "@/lib/runs/schema";
+import type { FlagValue, ResultPoint, Speculative, Workload } from "@/lib/runs/schema";
 import { asRecord, compactDateToIso, PointBuilder, type PointField, requestRate, toCount, toNumber } from "./common";
 import { describeValue, type Json, setFigure, type Where } from "./flat-record";
-import { FormatError, type FormatParser, type Fragment, type RunContext, type SourceFile } from "./types";
+import {
+  FormatError,
+  type FormatParser,
+  type Fragment,
+  type NotImported,
+  type RunContext,
+  type SourceFile,
+} from "./types";
 
 // ---------------------------------------------------------------------------------------------------------
 // Signatures
@@ -163,30 +170,94 @@ function isBenchArg(key: string): boolean {
 // ---------------------------------------------------------------------------------------------------------
 // Figures
 
-const STAT_KEY = /^(mean|median|std|p(\d+(?:\.\d+)?))_(ttft|tpot|itl|e2el)_ms$/;
+const STAT_KEY = /^(mean|median|std|p(\d+(?:\.\d+)?))_(ttft|tpot|itl|e2el)(_ms)?$/;
 
 /**
  * Every `{mean,median,std,pNN}_{ttft,tpot,itl,e2el}_ms` key. p50 stands in for the median when the median is
  * absent; percentiles other than 90, 95 and 99 have no servebench field and are left out.
  */
 function setLatencies(builder: PointBuilder, warnings: string[], record: Json, where: Where): void {
+  const inSeconds: string[] = [];
   for (const key of Object.keys(record)) {
     const match = STAT_KEY.exec(key);
     if (!match) continue;
-    const [, statWord, percentile, metric] = match;
+    const [, statWord, percentile, metric, ms] = match;
+    // Without `_ms` the key is a look-alike's: a modified benchmark_serving.py (SemiAnalysis InferenceX's
+    // benchmark_serving_random.py) writes median_ttft, p99_tpot… in seconds, and prints them as "(s)". When the
+    // same statistic is also written with `_ms`, that one is taken and the look-alike is reported.
+    if (ms === undefined && `${key}_ms` in record) continue;
     let stat: string | undefined = statWord;
     if (percentile !== undefined) {
       const p = Number(percentile);
-      if (p === 50) stat = `median_${metric}_ms` in record ? undefined : "median";
+      if (p === 50) stat = `median_${metric}_ms` in record || `median_${metric}` in record ? undefined : "median";
       else stat = p === 90 || p === 95 || p === 99 ? `p${p}` : undefined;
     }
     if (stat === undefined) continue;
-    setFigure(builder, warnings, `${stat}_${metric}_ms` as PointField, record, key, where);
+    setFigure(
+      builder,
+      warnings,
+      `${stat}_${metric}_ms` as PointField,
+      record,
+      key,
+      where,
+      ms === undefined ? "s" : "ms",
+    );
+    if (ms === undefined && builder.has(`${stat}_${metric}_ms` as PointField)) inSeconds.push(key);
+  }
+  if (inSeconds.length > 0) {
+    warnings.push(
+      `${where.label}: ${inSeconds.join(", ")} ${inSeconds.length === 1 ? "has" : "have"} no _ms in the name: read as seconds (the modified benchmark_serving.py that writes such keys states them in s) and stored in ms.`,
+    );
   }
 }
 
+/**
+ * A level whose completed requests streamed tokens but whose token counts are all 0: the server sent no usage (and
+ * the client counted nothing), so output tokens, output throughput and TPOT are 0 by construction, not measured.
+ * Those figures are refused (reported, stored as no data) with a warning; latencies and request counts stand.
+ */
+function refuseUncountedTokens(
+  record: Json,
+  point: ResultPoint,
+  where: Where,
+  warnings: string[],
+  report: NotImported[],
+  file: string,
+): void {
+  if (!point.completed || point.total_output_tokens !== 0) return;
+  const itls = Array.isArray(record.itls) ? record.itls : [];
+  const gaps = itls.reduce<number>((sum, list) => sum + (Array.isArray(list) ? list.length : 0), 0);
+  const streamed =
+    gaps > 0 || (point.mean_itl_ms ?? 0) > 0 || (point.mean_e2el_ms ?? 0) > (point.mean_ttft_ms ?? 0) * 1.5;
+  if (!streamed) return;
+  const refused = Object.keys(point).filter(
+    (key) =>
+      key === "total_output_tokens" ||
+      key === "output_throughput" ||
+      key === "total_token_throughput" ||
+      key.endsWith("_tpot_ms"),
+  ) as PointField[];
+  const prefix = where.path.replace(/\.$/, "");
+  for (const field of refused) {
+    const source = point.sources?.[field] ?? field;
+    report.push({
+      file,
+      field: prefix ? `${prefix}.${source}` : source,
+      value: (point[field] as number | undefined) ?? 0,
+      reason: "0 output tokens were counted although the requests streamed tokens: not a measurement",
+    });
+    delete point[field];
+    if (point.sources) delete point.sources[field];
+  }
+  const perRequest =
+    itls.length > 0 ? ` (${Math.round(gaps / itls.length)} inter-token gaps per request on average)` : "";
+  warnings.push(
+    `${where.label}: ${point.completed} requests completed and streamed tokens${perRequest}, yet 0 output tokens were counted: the server sent no usage. Output tokens, output throughput, total token throughput and TPOT are not measurements and are stored as no data; TTFT, ITL and end-to-end latency are kept.`,
+  );
+}
+
 /** One load point from one payload. */
-function buildPoint(record: Json, where: Where, warnings: string[]) {
+function buildPoint(record: Json, where: Where, warnings: string[], report: NotImported[] = [], file = "") {
   const builder = new PointBuilder(where.label);
   const concurrency = record.max_concurrency;
   if (
@@ -221,9 +292,13 @@ function buildPoint(record: Json, where: Where, warnings: string[]) {
   setFigure(builder, warnings, "request_throughput", record, "request_throughput", where);
   setFigure(builder, warnings, "output_throughput", record, "output_throughput", where);
   setFigure(builder, warnings, "total_token_throughput", record, "total_token_throughput", where);
+  // Requests per second that met the --goodput SLO; benchmark_serving.py once wrote the key as "request_goodput:".
+  const goodputKey = "request_goodput" in record ? "request_goodput" : "request_goodput:";
+  setFigure(builder, warnings, "request_goodput", record, goodputKey, where);
   setLatencies(builder, warnings, record, where);
   const point = builder.build();
   warnings.push(...builder.warnings);
+  refuseUncountedTokens(record, point, where, warnings, report, file);
   return point;
 }
 
@@ -260,8 +335,6 @@ function payloadContext(record: Json, extraStrings: boolean): RunContext {
   const burstiness = toNumber(record.burstiness);
   if (burstiness !== null && burstiness !== 1 && typeof requestRate(record.request_rate) === "number")
     metadata.burstiness = burstiness;
-  const goodput = record.request_goodput ?? record["request_goodput:"];
-  addMetadata(metadata, "request_goodput", toNumber(goodput) ?? undefined);
   addMetadata(metadata, "max_concurrent_requests", toNumber(record.max_concurrent_requests) ?? undefined);
   addMetadata(metadata, "max_output_tokens_per_s", toNumber(record.max_output_tokens_per_s) ?? undefined);
   addMetadata(
@@ -389,7 +462,18 @@ function payloads(file: SourceFile): { record: Json; where: Where; part: string 
   return [{ record, where: whereOf(file, "single", 0), part: "" }];
 }
 
+/** Why a figure of a vLLM payload is not imported. */
+function vllmReason(path: string): string | undefined {
+  const key = path.slice(path.lastIndexOf(".") + 1);
+  if (/^p\d+(\.\d+)?_/.test(key)) return "a percentile servebench has no field for (points keep p90, p95 and p99)";
+  if (["input_lens", "output_lens", "ttfts", "itls", "latencies", "start_times", "queue_times"].includes(key))
+    return "per-request values (--save-detailed); the point keeps the statistics computed from them";
+  if (key === "run_number") return "the sweep's run number: which repeat the point is, not a figure";
+  return undefined;
+}
+
 export const vllmBenchServeParser: FormatParser = {
+  notImportedReason: vllmReason,
   id: "vllm-bench-serve",
   label: "vLLM bench serve --save-result",
   signature:
@@ -409,7 +493,8 @@ export const vllmBenchServeParser: FormatParser = {
   parse(file) {
     return payloads(file).map(({ record, where, part }): Fragment => {
       const warnings: string[] = [];
-      const point = buildPoint(record, where, warnings);
+      const notImported: NotImported[] = [];
+      const point = buildPoint(record, where, warnings, notImported, file.name);
       return {
         format: "vllm-bench-serve",
         file: file.name,
@@ -417,12 +502,15 @@ export const vllmBenchServeParser: FormatParser = {
         context: payloadContext(record, true),
         points: [point],
         warnings,
+        root: where.path.replace(/\.$/, ""),
+        notImported,
       };
     });
   },
 };
 
 export const vllmSweepParser: FormatParser = {
+  notImportedReason: vllmReason,
   id: "vllm-sweep",
   label: "vLLM bench sweep serve (run=N.json, summary.json)",
   signature:
@@ -446,7 +534,14 @@ export const vllmSweepParser: FormatParser = {
           `run_number must be a whole number, found ${describeValue(record.run_number)}`,
         );
       const warnings: string[] = [];
-      const point = buildPoint(record, { ...where, label: `${file.name} (run ${run})` }, warnings);
+      const notImported: NotImported[] = [];
+      const point = buildPoint(
+        record,
+        { ...where, label: `${file.name} (run ${run})` },
+        warnings,
+        notImported,
+        file.name,
+      );
       return {
         format: "vllm-sweep",
         file: file.name,
@@ -454,6 +549,8 @@ export const vllmSweepParser: FormatParser = {
         context: sweepContext(record),
         points: [point],
         warnings,
+        root: where.path.replace(/\.$/, ""),
+        notImported,
       };
     });
   },

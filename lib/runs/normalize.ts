@@ -10,6 +10,7 @@ import {
   DOCUMENT_KEYS,
   type Flags,
   type Hardware,
+  type NotImportedEntry,
   type ResultPoint,
   RUN_FORMAT,
   RunDocumentSchema,
@@ -37,6 +38,8 @@ export interface RunDocument {
   measured_at?: string;
   metadata: Record<string, string | number | boolean>;
   warnings: string[];
+  /** The import report: stated numbers the run does not keep, with the reason (empty for documents written by hand). */
+  not_imported: NotImportedEntry[];
   /** The tool format the run came from; "servebench/v1" for documents written by hand or by servebench. */
   source_format: string;
   results: ResultPoint[];
@@ -176,6 +179,7 @@ export function normalizeRunDocument(raw: unknown): RunDocument {
     tags: canonicalTags(doc.tags),
     metadata,
     warnings: doc.warnings ?? [],
+    not_imported: doc.not_imported ?? [],
     source_format: doc.source_format ?? RUN_FORMAT,
     results: doc.results.map(canonicalPoint),
   };

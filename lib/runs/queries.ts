@@ -60,6 +60,7 @@ const POINT_NUMBER_KEYS = [
   "request_goodput",
   "output_throughput",
   "total_token_throughput",
+  "decode_throughput",
   ...LATENCY_KEYS,
 ] as const;
 
@@ -157,6 +158,7 @@ function documentOf(row: RunRowWithPoints): StoredRun {
     tags: row.tags.map((tag) => tag.tag).sort(),
     metadata: parseJson(row.metadataJson) ?? {},
     warnings: parseJson(row.warningsJson) ?? [],
+    not_imported: parseJson(row.notImportedJson) ?? [],
     results: [...row.points].sort((a, b) => a.position - b.position).map(rowToPoint),
   };
   if (row.engineVersion !== null) doc.engine_version = row.engineVersion;
@@ -202,6 +204,7 @@ function runCreateData(doc: RunDocument, id: string, now: Date): Prisma.RunCreat
     notes: doc.notes ?? null,
     metadataJson: JSON.stringify(doc.metadata),
     warningsJson: JSON.stringify(doc.warnings),
+    notImportedJson: JSON.stringify(doc.not_imported),
     sourceFormat: doc.source_format,
     measuredAt,
     createdAt: now,

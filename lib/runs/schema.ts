@@ -20,6 +20,8 @@ export const LIMITS = {
   metadataKeys: 200,
   metadataValueChars: 2_000,
   points: 1_000,
+  notImported: 5_000,
+  notImportedFieldChars: 500,
   maxInt: 2_147_483_647,
 } as const;
 
@@ -120,6 +122,12 @@ export const ResultPointSchema = z
     total_token_throughput: nonNegative()
       .optional()
       .describe("Prompt plus generated tokens per second over all requests together (tok/s)."),
+    decode_throughput: nonNegative()
+      .optional()
+      .describe(
+        "Generated tokens per second while decoding only, prefill time left out (tok/s): what SGLang's " +
+          "bench_one_batch_server calls output_throughput. Higher than output_throughput; never shown as it.",
+      ),
     ...latencyShape,
     sources: z
       .record(z.string().max(64), z.string().max(300))
@@ -229,6 +237,26 @@ const documentShape = {
     .max(100)
     .optional()
     .describe("Problems found while importing (e.g. a load level whose requests all failed), shown on the run's page."),
+  not_imported: z
+    .array(
+      z.strictObject({
+        file: z
+          .string()
+          .max(LIMITS.notImportedFieldChars)
+          .describe("The file (and part of it) that states the number."),
+        field: z.string().min(1).max(LIMITS.notImportedFieldChars).describe("Its field: a path inside the file."),
+        value: z
+          .union([z.number(), z.string().max(200)])
+          .describe("The number as stated, or a description of a list of them."),
+        reason: z.string().min(1).max(500).describe("Why it is not imported."),
+      }),
+    )
+    .max(LIMITS.notImported)
+    .optional()
+    .describe(
+      "The import report: each number the imported files state that the run does not keep, with the reason. " +
+        "Every other stated number is in a point, the context or `metadata`. Shown on the run's page.",
+    ),
   measured_at: z.iso
     .datetime({ offset: true })
     .optional()
@@ -307,6 +335,7 @@ export type Hardware = z.output<typeof HardwareSchema>;
 export type Workload = z.output<typeof WorkloadSchema>;
 export type Speculative = z.output<typeof SpeculativeSchema>;
 export type RequestRate = z.output<typeof RequestRateSchema>;
+export type NotImportedEntry = NonNullable<ParsedRunDocument["not_imported"]>[number];
 
 /** A flag's value after normalization: `true` for a switch, `false` for `--no-x`, strings otherwise. */
 export type FlagValue = string | boolean | string[];

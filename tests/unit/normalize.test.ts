@@ -39,6 +39,7 @@ describe("normalizeRunDocument: canonical form", () => {
       tags: [],
       metadata: {},
       warnings: [],
+      not_imported: [],
       source_format: "servebench/v1",
       results: [{ concurrency: 1, output_throughput: 27 }],
     });
@@ -59,6 +60,7 @@ describe("normalizeRunDocument: canonical form", () => {
         "source_format",
         "tags",
         "warnings",
+        "not_imported",
       ].sort(),
     );
   });

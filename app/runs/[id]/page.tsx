@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { ConcurrencyChart } from "@/components/charts/ConcurrencyChart";
 import { FlagsTable, KeyValueTable } from "@/components/runs/ConfigTables";
 import { DeleteRunButton } from "@/components/runs/DeleteRunButton";
+import { ImportReport } from "@/components/runs/ImportReport";
 import { PointsTable, SourcesTable } from "@/components/runs/PointsTable";
 import { RunEditor } from "@/components/runs/RunEditor";
 import { buttonClass, Card, DefinitionList, DemoBadge, PageHeader, Section, Tag } from "@/components/ui/primitives";
@@ -167,6 +168,8 @@ export default async function RunPage({ params }: { params: Params }) {
         <PointsTable points={run.results} />
         <SourcesTable points={run.results} />
       </Section>
+
+      <ImportReport entries={run.not_imported} />
 
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <Section title="Launch">

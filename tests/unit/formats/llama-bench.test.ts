@@ -666,7 +666,7 @@ describe("llama-bench broken files", () => {
   test("the upload pipeline names the file and the field", () => {
     const bytes = new TextEncoder().encode(`[${record({})}, ${record({ avg_ts: { mean: 1 } })}]`);
     expect(() => readUploads([{ name: "broken.json", bytes }], FORMAT_PARSERS)).toThrow(
-      /"broken\.json" \(llama\.cpp llama-bench \(-o json, jsonl or csv\)\) could not be imported: \[1\]\.avg_ts: /,
+      /"broken\.json" \(llama\.cpp llama-bench \(-o json, jsonl, csv or its markdown table\)\) could not be imported: \[1\]\.avg_ts: /,
     );
   });
 });

@@ -16,6 +16,11 @@ import { FIXTURES_DIR, fixtureFiles, loadFixture, readFixtureJson } from "./fixt
 const SUMMARIES = ["llmperf/summary/groq_70b.json", "llmperf/summary/together_7b.json"];
 const INDIVIDUAL = ["llmperf/individual/groq_70b.json", "llmperf/individual/together_7b.json"];
 const STRINGS = "llmperf/hand-made-summary-strings-and-nan.json";
+/** Summaries gathered into one object keyed by concurrency (philschmid/llmperf-bench's *_results.json). */
+const KEYED = [
+  "llmperf/keyed/meta-llama_Meta-Llama-3-8B-Instruct_tp_1_results.json",
+  "llmperf/keyed/mistralai_Mistral-7B-Instruct-v0.2_tp_1_results.json",
+];
 const ALL_FAILED = "llmperf/hand-made-summary-all-failed.json";
 const TWO_LINES = "llmperf/hand-made-summaries-two-lines.jsonl";
 const BROKEN = "llmperf/hand-made-broken-ttft-object.json";
@@ -86,7 +91,7 @@ describe("LLMPerf detection", () => {
   it("covers every LLMPerf fixture", () => {
     const files = fixtureFiles("llmperf").filter((file) => /\.jsonl?$/.test(file));
     expect(files.sort()).toEqual(
-      [...SUMMARIES, ...INDIVIDUAL, STRINGS, ALL_FAILED, TWO_LINES, BROKEN, WITH_ERRORS].sort(),
+      [...SUMMARIES, ...INDIVIDUAL, ...KEYED, STRINGS, ALL_FAILED, TWO_LINES, BROKEN, WITH_ERRORS].sort(),
     );
   });
 

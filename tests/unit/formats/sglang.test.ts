@@ -466,18 +466,23 @@ describe("sglangOneBatchServerParser", () => {
       const raw = raws[index] as Json;
       expect(fragment.format).toBe("sglang-bench-one-batch-server");
       expect(fragment.part).toBe(`line ${index + 1}`);
-      expect(onlyPoint(fragment)).toEqual({
+      const point = onlyPoint(fragment);
+      const wall = ((raw.batch_size as number) * (raw.output_len as number)) / (raw.latency as number);
+      // The first revision's output_throughput is over wall time; later ones are decode-only (latency − ttft).
+      const firstRevision = !("last_gen_throughput" in raw) && !("last_ttft" in raw) && !("ttft" in raw);
+      expect(point).toMatchObject({
         concurrency: raw.batch_size,
         duration_s: raw.latency,
-        output_throughput: raw.output_throughput,
         total_token_throughput: raw.overall_throughput,
-        sources: {
-          concurrency: "batch_size",
-          duration_s: "latency",
-          output_throughput: "output_throughput",
-          total_token_throughput: "overall_throughput",
-        },
       });
+      if (firstRevision) {
+        expect(point.output_throughput).toBe(raw.output_throughput);
+        expect(point.decode_throughput).toBeUndefined();
+      } else {
+        expect(point.output_throughput).toBeCloseTo(wall, 9);
+        expect(point.decode_throughput).toBe(raw.output_throughput);
+        expect(point.sources?.output_throughput).toBe("batch_size × output_len / latency");
+      }
       expect(fragment.context.workload).toEqual({ input_len: raw.input_len, output_len: raw.output_len });
       expect(fragment.context.engine).toBeUndefined();
       expect(fragment.context.metadata?.run_name).toBe(raw.run_name);
@@ -519,7 +524,9 @@ describe("sglangOneBatchServerParser", () => {
       decodeText("v2.jsonl", lines.map((line) => JSON.stringify(line)).join("\n")),
     );
     expect(fragments.map((f) => onlyPoint(f).concurrency)).toEqual([1, 16]);
-    expect(fragments.map((f) => onlyPoint(f).output_throughput)).toEqual([86.02, 609.52]);
+    // Over wall time: 1 × 16 / 0.2101 s and 16 × 16 / 0.6877 s; the tool's decode-only figures are kept as such.
+    expect(fragments.map((f) => onlyPoint(f).output_throughput)).toEqual([16 / 0.2101, 256 / 0.6877]);
+    expect(fragments.map((f) => onlyPoint(f).decode_throughput)).toEqual([86.02, 609.52]);
     expect(fragments[0]?.context.metadata).toEqual({ run_name: "default", last_gen_throughput: 91.4 });
     expect(fragments[1]?.context.metadata).toEqual({ run_name: "default" });
   });
@@ -547,7 +554,7 @@ describe("sglangOneBatchServerParser", () => {
       spec_accept_rate: 0.5967,
       cache_hit_rate: 0,
     });
-    expect(onlyPoint(fragments[1] as Fragment).output_throughput).toBe(2437.22);
+    expect(onlyPoint(fragments[1] as Fragment).decode_throughput).toBe(2437.22);
   });
 
   it("reads a single line (decoded as one object) and numbers written as strings", () => {
