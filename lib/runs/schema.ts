@@ -232,7 +232,7 @@ const documentShape = {
   series: text(LIMITS.nameChars)
     .optional()
     .describe(
-      "The series this run belongs to (e.g. \"nightly-h100-llama-8b\"): runs naming the same series form one trend " +
+      'The series this run belongs to (e.g. "nightly-h100-llama-8b"): runs naming the same series form one trend ' +
         "line. Without it, runs of the same configuration (engine, model, hardware, workload, launch flags) do.",
     ),
   git_commit: z

@@ -144,9 +144,10 @@ export function welchTTest(a: readonly number[], b: readonly number[]): { t: num
   const varA = sampleVariance(a) / a.length;
   const varB = sampleVariance(b) / b.length;
   const se = Math.sqrt(varA + varB);
-  if (se === 0) return { t: meanA === meanB ? 0 : Math.sign(meanA - meanB) * Infinity, df: Infinity, p: meanA === meanB ? 1 : 0 };
+  if (se === 0)
+    return { t: meanA === meanB ? 0 : Math.sign(meanA - meanB) * Infinity, df: Infinity, p: meanA === meanB ? 1 : 0 };
   const t = (meanA - meanB) / se;
-  const df = (varA + varB) ** 2 / ((varA ** 2) / Math.max(1, a.length - 1) + (varB ** 2) / Math.max(1, b.length - 1));
+  const df = (varA + varB) ** 2 / (varA ** 2 / Math.max(1, a.length - 1) + varB ** 2 / Math.max(1, b.length - 1));
   return { t, df, p: jStat.studentt.cdf(-Math.abs(t), df) };
 }
 
@@ -174,7 +175,7 @@ function groupsOf(samples: readonly SeriesSample[], resetRunIds: ReadonlySet<str
 
 function directionOf(diff: number, better: "higher" | "lower"): "worse" | "better" | null {
   if (diff === 0) return null;
-  return (diff > 0) === (better === "higher") ? "better" : "worse";
+  return diff > 0 === (better === "higher") ? "better" : "worse";
 }
 
 /** Judge every point of one metric of a series and find its changes. `samples` are in time order. */
@@ -190,7 +191,10 @@ export function judgeSeries(
   const excluded = new Set<number>();
   let resetAt = 0;
   let streak: number[] = [];
-  let confirmed: { direction: "worse" | "better"; baseline: Baseline; members: number[] } | null = null;
+  let confirmed: { direction: "worse" | "better"; baseline: Baseline; pooled: number[]; members: number[] } | null =
+    null;
+  // The individual values behind each point's baseline, for the t-test of a change's later points.
+  const pooledOf = new Map<number, number[]>();
 
   groups.forEach((group, index) => {
     const mean = means[index]!;
@@ -221,7 +225,7 @@ export function judgeSeries(
     if (confirmed) {
       const newLevel = meanOf(confirmed.members.map((member) => means[member]!));
       if (Math.abs(mean - newLevel) < Math.abs(mean - confirmed.baseline.mean)) {
-        fillAgainst(point, confirmed.baseline, group.values, [], settings);
+        fillAgainst(point, confirmed.baseline, group.values, confirmed.pooled, settings);
         point.status = confirmed.direction;
         confirmed.members.push(index);
         excluded.add(index);
@@ -252,6 +256,7 @@ export function judgeSeries(
       sigma: residualSigma(keptMeans, settings.rolling),
     };
     const pooled = kept.flatMap((candidate) => groups[candidate]!.values);
+    pooledOf.set(index, pooled);
     const significant = fillAgainst(point, baseline, group.values, pooled, settings);
     const bigEnough =
       settings.threshold_pct === 0 ||
@@ -267,7 +272,12 @@ export function judgeSeries(
     streak.push(index);
     if (streak.length >= settings.consecutive) {
       const first = points[streak[0]!]!;
-      confirmed = { direction: point.status as "worse" | "better", baseline: first.baseline!, members: [...streak] };
+      confirmed = {
+        direction: point.status as "worse" | "better",
+        baseline: first.baseline!,
+        pooled: pooledOf.get(streak[0]!) ?? [],
+        members: [...streak],
+      };
       for (const member of streak) excluded.add(member);
       streak = [];
     }

@@ -4,7 +4,7 @@
  * decoding settings and launch flags. The engine version and the git commit are left out on purpose, so an
  * upgrade stays inside its series and shows as a step on the trend line instead of starting a new one.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { canonicalSetting } from "@/lib/analysis/config-diff";
 import type { RunDocument } from "@/lib/runs/normalize";
 
@@ -96,4 +96,9 @@ export function seriesIdentity(run: SeriesKeyInput): SeriesIdentity {
     .update(JSON.stringify(seriesConfiguration(run)))
     .digest("hex");
   return { key: `config:${digest}`, name: configurationName(run), explicit: false };
+}
+
+/** Short, URL-safe and unguessable: 60 random bits in 10 base64url characters. */
+export function newSeriesId(): string {
+  return randomBytes(8).toString("base64url").slice(0, 10);
 }

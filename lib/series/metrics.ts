@@ -35,20 +35,19 @@ export interface SeriesMetric {
   better: "higher" | "lower";
 }
 
-const FIGURE_INFO: Record<HeadlineFigure | LevelFigure, { label: string; unit: string; better: "higher" | "lower" }> =
-  {
-    single_stream_tok_s: { label: "Single stream", unit: "tok/s", better: "higher" },
-    peak_tok_s: { label: "Peak throughput", unit: "tok/s", better: "higher" },
-    output_throughput: { label: "Output throughput", unit: "tok/s", better: "higher" },
-    request_throughput: { label: "Request throughput", unit: "req/s", better: "higher" },
-    request_goodput: { label: "Goodput", unit: "req/s", better: "higher" },
-    mean_ttft_ms: { label: "Mean TTFT", unit: "ms", better: "lower" },
-    p99_ttft_ms: { label: "P99 TTFT", unit: "ms", better: "lower" },
-    mean_tpot_ms: { label: "Mean TPOT", unit: "ms", better: "lower" },
-    p99_tpot_ms: { label: "P99 TPOT", unit: "ms", better: "lower" },
-    mean_itl_ms: { label: "Mean ITL", unit: "ms", better: "lower" },
-    mean_e2el_ms: { label: "Mean E2E latency", unit: "ms", better: "lower" },
-  };
+const FIGURE_INFO: Record<HeadlineFigure | LevelFigure, { label: string; unit: string; better: "higher" | "lower" }> = {
+  single_stream_tok_s: { label: "Single stream", unit: "tok/s", better: "higher" },
+  peak_tok_s: { label: "Peak throughput", unit: "tok/s", better: "higher" },
+  output_throughput: { label: "Output throughput", unit: "tok/s", better: "higher" },
+  request_throughput: { label: "Request throughput", unit: "req/s", better: "higher" },
+  request_goodput: { label: "Goodput", unit: "req/s", better: "higher" },
+  mean_ttft_ms: { label: "Mean TTFT", unit: "ms", better: "lower" },
+  p99_ttft_ms: { label: "P99 TTFT", unit: "ms", better: "lower" },
+  mean_tpot_ms: { label: "Mean TPOT", unit: "ms", better: "lower" },
+  p99_tpot_ms: { label: "P99 TPOT", unit: "ms", better: "lower" },
+  mean_itl_ms: { label: "Mean ITL", unit: "ms", better: "lower" },
+  mean_e2el_ms: { label: "Mean E2E latency", unit: "ms", better: "lower" },
+};
 
 /** The figures judged when a series' settings name none: what a team tuning a server watches. */
 export const DEFAULT_JUDGED_FIGURES: readonly (HeadlineFigure | LevelFigure)[] = [
@@ -64,9 +63,7 @@ export function levelFromKey(key: string): LoadLevel | null {
   if (!match) return null;
   if (match[1] === "c") {
     const concurrency = Number(match[2]);
-    return Number.isInteger(concurrency) && concurrency > 0
-      ? { key, concurrency, request_rate: null }
-      : null;
+    return Number.isInteger(concurrency) && concurrency > 0 ? { key, concurrency, request_rate: null } : null;
   }
   if (match[2] === "inf") return { key, concurrency: null, request_rate: "inf" };
   const rate = Number(match[2]);

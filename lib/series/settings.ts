@@ -49,14 +49,7 @@ export const SeriesSettingsPatchSchema = z
       .nullable()
       .optional(),
     figures: z
-      .array(
-        z
-          .string()
-          .refine(
-            isFigure,
-            `must be one of single_stream_tok_s, peak_tok_s, ${LEVEL_FIGURES.join(", ")}`,
-          ),
-      )
+      .array(z.string().refine(isFigure, `must be one of single_stream_tok_s, peak_tok_s, ${LEVEL_FIGURES.join(", ")}`))
       .min(1)
       .max(20)
       .nullable()
