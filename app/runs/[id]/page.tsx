@@ -6,6 +6,7 @@ import { FlagsTable, KeyValueTable } from "@/components/runs/ConfigTables";
 import { DeleteRunButton } from "@/components/runs/DeleteRunButton";
 import { PointsTable, SourcesTable } from "@/components/runs/PointsTable";
 import { RunEditor } from "@/components/runs/RunEditor";
+import { RunSeriesPanel } from "@/components/series/RunSeriesPanel";
 import { buttonClass, Card, DefinitionList, DemoBadge, PageHeader, Section, Tag } from "@/components/ui/primitives";
 import { axisName, concurrencySeries } from "@/lib/analysis/series";
 import { AppError } from "@/lib/errors";
@@ -94,6 +95,8 @@ export default async function RunPage({ params }: { params: Params }) {
           </>
         }
       />
+
+      <RunSeriesPanel runId={run.id} />
 
       {run.warnings.length > 0 ? (
         <div
