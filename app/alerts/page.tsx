@@ -105,6 +105,7 @@ export default async function AlertsPage({ searchParams }: { searchParams: Searc
         </ul>
       )}
 
+      <div className="mt-8" />
       <Section title="Webhook deliveries" id="deliveries">
         <p className="mb-3 text-sm text-zinc-600 dark:text-zinc-400">
           {configured === 0

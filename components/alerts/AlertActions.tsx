@@ -38,28 +38,32 @@ export function AlertActions({ id, status, note }: { id: string; status: string;
 
   return (
     <div className="flex flex-wrap items-center gap-2" data-testid="alert-actions">
-      <select
-        aria-label="Alert status"
-        className={`${inputClass} w-auto`}
-        value={form.status}
-        onChange={(event) => setForm({ ...form, status: event.target.value })}
-        data-testid="alert-status"
-      >
-        {STATUSES.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </select>
-      <input
-        aria-label="Note"
-        className={`${inputClass} w-64`}
-        placeholder="Note (what happened, who looks at it)"
-        value={form.note}
-        maxLength={2000}
-        onChange={(event) => setForm({ ...form, note: event.target.value })}
-        data-testid="alert-note"
-      />
+      <div className="w-56">
+        <select
+          aria-label="Alert status"
+          className={inputClass}
+          value={form.status}
+          onChange={(event) => setForm({ ...form, status: event.target.value })}
+          data-testid="alert-status"
+        >
+          {STATUSES.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="min-w-[16rem] max-w-md flex-1">
+        <input
+          aria-label="Note"
+          className={inputClass}
+          placeholder="Note (what happened, who looks at it)"
+          value={form.note}
+          maxLength={2000}
+          onChange={(event) => setForm({ ...form, note: event.target.value })}
+          data-testid="alert-note"
+        />
+      </div>
       <button type="button" className={buttonClass} onClick={save} disabled={saving} data-testid="alert-save">
         {saving ? "Saving…" : "Save"}
       </button>
