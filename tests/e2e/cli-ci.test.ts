@@ -41,7 +41,7 @@ function run(
     execFile(
       file,
       args,
-      { cwd, timeout: 60_000, env: { PATH: process.env.PATH ?? "", HOME: dir, ...extraEnv } as NodeJS.ProcessEnv },
+      { cwd, timeout: 60_000, env: { PATH: process.env.PATH ?? "", HOME: dir, NODE_ENV: "production", ...extraEnv } },
       (error, stdout, stderr) => {
         resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr });
       },
@@ -228,7 +228,7 @@ describe("the npm package", () => {
     ).toBe("");
     const help = execFileSync(process.execPath, [path.join(unpacked, "package", "bin", "servebench.mjs"), "help"], {
       cwd: empty,
-      env: { PATH: process.env.PATH ?? "" } as NodeJS.ProcessEnv,
+      env: { PATH: process.env.PATH ?? "", NODE_ENV: "production" },
     }).toString();
     expect(help).toContain("Usage: servebench <command> [options]");
   });
