@@ -129,7 +129,7 @@ describe("curl -fsSO $URL/cli/servebench.mjs && node servebench.mjs upload …",
     );
     expect(summaries[5]).toContain("| Single stream | ");
     expect(summaries[10]).toContain("suspicious change (not yet a regression)");
-    expect(summaries[15]).toContain("- engine version: 0\\.11\\.0 → 0\\.12\\.0");
+    expect(summaries[15]).toContain("- engine version: 0.11.0 → 0.12.0");
     const regression = summaries[21]!;
     expect(regression).toMatch(/^## servebench: 1 regression\n\n### Regression in nightly-cli: regression\n/);
     expect(regression).toMatch(
@@ -195,13 +195,13 @@ describe("the npm package", () => {
   it("packs the bundle alone and runs from an empty folder", () => {
     const out = path.join(dir, "pack");
     fs.mkdirSync(out);
-    const packed = JSON.parse(
-      execFileSync("npm", ["pack", "--json", "--pack-destination", out], {
-        cwd: ROOT,
-        encoding: "utf8",
-        stdio: ["ignore", "pipe", "ignore"],
-      }),
-    ) as { name: string; filename: string; files: { path: string }[] }[];
+    // prepack (the bundle) prints a line before npm's JSON.
+    const stdout = execFileSync("npm", ["pack", "--json", "--pack-destination", out], {
+      cwd: ROOT,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    const packed = JSON.parse(stdout.slice(stdout.indexOf("[\n"))) as { name: string; filename: string; files: { path: string }[] }[];
     expect(packed[0]!.name).toBe("servebench");
     expect(packed[0]!.files.map((file) => file.path).sort()).toEqual(
       [
