@@ -201,7 +201,11 @@ describe("the npm package", () => {
       encoding: "utf8",
       stdio: ["ignore", "pipe", "ignore"],
     });
-    const packed = JSON.parse(stdout.slice(stdout.indexOf("[\n"))) as { name: string; filename: string; files: { path: string }[] }[];
+    const packed = JSON.parse(stdout.slice(stdout.indexOf("[\n"))) as {
+      name: string;
+      filename: string;
+      files: { path: string }[];
+    }[];
     expect(packed[0]!.name).toBe("servebench");
     expect(packed[0]!.files.map((file) => file.path).sort()).toEqual(
       [
