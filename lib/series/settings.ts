@@ -35,14 +35,14 @@ export interface SeriesSettings extends NumericSettings {
 
 export const SeriesSettingsPatchSchema = z
   .strictObject({
-    threshold_pct: z.number().min(0).max(100).optional(),
-    z_threshold: z.number().min(0).max(100).optional(),
-    t_test_alpha: z.number().min(0).max(0.5).optional(),
-    window: z.number().int().min(2).max(500).optional(),
-    min_samples: z.number().int().min(2).max(500).optional(),
-    consecutive: z.number().int().min(1).max(50).optional(),
-    rolling: z.number().int().min(1).max(100).optional(),
-    outlier_mad: z.number().min(0).max(100).optional(),
+    threshold_pct: z.number().min(0).max(100).nullable().optional(),
+    z_threshold: z.number().min(0).max(100).nullable().optional(),
+    t_test_alpha: z.number().min(0).max(0.5).nullable().optional(),
+    window: z.number().int().min(2).max(500).nullable().optional(),
+    min_samples: z.number().int().min(2).max(500).nullable().optional(),
+    consecutive: z.number().int().min(1).max(50).nullable().optional(),
+    rolling: z.number().int().min(1).max(100).nullable().optional(),
+    outlier_mad: z.number().min(0).max(100).nullable().optional(),
     level: z
       .string()
       .refine((value) => levelFromKey(value) !== null, 'must be a load level such as "c:64", "r:10" or "r:inf"')
