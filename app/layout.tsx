@@ -37,6 +37,8 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             <NavLink href="/">Runs</NavLink>
             <NavLink href="/compare">Compare</NavLink>
             <NavLink href="/comparisons">Saved</NavLink>
+            <NavLink href="/series">Series</NavLink>
+            <NavLink href="/alerts">Alerts</NavLink>
             <NavLink href="/upload">Upload</NavLink>
           </nav>
         </header>

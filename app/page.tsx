@@ -3,6 +3,7 @@ import { RunHistoryTable, type SortableColumn } from "@/components/history/RunHi
 import { buttonClass, inputClass, labelClass, PageHeader, primaryButtonClass } from "@/components/ui/primitives";
 import { historyHref, parseListQueryLenient } from "@/lib/runs/list-query";
 import { countRuns, listFilterOptions, listRuns, type RunListQuery, type SortKey } from "@/lib/runs/queries";
+import { changeBadgesOfRuns } from "@/lib/series/queries";
 
 export const dynamic = "force-dynamic";
 
@@ -93,6 +94,7 @@ export default async function HistoryPage({ searchParams }: { searchParams: Sear
     );
   }
 
+  const changeBadges = await changeBadgesOfRuns(runs.map((run) => run.id));
   const filtered = Boolean(query.q || query.engine || query.model || query.gpu || query.tag);
   const pages = Math.max(1, Math.ceil(total / query.per_page));
   const first = total === 0 ? 0 : (query.page - 1) * query.per_page + 1;
@@ -163,7 +165,7 @@ export default async function HistoryPage({ searchParams }: { searchParams: Sear
         </div>
       ) : (
         <>
-          <RunHistoryTable runs={runs} columns={columns} />
+          <RunHistoryTable runs={runs} columns={columns} changeBadges={changeBadges} />
           <nav className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm" aria-label="Pagination">
             <span className="text-zinc-600 dark:text-zinc-400" data-testid="pagination-summary">
               {first}–{last} of {total}

@@ -34,6 +34,22 @@ const EnvSchema = z.object({
       })
       .optional(),
   ),
+  /**
+   * Where new regressions are announced: comma-separated http(s) URLs, each sent one JSON POST per regression
+   * (Slack's incoming-webhook `text` and `blocks`, plus generic fields). Unset: no notifications.
+   */
+  SERVEBENCH_WEBHOOK_URLS: z.preprocess(
+    (value) =>
+      typeof value === "string"
+        ? value
+            .split(",")
+            .map((url) => url.trim())
+            .filter(Boolean)
+        : [],
+    z.array(z.url({ protocol: /^https?$/, error: "must be comma-separated http(s) URLs" })).max(20),
+  ),
+  /** The first retry of a failed webhook delivery waits this long (ms); each later one four times longer. */
+  SERVEBENCH_WEBHOOK_RETRY_MS: z.coerce.number().int().min(10).max(3_600_000).default(5_000),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

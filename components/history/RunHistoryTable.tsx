@@ -7,6 +7,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
+import { type ChangeBadge, RunChangeBadges } from "@/components/series/RunChangeBadges";
 import {
   buttonClass,
   DemoBadge,
@@ -39,7 +40,16 @@ function readStoredSelection(): string[] {
   }
 }
 
-export function RunHistoryTable({ runs, columns }: { runs: RunSummary[]; columns: Record<string, SortableColumn> }) {
+export function RunHistoryTable({
+  runs,
+  columns,
+  changeBadges = {},
+}: {
+  runs: RunSummary[];
+  columns: Record<string, SortableColumn>;
+  /** Per run, the series changes it is part of (lib/series/queries.ts changeBadgesOfRuns). */
+  changeBadges?: Record<string, ChangeBadge[]>;
+}) {
   const router = useRouter();
   const [selected, setSelected] = useState<string[]>([]);
 
@@ -137,6 +147,7 @@ export function RunHistoryTable({ runs, columns }: { runs: RunSummary[]; columns
                     <Link href={run.url} className="font-medium text-blue-700 hover:underline dark:text-blue-400">
                       {run.name}
                     </Link>
+                    <RunChangeBadges badges={changeBadges[run.id]} seriesId={run.series_id} />
                     {run.tags.includes("demo") ? (
                       <span className="ml-2">
                         <DemoBadge />

@@ -30,6 +30,10 @@ export const UPLOAD_CONTEXT_FIELDS = [
   "command",
   "tags",
   "notes",
+  "series",
+  "git_commit",
+  "git_branch",
+  "ci_url",
 ] as const;
 export type UploadContextField = (typeof UPLOAD_CONTEXT_FIELDS)[number];
 export type UploadContext = Partial<Record<UploadContextField, string>>;
@@ -48,6 +52,10 @@ export function applyUploadContext(raw: unknown, context: UploadContext): unknow
   set("model", (value) => (doc.model = value));
   set("command", (value) => (doc.command = value));
   set("notes", (value) => (doc.notes = value));
+  set("series", (value) => (doc.series = value));
+  set("git_commit", (value) => (doc.git_commit = value));
+  set("git_branch", (value) => (doc.git_branch = value));
+  set("ci_url", (value) => (doc.ci_url = value));
   set("tags", (value) => {
     doc.tags = value
       .split(",")

@@ -36,6 +36,11 @@ export interface RunDocument {
   tags: string[];
   notes?: string;
   measured_at?: string;
+  /** The series named explicitly; without it the run joins the series of its configuration (lib/series/key.ts). */
+  series?: string;
+  git_commit?: string;
+  git_branch?: string;
+  ci_url?: string;
   metadata: Record<string, string | number | boolean>;
   warnings: string[];
   /** The import report: stated numbers the run does not keep, with the reason (empty for documents written by hand). */
@@ -194,5 +199,9 @@ export function normalizeRunDocument(raw: unknown): RunDocument {
   if (doc.server_startup_s !== undefined) result.server_startup_s = doc.server_startup_s;
   if (doc.notes !== undefined && doc.notes.trim() !== "") result.notes = doc.notes;
   if (doc.measured_at !== undefined) result.measured_at = new Date(doc.measured_at).toISOString();
+  if (doc.series !== undefined) result.series = doc.series;
+  if (doc.git_commit !== undefined) result.git_commit = doc.git_commit.toLowerCase();
+  if (doc.git_branch !== undefined) result.git_branch = doc.git_branch;
+  if (doc.ci_url !== undefined) result.ci_url = doc.ci_url;
   return result;
 }

@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import { db } from "@/lib/db/client";
 import { notFoundError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { newSeriesId, seriesIdentity } from "@/lib/series/key";
 import { contentHash } from "./content-hash";
 import { type Headline, headline } from "./derived";
 import type { RunDocument } from "./normalize";
@@ -28,6 +29,8 @@ export interface RunSummary extends Headline {
   created_at: string;
   point_count: number;
   source_format: string;
+  /** The series the run belongs to (/series/<id>). */
+  series_id: string | null;
 }
 
 export interface StoredRun extends RunDocument {
@@ -130,6 +133,7 @@ function summaryOf(row: RunRow): RunSummary {
     created_at: row.createdAt.toISOString(),
     point_count: row.pointCount,
     source_format: row.sourceFormat,
+    series_id: row.seriesId,
     single_stream:
       row.singleStreamTokS === null ? null : { output_tok_s: row.singleStreamTokS, derived: row.singleStreamDerived },
     peak:
@@ -176,6 +180,10 @@ function documentOf(row: RunRowWithPoints): StoredRun {
   if (row.serverStartupS !== null) doc.server_startup_s = row.serverStartupS;
   if (row.notes !== null) doc.notes = row.notes;
   if (row.measuredAt !== null) doc.measured_at = row.measuredAt.toISOString();
+  if (row.seriesName !== null) doc.series = row.seriesName;
+  if (row.gitCommit !== null) doc.git_commit = row.gitCommit;
+  if (row.gitBranch !== null) doc.git_branch = row.gitBranch;
+  if (row.ciUrl !== null) doc.ci_url = row.ciUrl;
   return doc;
 }
 
@@ -186,6 +194,7 @@ export interface CreateRunOptions {
 
 function runCreateData(doc: RunDocument, id: string, now: Date): Prisma.RunCreateInput {
   const measuredAt = doc.measured_at ? new Date(doc.measured_at) : null;
+  const series = seriesIdentity(doc);
   return {
     id,
     name: doc.name,
@@ -213,6 +222,18 @@ function runCreateData(doc: RunDocument, id: string, now: Date): Prisma.RunCreat
     searchText: searchTextOf(doc),
     ...headlineColumns(doc.results),
     pointCount: doc.results.length,
+    seriesName: doc.series ?? null,
+    gitCommit: doc.git_commit ?? null,
+    gitBranch: doc.git_branch ?? null,
+    ciUrl: doc.ci_url ?? null,
+    // The unique key makes this safe when two uploads start the same series at once: one creates, and the
+    // other's transaction fails on the key and is retried (storeRuns), finding it.
+    series: {
+      connectOrCreate: {
+        where: { key: series.key },
+        create: { id: newSeriesId(), key: series.key, name: series.name, explicit: series.explicit, createdAt: now },
+      },
+    },
     points: { createMany: { data: doc.results.map(pointToRow) } },
     tags: { createMany: { data: doc.tags.map((tag) => ({ tag })) } },
   };
@@ -280,7 +301,10 @@ async function storeRunsOnce(entries: readonly RunToStore[]): Promise<StoredRunR
       entry.restoreId !== undefined && RESTORABLE_ID.test(entry.restoreId) && !takenIds.has(entry.restoreId);
     const id = keepId ? entry.restoreId! : newRunId();
     takenIds.add(id);
-    const data = runCreateData(entry.document, id, keepId && entry.restoreCreatedAt ? entry.restoreCreatedAt : now);
+    // A millisecond apart: runs of one upload without a measured_at keep their order in a series.
+    const createdAt =
+      keepId && entry.restoreCreatedAt ? entry.restoreCreatedAt : new Date(now.getTime() + creates.length);
+    const data = runCreateData(entry.document, id, createdAt);
     creates.push({ ...data, contentHash: entry.hash });
     const ref = { id, name: entry.document.name, duplicate: false };
     batchByHash.set(entry.hash, ref);
@@ -454,7 +478,10 @@ export async function updateRunOrThrow(id: string, patch: RunPatch): Promise<Sto
   return getRunOrThrow(id);
 }
 
-export async function deleteRunOrThrow(id: string): Promise<void> {
+/** Delete a run; returns the series it was in, which has to be judged again. */
+export async function deleteRunOrThrow(id: string): Promise<{ seriesId: string | null }> {
+  const row = await db().run.findUnique({ where: { id }, select: { seriesId: true } });
   const result = await db().run.deleteMany({ where: { id } });
   if (result.count === 0) throw notFoundError(`Run "${id}"`);
+  return { seriesId: row?.seriesId ?? null };
 }

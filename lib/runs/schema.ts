@@ -257,6 +257,24 @@ const documentShape = {
       "The import report: each number the imported files state that the run does not keep, with the reason. " +
         "Every other stated number is in a point, the context or `metadata`. Shown on the run's page.",
     ),
+  series: text(LIMITS.nameChars)
+    .optional()
+    .describe(
+      'The series this run belongs to (e.g. "nightly-h100-llama-8b"): runs naming the same series form one trend ' +
+        "line. Without it, runs of the same configuration (engine, model, hardware, workload, launch flags) do.",
+    ),
+  git_commit: z
+    .string()
+    .trim()
+    .regex(/^[0-9a-fA-F]{7,64}$/, "must be a git commit hash: 7 to 64 hexadecimal digits")
+    .optional()
+    .describe("The commit the benchmark measured (of the engine, or of the repository CI ran). Stored lower-case."),
+  git_branch: text(LIMITS.shortTextChars).optional().describe('The branch CI ran on, e.g. "main".'),
+  ci_url: z
+    .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
+    .max(2_000)
+    .optional()
+    .describe("A link to the CI job that produced the run."),
   measured_at: z.iso
     .datetime({ offset: true })
     .optional()

@@ -13,6 +13,7 @@ import { migrateDatabase } from "@/lib/db/migrate";
 import { headline } from "@/lib/runs/derived";
 import { normalizeRunDocument, type RunDocument } from "@/lib/runs/normalize";
 import { LATENCY_KEYS, type ResultPoint, type RunDocumentInput } from "@/lib/runs/schema";
+import { seriesIdentity } from "@/lib/series/key";
 
 export interface SeedRun {
   id: string;
@@ -292,6 +293,11 @@ function canonical(value: unknown): unknown {
   );
 }
 
+/** A stable series id per key: the benchmark's databases are the same on every run. */
+function seriesIdOf(key: string): string {
+  return createHash("sha256").update(key).digest("base64url").slice(0, 10);
+}
+
 function runRow(run: SeedRun): Row {
   const { doc } = run;
   const measuredAt = doc.measured_at ? new Date(doc.measured_at) : null;
@@ -326,6 +332,12 @@ function runRow(run: SeedRun): Row {
     peakConcurrency: figures.peak?.concurrency ?? null,
     peakRequestRate: figures.peak?.request_rate == null ? null : String(figures.peak.request_rate),
     pointCount: doc.results.length,
+    seriesName: doc.series ?? null,
+    gitCommit: doc.git_commit ?? null,
+    gitBranch: doc.git_branch ?? null,
+    ciUrl: doc.ci_url ?? null,
+    // The series row is inserted beside the run (writeDatabase); its id is derived from the key here.
+    seriesId: seriesIdOf(seriesIdentity(doc).key),
     // Identity of the content (lib/runs/content-hash.ts): SHA-256 of the key-sorted document.
     contentHash: createHash("sha256")
       .update(JSON.stringify(canonical(doc)))
@@ -417,8 +429,19 @@ export function writeDatabase(file: string, runs: readonly SeedRun[], migrations
     const insertRun = inserter(database, "Run", RUN_COLUMNS, new Set(["contentHash"]));
     const insertPoint = inserter(database, "ResultPoint", POINT_COLUMNS, new Set());
     const insertTag = inserter(database, "RunTag", ["runId", "tag"], new Set());
+    const insertSeries = database.prepare(
+      `INSERT OR IGNORE INTO "Series" ("id", "key", "name", "explicit", "createdAt") VALUES (@id, @key, @name, @explicit, @createdAt)`,
+    );
     database.transaction(() => {
       for (const run of runs) {
+        const identity = seriesIdentity(run.doc);
+        insertSeries.run({
+          id: seriesIdOf(identity.key),
+          key: identity.key,
+          name: identity.name,
+          explicit: identity.explicit ? 1 : 0,
+          createdAt: sqliteDate(run.createdAt),
+        });
         insertRun(runRow(run));
         run.doc.results.forEach((result, position) => {
           insertPoint(pointRow(run.id, result, position));
@@ -440,7 +463,12 @@ function dump(file: string): { runs: Row[]; points: Row[]; tags: Row[] } {
   const database = new Database(file, { readonly: true });
   try {
     return {
-      runs: database.prepare(`SELECT * FROM "Run" ORDER BY rowid`).all() as Row[],
+      // The series by its key: its id is random in the app and derived in the benchmark.
+      runs: database
+        .prepare(
+          `SELECT "Run".*, "Series"."key" AS "seriesId" FROM "Run" LEFT JOIN "Series" ON "Series"."id" = "Run"."seriesId" ORDER BY "Run".rowid`,
+        )
+        .all() as Row[],
       points: database.prepare(`SELECT * FROM "ResultPoint" ORDER BY id`).all() as Row[],
       tags: database.prepare(`SELECT * FROM "RunTag" ORDER BY runId, tag`).all() as Row[],
     };

@@ -2,15 +2,21 @@
  * `servebench <command>`: the command line of servebench, for scripts and CI.
  */
 import { BENCH_USAGE, runBench } from "./bench";
+import { COMPARE_USAGE, runCompare } from "./compare";
 import { runUpload, UPLOAD_USAGE } from "./upload";
 
 const USAGE = `Usage: servebench <command> [options]
 
 Commands:
   upload   send benchmark results files to a servebench server
+  compare  a run against a baseline: headline, deltas and what changed, as markdown or JSON
   bench    measure an OpenAI-compatible inference server and write (or upload) the run
 
+Exit codes: 0 done, 1 rejected or unreachable, 2 bad usage, 3 a regression (upload --fail-on-regression).
+
 ${UPLOAD_USAGE}
+
+${COMPARE_USAGE}
 
 ${BENCH_USAGE}`;
 
@@ -22,6 +28,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === "upload") return runUpload(rest);
   if (command === "bench") return runBench(rest);
+  if (command === "compare") return runCompare(rest);
   process.stderr.write(`servebench: unknown command "${command}"\n\n${USAGE}\n`);
   return 2;
 }

@@ -1,10 +1,12 @@
 /**
  * `servebench upload FILE… --url URL [context]`: POST results files to /api/runs as one multipart upload and
- * print the new run's link. Exits 1 with the server's message when the upload is rejected, 2 on bad usage.
+ * print the new run's link. Exits 1 with the server's message when the upload is rejected, 2 on bad usage,
+ * and, with --fail-on-regression, 3 when the server judged an uploaded run a regression of its series.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { type UploadedRun, uploadSummary } from "./summary";
 
 export const UPLOAD_USAGE = `servebench upload FILE_OR_FOLDER... [options]
 
@@ -20,6 +22,14 @@ export const UPLOAD_USAGE = `servebench upload FILE_OR_FOLDER... [options]
   --command TEXT        the server's launch command (parsed into flags)
   --tag TAG             a tag; repeat for more
   --notes TEXT          free text
+  --series NAME         the series the run belongs to (a trend line judged for regressions); without it, the
+                        series of its configuration
+  --git-commit SHA      the commit measured (runs of a series at one commit are repeats of one point)
+  --git-branch NAME     the branch (default: the CI's, from $GITHUB_REF_NAME, $CI_COMMIT_REF_NAME…)
+  --ci-url URL          a link to the CI job (default: the CI's, from $GITHUB_RUN_ID, $CI_JOB_URL…)
+  --fail-on-regression  exit 3 when an uploaded run is judged a regression of its series
+  --summary FILE        write the markdown summary to FILE instead of stdout (it is printed with --series or
+                        --fail-on-regression, and appended to $GITHUB_STEP_SUMMARY when that is set)
   --split               store files that disagree (several configurations, repeated load levels) as separate runs
   --fragments LIST      keep only these fragments (numbers from --dry-run), e.g. 0,2
   --dry-run             show what would be stored, store nothing`;
@@ -36,6 +46,12 @@ const OPTIONS = {
   command: { type: "string" },
   tag: { type: "string", multiple: true },
   notes: { type: "string" },
+  series: { type: "string" },
+  "git-commit": { type: "string" },
+  "git-branch": { type: "string" },
+  "ci-url": { type: "string" },
+  "fail-on-regression": { type: "boolean" },
+  summary: { type: "string" },
   split: { type: "boolean" },
   fragments: { type: "string" },
   "dry-run": { type: "boolean" },
@@ -67,6 +83,25 @@ export function collectFiles(paths: readonly string[]): { path: string; name: st
 }
 
 export class UsageError extends Error {}
+
+/** The exit code of an upload whose run was judged a regression, with --fail-on-regression. */
+export const EXIT_REGRESSION = 3;
+
+/**
+ * The branch and job link of the CI the upload runs in (GitHub Actions, GitLab CI, Buildkite). The commit is
+ * not taken from there: a nightly job's own repository often stays at one commit while the engine it
+ * measures changes, and runs at one commit are judged as repeats of one point. Pass --git-commit for that.
+ */
+export function ciContext(env: NodeJS.ProcessEnv): { git_branch?: string; ci_url?: string } {
+  const out: { git_branch?: string; ci_url?: string } = {};
+  const branch = env.GITHUB_HEAD_REF || env.GITHUB_REF_NAME || env.CI_COMMIT_REF_NAME || env.BUILDKITE_BRANCH;
+  if (branch) out.git_branch = branch;
+  if (env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID) {
+    out.ci_url = `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`;
+  } else if (env.CI_JOB_URL) out.ci_url = env.CI_JOB_URL;
+  else if (env.BUILDKITE_BUILD_URL) out.ci_url = env.BUILDKITE_BUILD_URL;
+  return out;
+}
 
 interface ErrorBody {
   error?: { code?: string; message?: string; issues?: { path: string; message: string }[] };
@@ -143,6 +178,7 @@ export async function runUpload(argv: string[]): Promise<number> {
   }
 
   const base = (values.url ?? process.env.SERVEBENCH_URL ?? "http://localhost:3000").replace(/\/+$/, "");
+  const ci = ciContext(process.env);
   const form = new FormData();
   for (const file of files) form.append("file", new Blob([fs.readFileSync(file.path)]), file.name);
   const context: Record<string, string | undefined> = {
@@ -155,6 +191,10 @@ export async function runUpload(argv: string[]): Promise<number> {
     command: values.command,
     tags: values.tag?.join(","),
     notes: values.notes,
+    series: values.series,
+    git_commit: values["git-commit"],
+    git_branch: values["git-branch"] ?? ci.git_branch,
+    ci_url: values["ci-url"] ?? ci.ci_url,
     split: values.split ? "1" : undefined,
     fragments: values.fragments,
   };
@@ -198,9 +238,28 @@ export async function runUpload(argv: string[]): Promise<number> {
     printPreview(body as PreviewBody);
     return 0;
   }
-  const created = body as { id: string; url: string; runs?: { id: string; url: string; name: string }[] };
-  const runs = created.runs ?? [{ id: created.id, url: created.url, name: "" }];
+  const created = body as UploadedRun & { runs?: UploadedRun[] };
+  const runs: UploadedRun[] = created.runs ?? [
+    { id: created.id, url: created.url, name: "", ...(created.series ? { series: created.series } : {}) },
+  ];
   for (const run of runs) print(`${base}${run.url}${run.name ? `  ${run.name}` : ""}`);
   if (runs.length > 1) print(`compare: ${base}/compare?runs=${runs.map((run) => run.id).join(",")}`);
+
+  const wantsSummary = values.series !== undefined || values["fail-on-regression"] || values.summary !== undefined;
+  const summary = uploadSummary(base, runs);
+  if (wantsSummary) {
+    if (values.summary !== undefined && values.summary !== "-") fs.writeFileSync(values.summary, summary);
+    else print(`\n${summary}`);
+  }
+  const stepSummary = process.env.GITHUB_STEP_SUMMARY;
+  if (stepSummary && runs.some((run) => run.series)) fs.appendFileSync(stepSummary, `${summary}\n`);
+
+  const regressions = runs.filter((run) => run.series?.verdict === "regression");
+  if (regressions.length > 0) {
+    process.stderr.write(
+      `servebench upload: ${regressions.length} run${regressions.length === 1 ? "" : "s"} judged a regression of ${[...new Set(regressions.map((run) => run.series!.series.name))].join(", ")}\n`,
+    );
+    if (values["fail-on-regression"]) return EXIT_REGRESSION;
+  }
   return 0;
 }

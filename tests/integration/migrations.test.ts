@@ -25,6 +25,12 @@ const MODELS = {
   Run: Prisma.RunScalarFieldEnum,
   ResultPoint: Prisma.ResultPointScalarFieldEnum,
   RunTag: Prisma.RunTagScalarFieldEnum,
+  Series: Prisma.SeriesScalarFieldEnum,
+  SeriesChange: Prisma.SeriesChangeScalarFieldEnum,
+  SeriesChangeRun: Prisma.SeriesChangeRunScalarFieldEnum,
+  SeriesAnnotation: Prisma.SeriesAnnotationScalarFieldEnum,
+  WebhookDelivery: Prisma.WebhookDeliveryScalarFieldEnum,
+  WebhookAttempt: Prisma.WebhookAttemptScalarFieldEnum,
 } as const;
 
 describe("migrations", () => {
@@ -37,7 +43,19 @@ describe("migrations", () => {
     )
       .map((row) => row.name)
       .filter((name) => name !== "sqlite_sequence");
-    expect(tables).toEqual(["Comparison", "ResultPoint", "Run", "RunTag", "_prisma_migrations"]);
+    expect(tables).toEqual([
+      "Comparison",
+      "ResultPoint",
+      "Run",
+      "RunTag",
+      "Series",
+      "SeriesAnnotation",
+      "SeriesChange",
+      "SeriesChangeRun",
+      "WebhookAttempt",
+      "WebhookDelivery",
+      "_prisma_migrations",
+    ]);
     for (const [model, fields] of Object.entries(MODELS)) {
       const columns = (database.prepare(`PRAGMA table_info("${model}")`).all() as { name: string }[]).map(
         (row) => row.name,

@@ -8,6 +8,8 @@ import { parseListQuery } from "@/lib/runs/list-query";
 import { issuesFromZod } from "@/lib/runs/normalize";
 import { previewOf } from "@/lib/runs/preview";
 import { listRuns, storeRuns } from "@/lib/runs/queries";
+import { publicBaseUrl } from "@/lib/series/base-url";
+import { judgeUploadedRuns } from "@/lib/series/queries";
 
 export const dynamic = "force-dynamic";
 
@@ -28,13 +30,32 @@ export const POST = apiRoute(async (request) => {
     return NextResponse.json(previewOf(prepared));
   }
   const stored = await storeRuns(documentsToStore(prepared));
-  const runs = stored.map((run) => ({ id: run.id, url: `/runs/${run.id}`, name: run.name, duplicate: run.duplicate }));
+  // Each new run is judged against its series; never fails the upload (a failure leaves the run unjudged).
+  const judgeStarted = performance.now();
+  const added = stored.filter((run) => !run.duplicate).map((run) => run.id);
+  const verdicts = await judgeUploadedRuns(added, publicBaseUrl(request));
+  const judgeMs = performance.now() - judgeStarted;
+  const runs = stored.map((run) => ({
+    id: run.id,
+    url: `/runs/${run.id}`,
+    name: run.name,
+    duplicate: run.duplicate,
+    ...(verdicts.has(run.id) ? { series: verdicts.get(run.id) } : {}),
+  }));
   const first = runs[0]!;
   // Content stored before is not stored again: 200 with the existing run, 201 when anything was added.
   const allDuplicates = runs.every((run) => run.duplicate);
   const body =
     runs.length === 1
-      ? { id: first.id, url: first.url, ...(first.duplicate ? { duplicate: true } : {}) }
+      ? {
+          id: first.id,
+          url: first.url,
+          ...(first.duplicate ? { duplicate: true } : {}),
+          ...(first.series ? { series: first.series } : {}),
+        }
       : { id: first.id, url: first.url, ...(allDuplicates ? { duplicate: true } : {}), runs };
-  return NextResponse.json(body, { status: allDuplicates ? 200 : 201, headers: { Location: first.url } });
+  return NextResponse.json(body, {
+    status: allDuplicates ? 200 : 201,
+    headers: { Location: first.url, "Server-Timing": `judge;dur=${judgeMs.toFixed(1)};desc="series judgement"` },
+  });
 });

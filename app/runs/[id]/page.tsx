@@ -7,6 +7,7 @@ import { DeleteRunButton } from "@/components/runs/DeleteRunButton";
 import { ImportReport } from "@/components/runs/ImportReport";
 import { PointsTable, SourcesTable } from "@/components/runs/PointsTable";
 import { RunEditor } from "@/components/runs/RunEditor";
+import { RunSeriesPanel } from "@/components/series/RunSeriesPanel";
 import { buttonClass, Card, DefinitionList, DemoBadge, PageHeader, Section, Tag } from "@/components/ui/primitives";
 import { axisName, concurrencySeries } from "@/lib/analysis/series";
 import { AppError } from "@/lib/errors";
@@ -95,6 +96,8 @@ export default async function RunPage({ params }: { params: Params }) {
           </>
         }
       />
+
+      <RunSeriesPanel runId={run.id} />
 
       {run.warnings.length > 0 ? (
         <div

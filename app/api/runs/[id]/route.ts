@@ -6,6 +6,7 @@ import { apiRoute } from "@/lib/http/route";
 import { RunPatchSchema } from "@/lib/runs/ingest";
 import { issuesFromZod, validationError } from "@/lib/runs/normalize";
 import { deleteRunOrThrow, getRunOrThrow, updateRunOrThrow } from "@/lib/runs/queries";
+import { rejudgeSeriesOf } from "@/lib/series/queries";
 
 export const dynamic = "force-dynamic";
 
@@ -48,6 +49,7 @@ export const PATCH = apiRoute<Context>(async (request, { params }) => {
 export const DELETE = apiRoute<Context>(async (request, { params }) => {
   requireWriteAccess(request);
   const { id } = await params;
-  await deleteRunOrThrow(id);
+  const { seriesId } = await deleteRunOrThrow(id);
+  await rejudgeSeriesOf(seriesId);
   return new Response(null, { status: 204 });
 });

@@ -1,0 +1,15 @@
+import { NextResponse } from "next/server";
+import { apiRoute } from "@/lib/http/route";
+import { listDeliveries, sweepDeliveries } from "@/lib/webhooks/deliveries";
+import { redactWebhookUrl } from "@/lib/webhooks/payload";
+
+export const dynamic = "force-dynamic";
+
+/** The webhook delivery log, newest first. URLs are shown without their path: Slack's carry the secret there. */
+export const GET = apiRoute(async () => {
+  void sweepDeliveries();
+  const deliveries = await listDeliveries(100);
+  return NextResponse.json({
+    deliveries: deliveries.map((delivery) => ({ ...delivery, url: redactWebhookUrl(delivery.url) })),
+  });
+});

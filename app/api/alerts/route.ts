@@ -1,0 +1,11 @@
+import { NextResponse } from "next/server";
+import { apiRoute } from "@/lib/http/route";
+import { listAlerts } from "@/lib/series/queries";
+import { AlertListQuerySchema, parseQuery } from "@/lib/series/schema";
+
+export const dynamic = "force-dynamic";
+
+export const GET = apiRoute(async (request) => {
+  const query = parseQuery(AlertListQuerySchema, Object.fromEntries(new URL(request.url).searchParams.entries()));
+  return NextResponse.json(await listAlerts(query));
+});

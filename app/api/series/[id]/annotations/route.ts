@@ -1,0 +1,17 @@
+import { NextResponse } from "next/server";
+import { requireWriteAccess } from "@/lib/http/auth";
+import { readJsonBody } from "@/lib/http/body";
+import { apiRoute } from "@/lib/http/route";
+import { addAnnotationOrThrow } from "@/lib/series/queries";
+import { AnnotationCreateSchema, parseBody } from "@/lib/series/schema";
+
+export const dynamic = "force-dynamic";
+
+type Context = { params: Promise<{ id: string }> };
+
+export const POST = apiRoute<Context>(async (request, { params }) => {
+  requireWriteAccess(request);
+  const { id } = await params;
+  const input = parseBody(AnnotationCreateSchema, await readJsonBody(request, 20_000), "Invalid annotation");
+  return NextResponse.json(await addAnnotationOrThrow(id, input), { status: 201 });
+});

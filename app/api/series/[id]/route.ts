@@ -1,0 +1,23 @@
+import { NextResponse } from "next/server";
+import { requireWriteAccess } from "@/lib/http/auth";
+import { readJsonBody } from "@/lib/http/body";
+import { apiRoute } from "@/lib/http/route";
+import { getSeriesViewOrThrow, updateSeriesSettingsOrThrow } from "@/lib/series/queries";
+import { parseBody, parseQuery, SeriesPatchSchema, SeriesViewQuerySchema } from "@/lib/series/schema";
+
+export const dynamic = "force-dynamic";
+
+type Context = { params: Promise<{ id: string }> };
+
+export const GET = apiRoute<Context>(async (request, { params }) => {
+  const { id } = await params;
+  const query = parseQuery(SeriesViewQuerySchema, Object.fromEntries(new URL(request.url).searchParams.entries()));
+  return NextResponse.json(await getSeriesViewOrThrow(id, { level: query.level }));
+});
+
+export const PATCH = apiRoute<Context>(async (request, { params }) => {
+  requireWriteAccess(request);
+  const { id } = await params;
+  const patch = parseBody(SeriesPatchSchema, await readJsonBody(request, 20_000), "Invalid series change");
+  return NextResponse.json({ settings: await updateSeriesSettingsOrThrow(id, patch.settings) });
+});

@@ -1,0 +1,11 @@
+import { NextResponse } from "next/server";
+import { apiRoute } from "@/lib/http/route";
+import { listSeries } from "@/lib/series/queries";
+import { parseQuery, SeriesListQuerySchema } from "@/lib/series/schema";
+
+export const dynamic = "force-dynamic";
+
+export const GET = apiRoute(async (request) => {
+  const query = parseQuery(SeriesListQuerySchema, Object.fromEntries(new URL(request.url).searchParams.entries()));
+  return NextResponse.json(await listSeries({ all: query.all ?? false, page: query.page, per_page: query.per_page }));
+});

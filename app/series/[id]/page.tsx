@@ -1,0 +1,279 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { AnnotationForm, RemoveAnnotationButton } from "@/components/series/AnnotationForm";
+import { SeriesChart } from "@/components/series/SeriesChart";
+import { StatusBadge } from "@/components/series/StatusBadge";
+import {
+  buttonClass,
+  inputClass,
+  labelClass,
+  PageHeader,
+  Section,
+  tableClass,
+  tdClass,
+  thClass,
+} from "@/components/ui/primitives";
+import { AppError } from "@/lib/errors";
+import { formatDateTime, formatNumber, formatPercentChange } from "@/lib/format";
+import { type SeriesAxis, seriesChart } from "@/lib/series/chart";
+import { levelLabel } from "@/lib/series/metrics";
+import { getSeriesViewOrThrow, type SeriesView } from "@/lib/series/queries";
+import { DEFAULT_SETTINGS } from "@/lib/series/settings";
+
+export const dynamic = "force-dynamic";
+
+type Params = Promise<{ id: string }>;
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+const TABLE_ROWS = 50;
+
+function one(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+async function loadView(id: string, level: string | undefined): Promise<SeriesView> {
+  try {
+    return await getSeriesViewOrThrow(id, {
+      level: level && /^(c:\d+|r:(inf|[\d.]+))$/.test(level) ? level : undefined,
+    });
+  } catch (error) {
+    if (error instanceof AppError && error.code === "not_found") notFound();
+    throw error;
+  }
+}
+
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  const { id } = await params;
+  try {
+    return { title: (await getSeriesViewOrThrow(id)).name };
+  } catch {
+    return { title: "Series not found" };
+  }
+}
+
+export default async function SeriesPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
+  const { id } = await params;
+  const raw = await searchParams;
+  const view = await loadView(id, one(raw.level));
+  const axis: SeriesAxis = one(raw.x) === "version" ? "version" : "date";
+  const requested = one(raw.metric);
+  const metric = view.metrics.find((candidate) => candidate.key === requested) ?? view.metrics[0];
+  const chart = metric ? seriesChart(view, metric.key, axis) : null;
+  const overridden = Object.entries(DEFAULT_SETTINGS).filter(
+    ([key, value]) => view.settings[key as keyof typeof DEFAULT_SETTINGS] !== value,
+  );
+  const recent = [...view.points].reverse().slice(0, TABLE_ROWS);
+  const runLabel = (runId: string) => view.points.find((point) => point.run_id === runId)?.name ?? runId;
+
+  return (
+    <>
+      <PageHeader
+        title={<span data-testid="series-name">{view.name}</span>}
+        subtitle={
+          <span className="flex flex-wrap items-center gap-2">
+            <StatusBadge status={view.status} testId="series-status" />
+            <span>
+              {view.run_count} run{view.run_count === 1 ? "" : "s"}
+              {view.truncated ? ` (the newest ${view.points.length} drawn)` : ""} ·{" "}
+              {view.explicit ? "named series" : "runs of one configuration"} · figures at{" "}
+              {view.level ? levelLabel(view.level) : "—"}
+            </span>
+          </span>
+        }
+        actions={
+          <Link className={buttonClass} href="/alerts">
+            Alerts
+          </Link>
+        }
+      />
+
+      <form method="get" className="mb-4 flex flex-wrap items-end gap-3" data-testid="series-controls">
+        <div>
+          <label className={labelClass} htmlFor="series-metric">
+            Figure
+          </label>
+          <select id="series-metric" name="metric" defaultValue={metric?.key} className={`${inputClass} w-auto`}>
+            {view.metrics.map((candidate) => (
+              <option key={candidate.key} value={candidate.key}>
+                {candidate.label} ({candidate.unit}){candidate.judged ? "" : " · not judged"}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label className={labelClass} htmlFor="series-level">
+            Load level
+          </label>
+          <select id="series-level" name="level" defaultValue={view.level ?? ""} className={`${inputClass} w-auto`}>
+            {view.levels.map((level) => (
+              <option key={level.key} value={level.key}>
+                {levelLabel(level.key)} ({level.runs} runs)
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label className={labelClass} htmlFor="series-axis">
+            x axis
+          </label>
+          <select id="series-axis" name="x" defaultValue={axis} className={`${inputClass} w-auto`}>
+            <option value="date">by date</option>
+            <option value="version">by engine version</option>
+          </select>
+        </div>
+        <button type="submit" className={buttonClass}>
+          Show
+        </button>
+      </form>
+
+      {metric && chart ? (
+        <Section title={`${metric.label} (${metric.unit}), ${metric.better} is better`}>
+          <SeriesChart chart={chart} unit={metric.unit} testId="series-chart" />
+          <p className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">
+            One point per run (runs at the same commit are one point, their range the band). Red: a violation in the
+            worse direction; dashed lines mark detected changes and expected changes. Click a point to open its run.
+          </p>
+        </Section>
+      ) : null}
+
+      <Section title="Detected changes" id="changes">
+        {view.changes.length === 0 ? (
+          <p className="text-sm text-zinc-500">Nothing detected.</p>
+        ) : (
+          <table className={tableClass} data-testid="series-changes">
+            <thead>
+              <tr>
+                <th className={thClass}>Change</th>
+                <th className={thClass}>Figure</th>
+                <th className={`${thClass} text-right`}>Before → after</th>
+                <th className={`${thClass} text-right`}>Points</th>
+                <th className={thClass}>From run</th>
+                <th className={thClass}>Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {view.changes.map((change) => (
+                <tr key={change.id} id={`change-${change.id}`} data-kind={change.kind}>
+                  <td className={tdClass}>
+                    <StatusBadge status={change.kind} />
+                    {change.active ? <span className="ml-2 text-xs text-zinc-500">ongoing</span> : null}
+                  </td>
+                  <td className={tdClass}>{change.label}</td>
+                  <td className={`${tdClass} whitespace-nowrap text-right tabular-nums`}>
+                    {formatNumber(change.before)} → {formatNumber(change.after)} {change.unit} (
+                    {formatPercentChange(change.change_pct / 100)})
+                  </td>
+                  <td className={`${tdClass} text-right tabular-nums`}>{change.violations}</td>
+                  <td className={tdClass}>
+                    <Link
+                      href={`/runs/${change.start_run_id}`}
+                      className="text-blue-700 hover:underline dark:text-blue-400"
+                    >
+                      {runLabel(change.start_run_id)}
+                    </Link>
+                  </td>
+                  <td className={tdClass}>
+                    {change.kind === "regression" ? <StatusBadge status={change.status} /> : "—"}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Section>
+
+      <Section title="Expected changes">
+        <p className="mb-3 max-w-3xl text-sm text-zinc-600 dark:text-zinc-400">
+          An engine upgrade or a new machine that changes the figures on purpose: mark it, and the runs from there on
+          are judged against each other, not against the old level.
+        </p>
+        {view.annotations.length > 0 ? (
+          <ul className="mb-3 space-y-1 text-sm" data-testid="series-annotations">
+            {view.annotations.map((annotation) => (
+              <li key={annotation.id} className="flex flex-wrap items-center gap-2">
+                <StatusBadge status="expected" /> from{" "}
+                <Link href={`/runs/${annotation.run_id}`} className="text-blue-700 hover:underline dark:text-blue-400">
+                  {runLabel(annotation.run_id)}
+                </Link>
+                {annotation.note ? <span className="text-zinc-600 dark:text-zinc-400">· {annotation.note}</span> : null}
+                <RemoveAnnotationButton seriesId={view.id} annotationId={annotation.id} />
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        <AnnotationForm
+          seriesId={view.id}
+          runs={view.points.map((point) => ({
+            id: point.run_id,
+            label: `${formatDateTime(point.at)} · ${point.name}`,
+          }))}
+        />
+      </Section>
+
+      <Section title={`Runs (newest ${recent.length} of ${view.run_count})`}>
+        <div className="overflow-x-auto">
+          <table className={tableClass} data-testid="series-runs">
+            <thead>
+              <tr>
+                <th className={thClass}>Run</th>
+                <th className={thClass}>Measured</th>
+                <th className={thClass}>Engine</th>
+                <th className={thClass}>Commit</th>
+                {metric ? <th className={`${thClass} text-right`}>{metric.label}</th> : null}
+                <th className={thClass}>What changed from the run before</th>
+              </tr>
+            </thead>
+            <tbody>
+              {recent.map((point) => (
+                <tr key={point.run_id}>
+                  <td className={tdClass}>
+                    <Link href={`/runs/${point.run_id}`} className="text-blue-700 hover:underline dark:text-blue-400">
+                      {point.name}
+                    </Link>
+                  </td>
+                  <td className={`${tdClass} whitespace-nowrap`}>{formatDateTime(point.at)}</td>
+                  <td className={tdClass}>{point.engine_version ?? "—"}</td>
+                  <td className={`${tdClass} font-mono text-xs`}>
+                    {point.git_commit ? point.git_commit.slice(0, 12) : "—"}
+                    {point.ci_url ? (
+                      <>
+                        {" "}
+                        <a
+                          href={point.ci_url}
+                          className="text-blue-700 hover:underline dark:text-blue-400"
+                          rel="noopener noreferrer nofollow"
+                        >
+                          CI
+                        </a>
+                      </>
+                    ) : null}
+                  </td>
+                  {metric ? (
+                    <td className={`${tdClass} text-right tabular-nums`}>
+                      {point.values[metric.key] != null ? formatNumber(point.values[metric.key]!) : "—"}
+                    </td>
+                  ) : null}
+                  <td className={`${tdClass} text-xs text-zinc-600 dark:text-zinc-400`}>
+                    {point.what_changed.length > 0 ? point.what_changed.join(" · ") : "—"}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </Section>
+
+      <Section title="Detection settings">
+        <p className="max-w-3xl text-sm text-zinc-600 dark:text-zinc-400" data-testid="series-settings">
+          A point is a violation when it moves at least {view.settings.threshold_pct}% against the mean of up to{" "}
+          {view.settings.window} earlier points and beyond the noise (|z| ≥ {view.settings.z_threshold}, or Welch&apos;s
+          t-test p &lt; {view.settings.t_test_alpha} with repeats); {view.settings.consecutive} violations in a row make
+          a regression; nothing is judged before {view.settings.min_samples} earlier points.{" "}
+          {overridden.length > 0 ? `Changed for this series: ${overridden.map(([key]) => key).join(", ")}. ` : ""}
+          Change them with <code>PATCH /api/series/{view.id}</code> (see docs/series.md).
+        </p>
+      </Section>
+    </>
+  );
+}

@@ -1,0 +1,310 @@
+/**
+ * The shapes of the API's responses as zod schemas, for the OpenAPI document (and the tests that hold real
+ * responses to it). Request shapes are the schemas the routes validate with; these describe what comes back.
+ */
+import { z } from "zod";
+import { RequestRateSchema } from "@/lib/runs/schema";
+
+const nullableNumber = z.number().nullable();
+
+export const ErrorBodySchema = z
+  .strictObject({
+    error: z.strictObject({
+      code: z.enum([
+        "invalid_json",
+        "bad_request",
+        "unauthorized",
+        "not_found",
+        "payload_too_large",
+        "unsupported_media_type",
+        "validation_failed",
+        "unsupported_format",
+        "conflicting_files",
+        "internal_error",
+      ]),
+      message: z.string(),
+      issues: z.array(z.strictObject({ path: z.string(), message: z.string() })).optional(),
+    }),
+  })
+  .describe("Every error has this one shape.");
+
+const HeadlineSchema = {
+  single_stream: z.strictObject({ output_tok_s: z.number(), derived: z.boolean() }).nullable(),
+  peak: z
+    .strictObject({
+      output_tok_s: z.number(),
+      concurrency: z.number().int().nullable(),
+      request_rate: RequestRateSchema.nullable(),
+    })
+    .nullable(),
+};
+
+export const RunSummarySchema = z.strictObject({
+  id: z.string(),
+  url: z.string(),
+  name: z.string(),
+  engine: z.string(),
+  engine_version: z.string().nullable(),
+  model: z.string(),
+  hardware: z.strictObject({ gpu: z.string().nullable(), gpu_count: z.number().int().nullable() }),
+  tags: z.array(z.string()),
+  measured_at: z.string().nullable(),
+  created_at: z.string(),
+  point_count: z.number().int(),
+  source_format: z.string(),
+  series_id: z.string().nullable(),
+  ...HeadlineSchema,
+});
+
+export const RunListSchema = z.strictObject({ runs: z.array(RunSummarySchema), total: z.number().int() });
+
+const MetricVerdictSchema = z.strictObject({
+  key: z.string(),
+  label: z.string(),
+  unit: z.string(),
+  better: z.enum(["higher", "lower"]),
+  value: nullableNumber,
+  baseline_mean: nullableNumber,
+  change_pct: nullableNumber,
+  z: nullableNumber,
+  p: nullableNumber,
+  test: z.enum(["z", "t"]).nullable(),
+  status: z.enum(["insufficient", "ok", "worse", "better", "missing"]),
+});
+
+export const ChangeSummarySchema = z.strictObject({
+  id: z.string(),
+  url: z.string(),
+  metric: z.string(),
+  label: z.string(),
+  unit: z.string(),
+  kind: z.enum(["suspicious", "regression", "improvement"]),
+  status: z.enum(["open", "acknowledged", "expected"]),
+  direction: z.enum(["worse", "better"]),
+  before: z.number(),
+  after: z.number(),
+  change_pct: z.number(),
+  violations: z.number().int(),
+  active: z.boolean(),
+  start_run_id: z.string(),
+  detected_at: z.string(),
+});
+
+export const RunVerdictSchema = z
+  .strictObject({
+    run_id: z.string(),
+    series: z.strictObject({
+      id: z.string(),
+      name: z.string(),
+      url: z.string(),
+      status: z.enum(["ok", "suspicious", "regression", "insufficient"]),
+    }),
+    verdict: z.enum(["regression", "suspicious", "improvement", "ok", "insufficient"]),
+    level: z.string().nullable(),
+    metrics: z.array(MetricVerdictSchema),
+    changes: z.array(ChangeSummarySchema),
+    previous_run: z.strictObject({ id: z.string(), url: z.string(), name: z.string() }).nullable(),
+    what_changed: z.array(z.string()),
+  })
+  .describe("How the run was judged against its series (docs/series.md).");
+
+const UploadedRunSchema = z.strictObject({
+  id: z.string(),
+  url: z.string(),
+  name: z.string(),
+  duplicate: z.boolean(),
+  series: RunVerdictSchema.optional(),
+});
+
+export const UploadResultSchema = z
+  .strictObject({
+    id: z.string(),
+    url: z.string(),
+    duplicate: z.literal(true).optional(),
+    series: RunVerdictSchema.optional(),
+    runs: z.array(UploadedRunSchema).optional(),
+  })
+  .describe("The stored run (or, for an upload of several, the first, with `runs` listing all).");
+
+export const UploadPreviewSchema = z
+  .looseObject({
+    runs: z.array(
+      z.looseObject({
+        document: z.record(z.string(), z.unknown()),
+        valid: z.boolean(),
+        issues: z.array(z.unknown()),
+        missing: z.array(z.string()),
+      }),
+    ),
+    fragments: z.array(z.looseObject({ index: z.number().int(), file: z.string() })),
+    skipped: z.array(z.unknown()),
+    duplicates: z.array(z.unknown()),
+    conflicts: z.array(z.string()),
+    split: z.boolean(),
+  })
+  .describe("POST /api/runs?dry_run=1: what would be stored. Nothing is written.");
+
+export const SavedComparisonSchema = z.strictObject({
+  slug: z.string(),
+  url: z.string(),
+  title: z.string(),
+  notes: z.string().nullable(),
+  runs: z.array(z.string()),
+  baseline: z.string().nullable(),
+  noise: z.number(),
+  hide: z.array(z.string()),
+  stat: z.string(),
+  created_at: z.string(),
+});
+
+export const ComparisonListSchema = z.strictObject({
+  comparisons: z.array(
+    SavedComparisonSchema.pick({ slug: true, url: true, title: true, notes: true, runs: true, created_at: true }),
+  ),
+  total: z.number().int(),
+});
+
+export const ComparisonCreatedSchema = z.strictObject({ slug: z.string(), url: z.string() });
+
+const SeriesSettingsSchema = z.strictObject({
+  threshold_pct: z.number(),
+  z_threshold: z.number(),
+  t_test_alpha: z.number(),
+  window: z.number().int(),
+  min_samples: z.number().int(),
+  consecutive: z.number().int(),
+  rolling: z.number().int(),
+  outlier_mad: z.number(),
+  level: z.string().nullable(),
+  figures: z.array(z.string()).nullable(),
+});
+
+export const SeriesListSchema = z.strictObject({
+  series: z.array(
+    z.strictObject({
+      id: z.string(),
+      url: z.string(),
+      name: z.string(),
+      explicit: z.boolean(),
+      status: z.string(),
+      run_count: z.number().int(),
+      last_run_at: z.string().nullable(),
+      last_value: nullableNumber,
+      last_metric: z.strictObject({ key: z.string(), label: z.string(), unit: z.string() }).nullable(),
+      trend: z.array(nullableNumber),
+      open_alerts: z.number().int(),
+    }),
+  ),
+  total: z.number().int(),
+  hidden: z.number().int().describe("Series of a single run left out (ask with all=1)."),
+});
+
+export const SeriesViewSchema = z.strictObject({
+  id: z.string(),
+  url: z.string(),
+  name: z.string(),
+  key: z.string(),
+  explicit: z.boolean(),
+  status: z.string(),
+  created_at: z.string(),
+  settings: SeriesSettingsSchema,
+  run_count: z.number().int(),
+  truncated: z.boolean(),
+  level: z.string().nullable(),
+  levels: z.array(z.strictObject({ key: z.string(), runs: z.number().int() })),
+  metrics: z.array(
+    z.strictObject({
+      key: z.string(),
+      label: z.string(),
+      unit: z.string(),
+      better: z.enum(["higher", "lower"]),
+      judged: z.boolean(),
+    }),
+  ),
+  points: z.array(
+    z.strictObject({
+      run_id: z.string(),
+      name: z.string(),
+      at: z.string(),
+      engine_version: z.string().nullable(),
+      git_commit: z.string().nullable(),
+      git_branch: z.string().nullable(),
+      ci_url: z.string().nullable(),
+      group: z.string(),
+      values: z.record(z.string(), nullableNumber),
+      what_changed: z.array(z.string()),
+    }),
+  ),
+  judgements: z.record(
+    z.string(),
+    z.array(
+      z.strictObject({
+        group: z.string(),
+        mean: z.number(),
+        min: z.number(),
+        max: z.number(),
+        status: z.string(),
+        baseline_mean: nullableNumber,
+        baseline_sigma: nullableNumber,
+        change_pct: nullableNumber,
+        z: nullableNumber,
+        p: nullableNumber,
+      }),
+    ),
+  ),
+  changes: z.array(ChangeSummarySchema),
+  annotations: z.array(
+    z.strictObject({
+      id: z.string(),
+      run_id: z.string(),
+      note: z.string().nullable(),
+      change_id: z.string().nullable(),
+      created_at: z.string(),
+    }),
+  ),
+});
+
+export const SeriesSettingsResultSchema = z.strictObject({ settings: SeriesSettingsSchema });
+
+export const AnnotationSchema = SeriesViewSchema.shape.annotations.element;
+
+export const AlertSchema = ChangeSummarySchema.extend({
+  note: z.string().nullable(),
+  series: z.strictObject({ id: z.string(), name: z.string(), url: z.string() }),
+  last_run_id: z.string(),
+  runs: z.array(z.string()),
+  confirmed_at: z.string().nullable(),
+  z: nullableNumber,
+  p: nullableNumber,
+});
+
+export const AlertListSchema = z.strictObject({
+  alerts: z.array(AlertSchema),
+  total: z.number().int(),
+  counts: z.strictObject({ open: z.number().int(), acknowledged: z.number().int(), expected: z.number().int() }),
+});
+
+export const DeliveryLogSchema = z.strictObject({
+  deliveries: z.array(
+    z.strictObject({
+      id: z.number().int(),
+      change_id: z.string(),
+      url: z.string().describe("Scheme and host only: a webhook URL's path often holds its secret."),
+      status: z.enum(["pending", "delivered", "failed"]),
+      attempts: z.number().int(),
+      next_attempt_at: z.string().nullable(),
+      delivered_at: z.string().nullable(),
+      created_at: z.string(),
+      log: z.array(
+        z.strictObject({
+          at: z.string(),
+          http_status: z.number().int().nullable(),
+          error: z.string().nullable(),
+          duration_ms: z.number().int(),
+        }),
+      ),
+    }),
+  ),
+});
+
+export const HealthSchema = z.strictObject({ ok: z.literal(true) });

@@ -1,0 +1,352 @@
+/**
+ * Regression detection over one metric of one series: pure, no database. Given the runs in time order,
+ * it judges every point against a baseline of the points before it and finds the changes.
+ *
+ * A point is the runs of one repeat group (lib/series/repeats.ts), its value their mean. Its baseline is up
+ * to `window` earlier points after the last reset (an "expected change" annotation), without the points
+ * whose modified z-score (median and MAD) says they are outliers, so one flake does not widen the noise for
+ * the thirty nights after it. The noise σ is the RMS of the residuals from a rolling mean over `rolling`
+ * earlier points, scaled so that for steady noise it estimates the points' σ; a slow drift does not inflate
+ * it the way the plain standard deviation would.
+ *
+ * A point violates when it moved against the baseline mean by at least `threshold_pct` percent AND the move
+ * is beyond the noise: Welch's t-test p < `t_test_alpha` when the point has repeats, |z| ≥ `z_threshold`
+ * otherwise. Consecutive violations in one direction are one change: `consecutive` (K) or more in the worse
+ * direction is a regression, fewer is suspicious; K or more in the better direction is an improvement.
+ * Why each default is what it is: docs/series.md.
+ */
+import { jStat } from "jstat";
+import type { NumericSettings } from "./settings";
+
+export interface SeriesSample {
+  runId: string;
+  /** Repeat group (lib/series/repeats.ts): runs with the same group are one point. */
+  group: string;
+  /** The run's measurements of the metric (one, or none when it lacks the figure). */
+  values: number[];
+}
+
+export type PointStatus = "insufficient" | "ok" | "worse" | "better";
+export type ChangeKind = "suspicious" | "regression" | "improvement";
+
+export interface Baseline {
+  /** Points in the baseline after outliers were left out. */
+  n: number;
+  /** Points left out as outliers. */
+  outliers: number;
+  mean: number;
+  sigma: number;
+}
+
+export interface PointJudgement {
+  group: string;
+  runIds: string[];
+  values: number[];
+  mean: number;
+  min: number;
+  max: number;
+  status: PointStatus;
+  baseline: Baseline | null;
+  change_pct: number | null;
+  z: number | null;
+  /** One-sided p of Welch's t-test, when the point had repeats. */
+  p: number | null;
+  test: "z" | "t" | null;
+  /** The baseline restarts at this point (an expected change). */
+  reset: boolean;
+}
+
+export interface DetectedChange {
+  startGroup: string;
+  startRunId: string;
+  lastRunId: string;
+  /** Every run of the violating points. */
+  runIds: string[];
+  violations: number;
+  direction: "worse" | "better";
+  kind: ChangeKind;
+  before: number;
+  after: number;
+  change_pct: number;
+  z: number | null;
+  p: number | null;
+  /** The newest point of the series is part of this change. */
+  active: boolean;
+}
+
+export interface SeriesJudgement {
+  points: PointJudgement[];
+  changes: DetectedChange[];
+}
+
+export type DetectionSettings = NumericSettings;
+
+function meanOf(values: readonly number[]): number {
+  let sum = 0;
+  for (const value of values) sum += value;
+  return sum / values.length;
+}
+
+function medianOf(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+function sampleVariance(values: readonly number[]): number {
+  if (values.length < 2) return 0;
+  const mean = meanOf(values);
+  let sum = 0;
+  for (const value of values) sum += (value - mean) ** 2;
+  return sum / (values.length - 1);
+}
+
+/**
+ * Iglewicz and Hoaglin's modified z-score, 0.6745 (x − median) / MAD: robust to the outliers it looks for.
+ * Returns the indexes to keep.
+ */
+export function withoutOutliers(values: readonly number[], limit: number): number[] {
+  const all = values.map((_, index) => index);
+  if (limit <= 0 || values.length < 3) return all;
+  const median = medianOf(values);
+  const mad = medianOf(values.map((value) => Math.abs(value - median)));
+  if (mad === 0) {
+    // Most points are identical: only those equal to the median are certainly not outliers, unless every point
+    // differs (then nothing can be told apart and all are kept).
+    const same = all.filter((index) => values[index] === median);
+    return same.length >= values.length / 2 ? same : all;
+  }
+  return all.filter((index) => Math.abs((0.6745 * (values[index]! - median)) / mad) <= limit);
+}
+
+/**
+ * The noise of a baseline: RMS of the residuals of each point from the mean of the `rolling` points before
+ * it. For steady noise of σ a residual has variance σ²(1 + 1/m) with m earlier points, so each is divided by
+ * √(1 + 1/m) and the RMS estimates σ.
+ */
+export function residualSigma(values: readonly number[], rolling: number): number {
+  let sum = 0;
+  let count = 0;
+  for (let index = 1; index < values.length; index++) {
+    const from = Math.max(0, index - Math.max(1, rolling));
+    const prior = values.slice(from, index);
+    const residual = (values[index]! - meanOf(prior)) / Math.sqrt(1 + 1 / prior.length);
+    sum += residual * residual;
+    count++;
+  }
+  return count === 0 ? 0 : Math.sqrt(sum / count);
+}
+
+/** Welch's t-test: the one-sided p of a difference at least this large in the direction observed. */
+export function welchTTest(a: readonly number[], b: readonly number[]): { t: number; df: number; p: number } {
+  const meanA = meanOf(a);
+  const meanB = meanOf(b);
+  const varA = sampleVariance(a) / a.length;
+  const varB = sampleVariance(b) / b.length;
+  const se = Math.sqrt(varA + varB);
+  if (se === 0)
+    return { t: meanA === meanB ? 0 : Math.sign(meanA - meanB) * Infinity, df: Infinity, p: meanA === meanB ? 1 : 0 };
+  const t = (meanA - meanB) / se;
+  const df = (varA + varB) ** 2 / (varA ** 2 / Math.max(1, a.length - 1) + varB ** 2 / Math.max(1, b.length - 1));
+  return { t, df, p: jStat.studentt.cdf(-Math.abs(t), df) };
+}
+
+interface Group {
+  key: string;
+  runIds: string[];
+  values: number[];
+  reset: boolean;
+}
+
+function groupsOf(samples: readonly SeriesSample[], resetRunIds: ReadonlySet<string>): Group[] {
+  const byKey = new Map<string, Group>();
+  for (const sample of samples) {
+    let group = byKey.get(sample.group);
+    if (!group) {
+      group = { key: sample.group, runIds: [], values: [], reset: false };
+      byKey.set(sample.group, group);
+    }
+    group.runIds.push(sample.runId);
+    group.values.push(...sample.values);
+    if (resetRunIds.has(sample.runId)) group.reset = true;
+  }
+  return [...byKey.values()];
+}
+
+function directionOf(diff: number, better: "higher" | "lower"): "worse" | "better" | null {
+  if (diff === 0) return null;
+  return diff > 0 === (better === "higher") ? "better" : "worse";
+}
+
+/** Judge every point of one metric of a series and find its changes. `samples` are in time order. */
+export function judgeSeries(
+  samples: readonly SeriesSample[],
+  options: { better: "higher" | "lower"; settings: DetectionSettings; resetRunIds?: ReadonlySet<string> },
+): SeriesJudgement {
+  const { better, settings } = options;
+  const groups = groupsOf(samples, options.resetRunIds ?? new Set()).filter((group) => group.values.length > 0);
+  const means = groups.map((group) => meanOf(group.values));
+  const points: PointJudgement[] = [];
+  // Points of a confirmed change never return to a baseline: the level before the change stays the reference.
+  const excluded = new Set<number>();
+  let resetAt = 0;
+  let streak: number[] = [];
+  let confirmed: { direction: "worse" | "better"; baseline: Baseline; pooled: number[]; members: number[] } | null =
+    null;
+  // The individual values behind each point's baseline, for the t-test of a change's later points.
+  const pooledOf = new Map<number, number[]>();
+
+  groups.forEach((group, index) => {
+    const mean = means[index]!;
+    const point: PointJudgement = {
+      group: group.key,
+      runIds: group.runIds,
+      values: group.values,
+      mean,
+      min: Math.min(...group.values),
+      max: Math.max(...group.values),
+      status: "insufficient",
+      baseline: null,
+      change_pct: null,
+      z: null,
+      p: null,
+      test: null,
+      reset: group.reset,
+    };
+    points.push(point);
+    if (group.reset) {
+      resetAt = index;
+      streak = [];
+      confirmed = null;
+    }
+
+    // Inside a confirmed change, a point belongs to it while it is nearer the new level than the old one: a
+    // lasting step is one change, however many nights it lasts, until it recovers or is marked expected.
+    if (confirmed) {
+      const newLevel = meanOf(confirmed.members.map((member) => means[member]!));
+      if (Math.abs(mean - newLevel) < Math.abs(mean - confirmed.baseline.mean)) {
+        fillAgainst(point, confirmed.baseline, group.values, confirmed.pooled, settings);
+        point.status = confirmed.direction;
+        confirmed.members.push(index);
+        excluded.add(index);
+        return;
+      }
+      confirmed = null;
+      streak = [];
+    }
+
+    const candidates: number[] = [];
+    for (let other = index - 1; other >= resetAt && candidates.length < settings.window; other--) {
+      // The violations of a change still being confirmed are not their own baseline either.
+      if (!excluded.has(other) && !streak.includes(other)) candidates.unshift(other);
+    }
+    const kept = withoutOutliers(
+      candidates.map((candidate) => means[candidate]!),
+      settings.outlier_mad,
+    ).map((keep) => candidates[keep]!);
+    if (kept.length < Math.max(2, settings.min_samples)) {
+      streak = [];
+      return;
+    }
+    const keptMeans = kept.map((candidate) => means[candidate]!);
+    const baseline: Baseline = {
+      n: kept.length,
+      outliers: candidates.length - kept.length,
+      mean: meanOf(keptMeans),
+      sigma: residualSigma(keptMeans, settings.rolling),
+    };
+    const pooled = kept.flatMap((candidate) => groups[candidate]!.values);
+    pooledOf.set(index, pooled);
+    const significant = fillAgainst(point, baseline, group.values, pooled, settings);
+    const bigEnough =
+      settings.threshold_pct === 0 ||
+      (point.change_pct !== null && Math.abs(point.change_pct) >= settings.threshold_pct);
+    const direction = directionOf(mean - baseline.mean, better);
+    point.status = significant && bigEnough && direction !== null ? direction : "ok";
+
+    if (point.status === "ok") {
+      streak = [];
+      return;
+    }
+    if (streak.length > 0 && points[streak[0]!]!.status !== point.status) streak = [];
+    streak.push(index);
+    if (streak.length >= settings.consecutive) {
+      const first = points[streak[0]!]!;
+      confirmed = {
+        direction: point.status as "worse" | "better",
+        baseline: first.baseline!,
+        pooled: pooledOf.get(streak[0]!) ?? [],
+        members: [...streak],
+      };
+      for (const member of streak) excluded.add(member);
+      streak = [];
+    }
+  });
+  return { points, changes: changesOf(points, settings.consecutive) };
+}
+
+/** Set the point's change, z and (with repeats) t-test against a baseline; true when the move is significant. */
+function fillAgainst(
+  point: PointJudgement,
+  baseline: Baseline,
+  values: readonly number[],
+  pooled: readonly number[],
+  settings: DetectionSettings,
+): boolean {
+  point.baseline = baseline;
+  const diff = point.mean - baseline.mean;
+  point.change_pct = baseline.mean === 0 ? null : (diff / Math.abs(baseline.mean)) * 100;
+  // A baseline of identical values has no noise: any move is beyond it, and the percentage decides.
+  const sigma = Math.max(baseline.sigma, Math.abs(baseline.mean) * 1e-9, 1e-12);
+  point.z = diff / sigma;
+  if (values.length >= 2 && pooled.length >= 2 && settings.t_test_alpha > 0) {
+    const test = welchTTest(values, pooled);
+    point.test = "t";
+    point.p = test.p;
+    return test.p < settings.t_test_alpha;
+  }
+  point.test = "z";
+  return settings.z_threshold === 0 || Math.abs(point.z) >= settings.z_threshold;
+}
+
+function changesOf(points: readonly PointJudgement[], consecutive: number): DetectedChange[] {
+  const changes: DetectedChange[] = [];
+  let run: PointJudgement[] = [];
+  const close = (isLast: boolean) => {
+    const first = run[0];
+    if (!first) return;
+    const direction = first.status === "worse" ? "worse" : "better";
+    const confirmed = run.length >= consecutive;
+    // A lone step up is not worth a mark; a lone step down is "suspicious".
+    if (direction === "better" && !confirmed) {
+      run = [];
+      return;
+    }
+    const before = first.baseline!.mean;
+    const after = meanOf(run.map((point) => point.mean));
+    const last = run[run.length - 1]!;
+    changes.push({
+      startGroup: first.group,
+      startRunId: first.runIds[0]!,
+      lastRunId: last.runIds[last.runIds.length - 1]!,
+      runIds: run.flatMap((point) => point.runIds),
+      violations: run.length,
+      direction,
+      kind: direction === "worse" ? (confirmed ? "regression" : "suspicious") : "improvement",
+      before,
+      after,
+      change_pct: before === 0 ? 0 : ((after - before) / Math.abs(before)) * 100,
+      z: first.z,
+      p: first.p,
+      active: isLast,
+    });
+    run = [];
+  };
+  points.forEach((point, index) => {
+    const violating = point.status === "worse" || point.status === "better";
+    if (!violating || (run[0] && run[0].status !== point.status)) close(false);
+    if (violating) run.push(point);
+    if (index === points.length - 1) close(violating);
+  });
+  return changes;
+}

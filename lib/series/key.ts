@@ -1,0 +1,104 @@
+/**
+ * Which series a run belongs to. A run that names its series (`series` in the document) joins that series.
+ * Otherwise the key is what makes two runs like for like: engine, model, hardware, workload, speculative
+ * decoding settings and launch flags. The engine version and the git commit are left out on purpose, so an
+ * upgrade stays inside its series and shows as a step on the trend line instead of starting a new one.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { canonicalSetting } from "@/lib/analysis/config-diff";
+import type { RunDocument } from "@/lib/runs/normalize";
+
+/**
+ * Flags that do not change what is measured: where the server listens, what it logs, where weights are cached,
+ * the name it answers to. A nightly job that moves to another port or cache folder stays in its series.
+ * `--model` is covered by the document's `model` (its path differs from machine to machine).
+ */
+export const FLAGS_OUTSIDE_SERIES_KEY: ReadonlySet<string> = new Set([
+  "--host",
+  "--port",
+  "--api-key",
+  "--served-model-name",
+  "--download-dir",
+  "--log-level",
+  "--uvicorn-log-level",
+  "--disable-log-requests",
+  "--disable-log-stats",
+  "--enable-log-requests",
+  "--model",
+  "--hf-token",
+  "--trust-remote-code",
+]);
+
+export type SeriesKeyInput = Pick<
+  RunDocument,
+  "series" | "engine" | "model" | "hardware" | "flags" | "workload" | "speculative"
+>;
+
+export interface SeriesIdentity {
+  /** `name:<series>` or `config:<sha256 hex>`: unique per series. */
+  key: string;
+  /** What the series is called in lists. */
+  name: string;
+  explicit: boolean;
+}
+
+function sorted(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sorted);
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([k, v]) => [k, sorted(v)]),
+  );
+}
+
+/** The configuration that defines a series, in a canonical form (flags under one name per setting). */
+export function seriesConfiguration(run: SeriesKeyInput): Record<string, unknown> {
+  const flags: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(run.flags)) {
+    const setting = canonicalSetting(name);
+    if (FLAGS_OUTSIDE_SERIES_KEY.has(setting)) continue;
+    flags[setting] = value;
+  }
+  const speculative = run.speculative
+    ? {
+        method: run.speculative.method,
+        draft_model: run.speculative.draft_model,
+        num_speculative_tokens: run.speculative.num_speculative_tokens,
+      }
+    : undefined;
+  return sorted({
+    engine: run.engine,
+    model: run.model,
+    gpu: run.hardware?.gpu,
+    gpu_count: run.hardware?.gpu_count,
+    workload: run.workload,
+    speculative,
+    flags,
+  }) as Record<string, unknown>;
+}
+
+function configurationName(run: SeriesKeyInput): string {
+  const hardware = run.hardware?.gpu
+    ? `${run.hardware.gpu_count ? `${run.hardware.gpu_count}× ` : ""}${run.hardware.gpu}`
+    : undefined;
+  const workload =
+    run.workload?.input_len !== undefined && run.workload.output_len !== undefined
+      ? `${run.workload.dataset ? `${run.workload.dataset} ` : ""}${run.workload.input_len}→${run.workload.output_len}`
+      : run.workload?.dataset;
+  return [run.engine, run.model, hardware, workload].filter(Boolean).join(" · ");
+}
+
+export function seriesIdentity(run: SeriesKeyInput): SeriesIdentity {
+  if (run.series !== undefined) return { key: `name:${run.series}`, name: run.series, explicit: true };
+  const digest = createHash("sha256")
+    .update(JSON.stringify(seriesConfiguration(run)))
+    .digest("hex");
+  return { key: `config:${digest}`, name: configurationName(run), explicit: false };
+}
+
+/** Short, URL-safe and unguessable: 60 random bits in 10 base64url characters. */
+export function newSeriesId(): string {
+  return randomBytes(8).toString("base64url").slice(0, 10);
+}

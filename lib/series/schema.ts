@@ -1,0 +1,111 @@
+/**
+ * The requests of the series and alerts API: query parameters and bodies, validated here so the routes stay
+ * four lines and the OpenAPI document is generated from the same schemas.
+ */
+import { z } from "zod";
+import { AppError } from "@/lib/errors";
+import { issuesFromZod } from "@/lib/runs/normalize";
+import { SeriesSettingsPatchSchema } from "./settings";
+
+export const ALERT_STATUSES = ["open", "acknowledged", "expected"] as const;
+export type AlertStatus = (typeof ALERT_STATUSES)[number];
+
+const flag = z
+  .enum(["0", "1", "true", "false"])
+  .transform((value) => value === "1" || value === "true")
+  .optional();
+
+export const SeriesListQuerySchema = z.strictObject({
+  all: flag.describe("1: include series of a single run (hidden by default)."),
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  per_page: z.coerce.number().int().min(1).max(100).default(50),
+});
+
+export const SeriesViewQuerySchema = z.strictObject({
+  level: z
+    .string()
+    .regex(/^(c:\d+|r:(inf|\d+(\.\d+)?))$/, 'must be a load level such as "c:64", "r:10" or "r:inf"')
+    .optional()
+    .describe("Show the figures at this load level instead of the series' own (nothing is stored)."),
+});
+
+export const AlertListQuerySchema = z.strictObject({
+  status: z.enum([...ALERT_STATUSES, "all"]).default("open"),
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  per_page: z.coerce.number().int().min(1).max(100).default(50),
+});
+
+const note = z
+  .string()
+  .max(2_000)
+  .refine(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+    (value) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(value),
+    "must not contain control characters",
+  );
+
+export const AlertPatchSchema = z
+  .strictObject({
+    status: z.enum(ALERT_STATUSES).optional(),
+    note: note.nullable().optional(),
+  })
+  .refine((patch) => patch.status !== undefined || patch.note !== undefined, {
+    message: "send status, note or both",
+    path: ["status"],
+  })
+  .describe(
+    "Set an alert's status (open, acknowledged, expected) and note. Expected restarts the baseline at its first run.",
+  );
+
+export const SeriesPatchSchema = z
+  .strictObject({ settings: SeriesSettingsPatchSchema })
+  .describe("Change a series' detection settings; the series is judged again.");
+
+export const AnnotationCreateSchema = z
+  .strictObject({
+    run_id: z
+      .string()
+      .min(1)
+      .max(64)
+      .describe("The run where the baseline restarts (it and the runs after it form the new baseline)."),
+    note: note.nullable().optional(),
+  })
+  .describe("Mark an expected change (an intended upgrade, a new machine): the baseline restarts at this run.");
+
+type RawParams = Record<string, string | string[] | undefined>;
+
+function firstValues(params: RawParams): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(params)) {
+    const first = Array.isArray(value) ? value[0] : value;
+    if (first !== undefined && first.trim() !== "") out[key] = first;
+  }
+  return out;
+}
+
+/** Strict parse of query parameters: unknown ones are ignored, invalid ones a 400 naming them. */
+export function parseQuery<T extends z.ZodObject>(schema: T, params: RawParams): z.output<T> {
+  const shape = schema.shape as Record<string, unknown>;
+  const known = Object.fromEntries(Object.entries(firstValues(params)).filter(([key]) => key in shape));
+  const parsed = schema.safeParse(known);
+  if (!parsed.success) {
+    const issues = issuesFromZod(parsed.error);
+    throw new AppError("bad_request", `Invalid query parameter ${issues[0]?.path}: ${issues[0]?.message}`, issues);
+  }
+  return parsed.data;
+}
+
+/** Parse a JSON body: a 422 naming every violated field. */
+export function parseBody<T extends z.ZodType>(schema: T, body: unknown, what: string): z.output<T> {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw new AppError("validation_failed", `${what}: expected a JSON object.`, [
+      { path: "", message: "expected a JSON object" },
+    ]);
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    const issues = issuesFromZod(parsed.error);
+    throw new AppError("validation_failed", `${what}. ${issues[0]?.path || "body"}: ${issues[0]?.message}`, issues);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,94 @@
+/**
+ * Detection settings: the defaults, and what a series may override. Why each default is what it is:
+ * docs/series.md.
+ */
+import { z } from "zod";
+import { isFigure, LEVEL_FIGURES, levelFromKey } from "./metrics";
+
+export const DEFAULT_SETTINGS = {
+  /** A change smaller than this, in percent of the baseline, is never a violation (0 turns the check off). */
+  threshold_pct: 5,
+  /** |z| at or above this is beyond the noise (0 turns the check off). */
+  z_threshold: 2.5,
+  /** Welch's t-test, used where the new point has repeats: a one-sided p below this is significant. */
+  t_test_alpha: 0.05,
+  /** The baseline: at most this many earlier points (after the last reset). */
+  window: 30,
+  /** Fewer baseline points than this: nothing is judged. */
+  min_samples: 5,
+  /** A regression needs this many consecutive violating points; fewer is "suspicious". */
+  consecutive: 2,
+  /** The residuals whose σ is the noise are taken from a rolling mean over this many earlier points. */
+  rolling: 5,
+  /** Baseline points whose modified z-score (median and MAD) exceeds this are left out as outliers. */
+  outlier_mad: 3.5,
+} as const;
+
+export type NumericSettings = { -readonly [K in keyof typeof DEFAULT_SETTINGS]: number };
+
+export interface SeriesSettings extends NumericSettings {
+  /** The load level the level figures are read at (`c:64`, `r:10`, `r:inf`); null: the series' most common. */
+  level: string | null;
+  /** The figures judged; null: DEFAULT_JUDGED_FIGURES. */
+  figures: string[] | null;
+}
+
+export const SeriesSettingsPatchSchema = z
+  .strictObject({
+    threshold_pct: z.number().min(0).max(100).nullable().optional(),
+    z_threshold: z.number().min(0).max(100).nullable().optional(),
+    t_test_alpha: z.number().min(0).max(0.5).nullable().optional(),
+    window: z.number().int().min(2).max(500).nullable().optional(),
+    min_samples: z.number().int().min(2).max(500).nullable().optional(),
+    consecutive: z.number().int().min(1).max(50).nullable().optional(),
+    rolling: z.number().int().min(1).max(100).nullable().optional(),
+    outlier_mad: z.number().min(0).max(100).nullable().optional(),
+    level: z
+      .string()
+      .refine((value) => levelFromKey(value) !== null, 'must be a load level such as "c:64", "r:10" or "r:inf"')
+      .nullable()
+      .optional(),
+    figures: z
+      .array(z.string().refine(isFigure, `must be one of single_stream_tok_s, peak_tok_s, ${LEVEL_FIGURES.join(", ")}`))
+      .min(1)
+      .max(20)
+      .nullable()
+      .optional(),
+  })
+  .describe("Detection settings of a series; a field left out keeps its value, null restores the default.");
+
+export type SeriesSettingsPatch = z.infer<typeof SeriesSettingsPatchSchema>;
+
+/** Stored overrides (a JSON object) over the defaults; unknown or invalid stored values are ignored. */
+export function resolveSettings(stored: string | null | undefined): SeriesSettings {
+  let overrides: SeriesSettingsPatch = {};
+  try {
+    const parsed = SeriesSettingsPatchSchema.safeParse(JSON.parse(stored ?? "{}"));
+    if (parsed.success) overrides = parsed.data;
+  } catch {
+    // A damaged value falls back to the defaults rather than stopping every upload to the series.
+  }
+  const settings: SeriesSettings = { ...DEFAULT_SETTINGS, level: null, figures: null };
+  for (const [key, value] of Object.entries(overrides)) {
+    if (value === undefined || value === null) continue;
+    (settings as unknown as Record<string, unknown>)[key] = value;
+  }
+  return settings;
+}
+
+/** Apply a patch to the stored overrides: undefined keeps, null removes. */
+export function mergeSettings(stored: string | null | undefined, patch: SeriesSettingsPatch): string {
+  let current: Record<string, unknown> = {};
+  try {
+    const parsed = SeriesSettingsPatchSchema.safeParse(JSON.parse(stored ?? "{}"));
+    if (parsed.success) current = parsed.data;
+  } catch {
+    current = {};
+  }
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === undefined) continue;
+    if (value === null) delete current[key];
+    else current[key] = value;
+  }
+  return JSON.stringify(current);
+}

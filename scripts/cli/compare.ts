@@ -1,0 +1,173 @@
+/**
+ * `servebench compare RUN RUN [--format md|json]`: the headline and deltas of a run against a baseline, and
+ * what changed between them. RUN is a run id or its URL. Exits 1 when a run cannot be fetched, 2 on bad usage.
+ */
+import { parseArgs } from "node:util";
+import { diffConfigs } from "../../lib/analysis/config-diff";
+import { buildDeltaTable, compareHeadlines } from "../../lib/analysis/deltas";
+import { DELTA_TABLE_METRICS, metricInfo } from "../../lib/analysis/metrics";
+import { formatLoadLevel, formatNumber, formatPercentChange } from "../../lib/format";
+import type { StoredRun } from "../../lib/runs/queries";
+import { mdEscape, mdTable } from "./markdown";
+
+export const COMPARE_USAGE = `servebench compare BASELINE_RUN RUN [options]
+
+  RUN                   a run id, or its link (http://…/runs/ID)
+  --url URL             the servebench server (default: $SERVEBENCH_URL or http://localhost:3000; a link names its own)
+  --format md|json      markdown (default) or JSON`;
+
+export interface ComparisonReport {
+  baseline: { id: string; name: string; url: string };
+  run: { id: string; name: string; url: string };
+  headline: { figure: string; unit: string; before: number | null; after: number | null; change_pct: number | null }[];
+  deltas: {
+    metric: string;
+    label: string;
+    unit: string;
+    better: "higher" | "lower";
+    levels: { level: string; before: number | null; after: number | null; change_pct: number | null }[];
+  }[];
+  what_changed: string[];
+}
+
+function pct(change: number | null): number | null {
+  return change === null ? null : Math.round(change * 1000) / 10;
+}
+
+export function comparisonReport(base: string, baseline: StoredRun, run: StoredRun): ComparisonReport {
+  const runs = [baseline, run];
+  const headline = compareHeadlines(runs, 0)[1]!;
+  const deltas = DELTA_TABLE_METRICS.filter((metric) =>
+    runs.some((r) => r.results.some((p) => p[metric] !== undefined)),
+  ).map((metric) => {
+    const info = metricInfo(metric);
+    const table = buildDeltaTable(runs, 0, metric);
+    return {
+      metric,
+      label: info.label,
+      unit: info.unit,
+      better: info.better,
+      levels: table.rows
+        .filter((row) => row.cells.some((cell) => cell.value !== null))
+        .map((row) => ({
+          level: formatLoadLevel(row.level),
+          before: row.cells[0]!.value,
+          after: row.cells[1]!.value,
+          change_pct: pct(row.cells[1]!.change),
+        })),
+    };
+  });
+  return {
+    baseline: { id: baseline.id, name: baseline.name, url: `${base}/runs/${baseline.id}` },
+    run: { id: run.id, name: run.name, url: `${base}/runs/${run.id}` },
+    headline: [
+      {
+        figure: "single stream",
+        unit: "tok/s",
+        before: headline.singleStream.base,
+        after: headline.singleStream.value,
+        change_pct: pct(headline.singleStream.change),
+      },
+      {
+        figure: "peak throughput",
+        unit: "tok/s",
+        before: headline.peak.base,
+        after: headline.peak.value,
+        change_pct: pct(headline.peak.change),
+      },
+    ],
+    deltas,
+    what_changed: diffConfigs(baseline, run).map((change) => change.text),
+  };
+}
+
+const value = (number: number | null, unit: string) => (number === null ? "—" : `${formatNumber(number)} ${unit}`);
+const change = (number: number | null) => (number === null ? "—" : formatPercentChange(number / 100));
+
+export function comparisonMarkdown(report: ComparisonReport): string {
+  const lines = [
+    `## ${mdEscape(report.run.name)} vs ${mdEscape(report.baseline.name)}`,
+    "",
+    ...report.headline.map(
+      (figure) =>
+        `- **${figure.figure}**: ${value(figure.before, figure.unit)} → ${value(figure.after, figure.unit)} (${change(figure.change_pct)})`,
+    ),
+    "",
+  ];
+  for (const delta of report.deltas) {
+    lines.push(
+      `### ${mdEscape(delta.label)} (${delta.unit}, ${delta.better} is better)`,
+      "",
+      mdTable(
+        ["Load", "Baseline", "Run", "Change"],
+        ["l", "r", "r", "r"],
+        delta.levels.map((level) => [
+          level.level,
+          value(level.before, delta.unit),
+          value(level.after, delta.unit),
+          change(level.change_pct),
+        ]),
+      ),
+      "",
+    );
+  }
+  lines.push(report.what_changed.length > 0 ? "What changed:" : "Nothing in the configuration changed.");
+  for (const line of report.what_changed) lines.push(`- ${mdEscape(line)}`);
+  lines.push("", `[baseline](${report.baseline.url}) · [run](${report.run.url})`);
+  return `${lines.join("\n")}\n`;
+}
+
+function target(given: string, defaultBase: string): { base: string; id: string } {
+  const match = /^(https?:\/\/.+?)\/runs\/([A-Za-z0-9_-]+)\/?$/.exec(given);
+  if (match) return { base: match[1]!, id: match[2]! };
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(given)) throw new Error(`"${given}" is neither a run id nor a run's link`);
+  return { base: defaultBase, id: given };
+}
+
+async function fetchRun(base: string, id: string): Promise<StoredRun> {
+  const response = await fetch(`${base}/api/runs/${encodeURIComponent(id)}`);
+  const body = (await response.json().catch(() => null)) as (StoredRun & { error?: { message?: string } }) | null;
+  if (!response.ok || !body) throw new Error(`run ${id}: ${body?.error?.message ?? `HTTP ${response.status}`}`);
+  return body;
+}
+
+export async function runCompare(argv: string[]): Promise<number> {
+  let parsed: ReturnType<typeof parse>;
+  function parse() {
+    return parseArgs({
+      args: argv,
+      options: { url: { type: "string" }, format: { type: "string" }, help: { type: "boolean", short: "h" } },
+      allowPositionals: true,
+      strict: true,
+    });
+  }
+  try {
+    parsed = parse();
+  } catch (error) {
+    process.stderr.write(
+      `servebench compare: ${error instanceof Error ? error.message : String(error)}\n\n${COMPARE_USAGE}\n`,
+    );
+    return 2;
+  }
+  if (parsed.values.help) {
+    process.stdout.write(`${COMPARE_USAGE}\n`);
+    return 0;
+  }
+  const format = parsed.values.format ?? "md";
+  if (parsed.positionals.length !== 2 || (format !== "md" && format !== "json")) {
+    process.stderr.write(`servebench compare: name two runs, and --format md or json\n\n${COMPARE_USAGE}\n`);
+    return 2;
+  }
+  const defaultBase = (parsed.values.url ?? process.env.SERVEBENCH_URL ?? "http://localhost:3000").replace(/\/+$/, "");
+  try {
+    const [a, b] = parsed.positionals.map((given) => target(given, defaultBase));
+    const [baseline, run] = await Promise.all([fetchRun(a!.base, a!.id), fetchRun(b!.base, b!.id)]);
+    const report = comparisonReport(b!.base, baseline, run);
+    process.stdout.write(format === "json" ? `${JSON.stringify(report, null, 2)}\n` : comparisonMarkdown(report));
+    return 0;
+  } catch (error) {
+    const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : "";
+    process.stderr.write(`servebench compare: ${error instanceof Error ? error.message : String(error)}${cause}\n`);
+    return 1;
+  }
+}

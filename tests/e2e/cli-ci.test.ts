@@ -1,0 +1,239 @@
+/**
+ * The CLI where CI runs: the file a servebench serves at /cli/servebench.mjs, run from an empty folder with
+ * nothing installed, uploading a nightly series night by night to a server with a webhook receiver; and the
+ * npm package as `npm pack` makes it.
+ */
+import { execFile, execFileSync } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migrateDatabase } from "../../lib/db/migrate";
+import { nightlyDocuments } from "../support/nightly-documents";
+import { type RunningServer, startServer, stopServer } from "./server";
+
+const ROOT = path.join(__dirname, "..", "..");
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "servebench-cli-ci-"));
+const empty = path.join(dir, "empty");
+fs.mkdirSync(empty);
+
+const hooks: Record<string, unknown>[] = [];
+const receiver = http.createServer((request, response) => {
+  let text = "";
+  request.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
+  request.on("end", () => {
+    hooks.push(JSON.parse(text) as Record<string, unknown>);
+    response.writeHead(200).end("ok");
+  });
+});
+let server: RunningServer;
+
+/** Run a command with only PATH and HOME: no NODE_PATH, no node_modules anywhere above the folder. */
+function run(
+  file: string,
+  args: string[],
+  cwd: string,
+  extraEnv: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      file,
+      args,
+      { cwd, timeout: 60_000, env: { PATH: process.env.PATH ?? "", HOME: dir, NODE_ENV: "production", ...extraEnv } },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr });
+      },
+    );
+  });
+}
+
+beforeAll(async () => {
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  const file = path.join(dir, "ci.db");
+  migrateDatabase(file);
+  server = await startServer(file, path.join(dir, "server.log"), {
+    SERVEBENCH_WEBHOOK_URLS: hook,
+    SERVEBENCH_DEMO: "0",
+  });
+});
+
+afterAll(async () => {
+  await stopServer(server);
+  await new Promise((resolve) => receiver.close(resolve));
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("curl -fsSO $URL/cli/servebench.mjs && node servebench.mjs upload …", () => {
+  it("is served, and runs from an empty folder with nothing installed", async () => {
+    const response = await fetch(`${server.url}/cli/servebench.mjs`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/javascript/);
+    const text = await response.text();
+    expect(text.startsWith("#!/usr/bin/env node\n// servebench ")).toBe(true);
+    expect(text).not.toMatch(/from ["'](zod|shell-quote|@\/)/);
+    fs.writeFileSync(path.join(empty, "servebench.mjs"), text);
+    expect(fs.readdirSync(empty)).toEqual(["servebench.mjs"]);
+    const help = await run(process.execPath, ["servebench.mjs", "--help"], empty);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("servebench upload FILE_OR_FOLDER...");
+    expect(help.stdout).toContain("--fail-on-regression");
+  });
+
+  it("uploads 30 nights: exit 0 and a clean summary until the step, exit 3 from its second night, one webhook", async () => {
+    const docs = nightlyDocuments({ seed: 7, series: "ignored", flakeAt: 10, stepAt: 20 });
+    const codes: number[] = [];
+    const summaries: string[] = [];
+    const step = path.join(empty, "step-summary.md");
+    for (const [index, doc] of docs.entries()) {
+      const { series: _ignored, git_commit, ...rest } = doc;
+      const file = path.join(empty, `night-${index + 1}.json`);
+      fs.writeFileSync(file, JSON.stringify(rest));
+      const result = await run(
+        process.execPath,
+        [
+          "servebench.mjs",
+          "upload",
+          file,
+          "--url",
+          server.url,
+          "--series",
+          "nightly-cli",
+          "--git-commit",
+          String(git_commit),
+          "--fail-on-regression",
+          "--summary",
+          "summary.md",
+        ],
+        empty,
+        {
+          GITHUB_STEP_SUMMARY: step,
+          GITHUB_SERVER_URL: "https://github.example",
+          GITHUB_REPOSITORY: "team/bench",
+          GITHUB_RUN_ID: String(100 + index),
+          GITHUB_REF_NAME: "main",
+        },
+      );
+      codes.push(result.code);
+      summaries.push(fs.readFileSync(path.join(empty, "summary.md"), "utf8"));
+      expect(result.stdout).toMatch(new RegExp(`^${server.url}/runs/[A-Za-z0-9_-]{12}\\n$`));
+      if (result.code === 3)
+        expect(result.stderr).toBe("servebench upload: 1 run judged a regression of nightly-cli\n");
+    }
+    expect(codes).toEqual([...Array(21).fill(0), ...Array(9).fill(3)]);
+
+    expect(summaries[5]).toMatch(
+      /^## servebench: no regression\n\n### Result in nightly-cli: no change beyond the noise\n/,
+    );
+    expect(summaries[5]).toContain("| Single stream | ");
+    expect(summaries[10]).toContain("suspicious change (not yet a regression)");
+    expect(summaries[15]).toContain("- engine version: 0.11.0 → 0.12.0");
+    const regression = summaries[21]!;
+    expect(regression).toMatch(/^## servebench: 1 regression\n\n### Regression in nightly-cli: regression\n/);
+    expect(regression).toMatch(
+      /\| Single stream \| [\d.]+ tok\/s \| [\d.]+ tok\/s \| -\d+\.\d% \| \*\*regression\*\* \(2 runs, open\) \|/,
+    );
+    expect(regression).toMatch(/\[alert\]\(http:\/\/localhost:\d+\/series\/[A-Za-z0-9_-]{10}#change-/);
+    expect(fs.readFileSync(step, "utf8").split("## servebench:").length - 1).toBe(30);
+
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(hooks).toHaveLength(1);
+    expect(hooks[0]).toMatchObject({
+      event: "regression",
+      series: { name: "nightly-cli" },
+      metric: { key: "single_stream_tok_s" },
+    });
+
+    const list = (await (await fetch(`${server.url}/api/series`)).json()) as {
+      series: { name: string; run_count: number; status: string }[];
+    };
+    expect(list.series).toMatchObject([{ name: "nightly-cli", run_count: 30, status: "regression" }]);
+    const runs = (await (await fetch(`${server.url}/api/runs?per_page=1`)).json()) as { runs: { id: string }[] };
+    const latest = (await (await fetch(`${server.url}/api/runs/${runs.runs[0]!.id}`)).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(latest).toMatchObject({
+      series: "nightly-cli",
+      git_branch: "main",
+      ci_url: "https://github.example/team/bench/actions/runs/129",
+    });
+  });
+
+  it("compares two runs as JSON and as markdown", async () => {
+    const { runs } = (await (await fetch(`${server.url}/api/runs?per_page=30&sort=date&dir=asc`)).json()) as {
+      runs: { id: string }[];
+    };
+    const [first, last] = [runs[0]!.id, runs[runs.length - 1]!.id];
+    const json = await run(
+      process.execPath,
+      ["servebench.mjs", "compare", first, `${server.url}/runs/${last}`, "--url", server.url, "--format", "json"],
+      empty,
+    );
+    expect(json.code).toBe(0);
+    const report = JSON.parse(json.stdout) as {
+      headline: { figure: string; change_pct: number }[];
+      what_changed: string[];
+    };
+    expect(report.headline[0]!.figure).toBe("single stream");
+    expect(report.headline[0]!.change_pct).toBeLessThan(-5);
+    expect(report.what_changed).toContain("engine version: 0.11.0 → 0.12.0");
+    const md = await run(process.execPath, ["servebench.mjs", "compare", first, last, "--url", server.url], empty);
+    expect(md.code).toBe(0);
+    expect(md.stdout).toMatch(
+      /^## nightly 30 vs nightly 1\n\n- \*\*single stream\*\*: [\d.]+ tok\/s → [\d.]+ tok\/s \(-\d+\.\d%\)/,
+    );
+    expect(md.stdout).toContain("| Load | Baseline | Run | Change |");
+    const bad = await run(process.execPath, ["servebench.mjs", "compare", first], empty);
+    expect(bad.code).toBe(2);
+  });
+});
+
+describe("the npm package", () => {
+  it("packs the bundle alone and runs from an empty folder", () => {
+    const out = path.join(dir, "pack");
+    fs.mkdirSync(out);
+    // prepack (the bundle) prints a line before npm's JSON.
+    const stdout = execFileSync("npm", ["pack", "--json", "--pack-destination", out], {
+      cwd: ROOT,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    const packed = JSON.parse(stdout.slice(stdout.indexOf("[\n"))) as {
+      name: string;
+      filename: string;
+      files: { path: string }[];
+    }[];
+    expect(packed[0]!.name).toBe("servebench");
+    expect(packed[0]!.files.map((file) => file.path).sort()).toEqual(
+      [
+        "LICENSE",
+        "README.md",
+        "bin/servebench.mjs",
+        "package.json",
+        "public/cli/servebench.mjs",
+        "scripts/postinstall.mjs",
+      ].filter((name) => name !== "LICENSE" || fs.existsSync(path.join(ROOT, "LICENSE"))),
+    );
+    const unpacked = path.join(dir, "unpacked");
+    fs.mkdirSync(unpacked);
+    execFileSync("tar", ["xzf", path.join(out, packed[0]!.filename), "-C", unpacked]);
+    const manifest = JSON.parse(fs.readFileSync(path.join(unpacked, "package", "package.json"), "utf8")) as Record<
+      string,
+      unknown
+    >;
+    expect(manifest.dependencies).toEqual({});
+    expect(manifest.bin).toEqual({ servebench: "bin/servebench.mjs" });
+    // npm runs the package's postinstall on install: with no schema beside it, it does nothing.
+    expect(
+      execFileSync(process.execPath, [path.join(unpacked, "package", "scripts", "postinstall.mjs")]).toString(),
+    ).toBe("");
+    const help = execFileSync(process.execPath, [path.join(unpacked, "package", "bin", "servebench.mjs"), "help"], {
+      cwd: empty,
+      env: { PATH: process.env.PATH ?? "", NODE_ENV: "production" },
+    }).toString();
+    expect(help).toContain("Usage: servebench <command> [options]");
+  });
+});

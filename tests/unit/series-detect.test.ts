@@ -1,0 +1,175 @@
+import { describe, expect, it } from "vitest";
+import { judgeSeries, residualSigma, type SeriesSample, welchTTest, withoutOutliers } from "@/lib/series/detect";
+import { DEFAULT_SETTINGS } from "@/lib/series/settings";
+import { type NightlyRun, nightlySeries } from "@/tests/support/synthetic-series";
+
+const settings = DEFAULT_SETTINGS;
+
+/** One sample per run; with repeats, the runs of one night share a commit and so a group. */
+function samplesOf(runs: readonly NightlyRun[], repeats = 1): SeriesSample[] {
+  return runs.map((run, index) => ({
+    runId: `run-${index}`,
+    group: repeats > 1 ? `commit:night-${run.night}` : `run:run-${index}`,
+    values: [run.value],
+  }));
+}
+
+describe("the synthetic nightly series: 30 runs, 2% noise, a one-night flake at run 10, a −10% step at run 20", () => {
+  const runs = nightlySeries({ seed: 7, flakeAt: 10, stepAt: 20 });
+
+  it("declares the step a regression starting at run 20 and calls the flake only suspicious", () => {
+    const { points, changes } = judgeSeries(samplesOf(runs), { better: "higher", settings });
+    expect(points.slice(0, 5).map((point) => point.status)).toEqual(Array(5).fill("insufficient"));
+    expect(points[10]!.status).toBe("worse");
+    expect(points[11]!.status).toBe("ok");
+    expect(changes.map((change) => [change.kind, change.startRunId, change.violations, change.active])).toEqual([
+      ["suspicious", "run-10", 1, false],
+      ["regression", "run-20", 10, true],
+    ]);
+    const step = changes[1]!;
+    expect(step.before).toBeGreaterThan(98);
+    expect(step.before).toBeLessThan(102);
+    expect(step.change_pct).toBeGreaterThan(-13);
+    expect(step.change_pct).toBeLessThan(-7);
+    expect(step.runIds).toEqual(Array.from({ length: 10 }, (_, index) => `run-${20 + index}`));
+  });
+
+  it("after the first run of the step says suspicious, after K = 2 runs regression", () => {
+    const judge = (count: number) =>
+      judgeSeries(samplesOf(runs.slice(0, count)), { better: "higher", settings }).changes.at(-1);
+    expect(judge(20)).toMatchObject({ kind: "suspicious", startRunId: "run-10", active: false });
+    expect(judge(21)).toMatchObject({ kind: "suspicious", startRunId: "run-20", violations: 1, active: true });
+    expect(judge(22)).toMatchObject({ kind: "regression", startRunId: "run-20", violations: 2, active: true });
+    const threeInARow = judgeSeries(samplesOf(runs.slice(0, 22)), {
+      better: "higher",
+      settings: { ...settings, consecutive: 3 },
+    });
+    expect(threeInARow.changes.at(-1)).toMatchObject({ kind: "suspicious", violations: 2 });
+  });
+
+  it("keeps the flake out of the baseline of the nights after it", () => {
+    const { points } = judgeSeries(samplesOf(runs), { better: "higher", settings });
+    expect(points[10]!.baseline!.outliers).toBe(0);
+    // The night after, the flake is still a violation being confirmed and so not in the baseline at all.
+    expect(points[11]!.baseline).toMatchObject({ n: 10, outliers: 0 });
+    expect(points[12]!.baseline).toMatchObject({ n: 11, outliers: 1 });
+    expect(points[19]!.baseline).toMatchObject({ n: 18, outliers: 1 });
+    // 2% noise on 100: σ of the residuals near 2.
+    expect(points[19]!.baseline!.sigma).toBeGreaterThan(1.3);
+    expect(points[19]!.baseline!.sigma).toBeLessThan(2.7);
+  });
+
+  it("restarts the baseline at an expected change: the step is then the new normal", () => {
+    const { points, changes } = judgeSeries(samplesOf(runs), {
+      better: "higher",
+      settings,
+      resetRunIds: new Set(["run-20"]),
+    });
+    expect(changes.map((change) => change.kind)).toEqual(["suspicious"]);
+    expect(points.slice(20, 25).map((point) => point.status)).toEqual(Array(5).fill("insufficient"));
+    expect(points[20]!.reset).toBe(true);
+    expect(points.slice(25).every((point) => point.status === "ok")).toBe(true);
+    expect(points[29]!.baseline!.mean).toBeLessThan(93);
+  });
+
+  it("is direction-aware: a latency that rises is a regression, a throughput that rises an improvement", () => {
+    const up = nightlySeries({ seed: 7, stepAt: 20, step: 0.1, flakeAt: null });
+    const asLatency = judgeSeries(samplesOf(up), { better: "lower", settings });
+    expect(asLatency.changes.map((change) => [change.kind, change.direction, change.startRunId])).toEqual([
+      ["regression", "worse", "run-20"],
+    ]);
+    const asThroughput = judgeSeries(samplesOf(up), { better: "higher", settings });
+    expect(asThroughput.changes.map((change) => [change.kind, change.direction])).toEqual([["improvement", "better"]]);
+  });
+
+  it("judges nothing before the minimum sample size", () => {
+    const { points, changes } = judgeSeries(samplesOf(runs.slice(0, 12)), {
+      better: "higher",
+      settings: { ...settings, min_samples: 12 },
+    });
+    expect(points.every((point) => point.status === "insufficient")).toBe(true);
+    expect(changes).toEqual([]);
+  });
+
+  it("ignores a change smaller than the percentage threshold however significant", () => {
+    const quiet = nightlySeries({ seed: 7, noise: 0.001, stepAt: 20, step: -0.03, flakeAt: null });
+    expect(judgeSeries(samplesOf(quiet), { better: "higher", settings }).changes).toEqual([]);
+    const strict = judgeSeries(samplesOf(quiet), { better: "higher", settings: { ...settings, threshold_pct: 2 } });
+    expect(strict.changes.map((change) => change.kind)).toEqual(["regression"]);
+  });
+});
+
+describe("the same series with 3 repeats a night at one commit: Welch's t-test", () => {
+  const runs = nightlySeries({ seed: 7, flakeAt: 10, stepAt: 20, repeats: 3 });
+
+  it("declares the step after K nights and the flaky night only suspicious, by t-test", () => {
+    const { points, changes } = judgeSeries(samplesOf(runs, 3), { better: "higher", settings });
+    expect(points).toHaveLength(30);
+    expect(points[20]!.test).toBe("t");
+    expect(points[20]!.runIds).toEqual(["run-60", "run-61", "run-62"]);
+    expect(points[20]!.p).toBeLessThan(0.05);
+    expect(points[15]!.p).toBeGreaterThan(0.05);
+    expect(changes.map((change) => [change.kind, change.startGroup, change.violations])).toEqual([
+      ["suspicious", "commit:night-10", 1],
+      ["regression", "commit:night-20", 10],
+    ]);
+  });
+
+  it("absorbs one bad repeat in an otherwise normal night", () => {
+    const oneBadRepeat = nightlySeries({ seed: 7, flakeAt: null, stepAt: null, repeats: 3 }).map((run) =>
+      run.night === 10 && run.repeat === 1 ? { ...run, value: run.value * 0.9 } : run,
+    );
+    const { points, changes } = judgeSeries(samplesOf(oneBadRepeat, 3), { better: "higher", settings });
+    expect(points[10]!.min).toBeLessThan(92);
+    expect(points[10]!.status).toBe("ok");
+    expect(changes).toEqual([]);
+  });
+});
+
+describe("the same rule over 500 seeds", () => {
+  it("finds the step nearly always and makes a regression of the flake almost never", () => {
+    let stepFound = 0;
+    let flakeRegression = 0;
+    let quietRegression = 0;
+    for (let seed = 1; seed <= 500; seed++) {
+      const { changes } = judgeSeries(samplesOf(nightlySeries({ seed, flakeAt: 10, stepAt: 20 })), {
+        better: "higher",
+        settings,
+      });
+      if (changes.some((change) => change.kind === "regression" && change.violations >= 8)) stepFound++;
+      if (changes.some((change) => change.kind === "regression" && change.startRunId === "run-10")) flakeRegression++;
+      const quiet = judgeSeries(samplesOf(nightlySeries({ seed, flakeAt: null, stepAt: null })), {
+        better: "higher",
+        settings,
+      });
+      if (quiet.changes.some((change) => change.kind === "regression")) quietRegression++;
+    }
+    expect(stepFound).toBeGreaterThanOrEqual(475);
+    expect(flakeRegression).toBeLessThanOrEqual(5);
+    expect(quietRegression).toBeLessThanOrEqual(5);
+  });
+});
+
+describe("statistics", () => {
+  it("Welch's t-test matches the textbook figures", () => {
+    // scipy.stats.ttest_ind([1,2,3,4], [2,4,6,8,10], equal_var=False): t = −2.2514, df = 5.52, two-sided p = 0.068.
+    const test = welchTTest([1, 2, 3, 4], [2, 4, 6, 8, 10]);
+    expect(test.t).toBeCloseTo(-2.2514, 3);
+    expect(test.df).toBeCloseTo(5.521, 2);
+    expect(test.p).toBeCloseTo(0.034, 2);
+    expect(welchTTest([5, 5], [5, 5, 5]).p).toBe(1);
+    expect(welchTTest([4, 4], [5, 5, 5]).p).toBe(0);
+  });
+
+  it("leaves out outliers by median and MAD", () => {
+    expect(withoutOutliers([100, 101, 99, 100.5, 80, 99.5], 3.5)).toEqual([0, 1, 2, 3, 5]);
+    expect(withoutOutliers([100, 100, 100, 100, 90], 3.5)).toEqual([0, 1, 2, 3]);
+    expect(withoutOutliers([1, 2], 3.5)).toEqual([0, 1]);
+  });
+
+  it("estimates σ from residuals, undisturbed by a slow drift", () => {
+    const drift = Array.from({ length: 30 }, (_, index) => 100 + index);
+    expect(residualSigma(drift, 5)).toBeLessThan(4);
+    expect(residualSigma([5, 5, 5, 5], 5)).toBe(0);
+  });
+});
