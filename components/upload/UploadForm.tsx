@@ -131,7 +131,11 @@ export function UploadForm() {
     return data;
   }
 
-  async function send(mode: "preview" | "save", options: SendOptions = { split, picked, repeatsOneRun }, target = files) {
+  async function send(
+    mode: "preview" | "save",
+    options: SendOptions = { split, picked, repeatsOneRun },
+    target = files,
+  ) {
     if (target.length === 0) return;
     setBusy(mode);
     setError(null);

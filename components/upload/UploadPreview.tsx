@@ -200,7 +200,10 @@ export function UploadPreviewPanel({
         </ul>
       ) : null}
       {preview.has_repeats ? (
-        <div className="space-y-1 rounded-md border border-zinc-200 p-3 dark:border-zinc-700" data-testid="preview-repeats">
+        <div
+          className="space-y-1 rounded-md border border-zinc-200 p-3 dark:border-zinc-700"
+          data-testid="preview-repeats"
+        >
           <label className="flex items-center gap-2 font-medium">
             <input
               type="checkbox"

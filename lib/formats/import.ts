@@ -316,7 +316,8 @@ function distinguishingText(group: Group, groups: readonly Group[], forName = fa
   const differs = (pick: (c: RunContext) => unknown) =>
     others.some((other) => JSON.stringify(pick(other)) !== JSON.stringify(pick(context)));
   // A run's default name already shows its engine, version, model and workload.
-  if (!forName && differs((c) => c.engine)) parts.push(context.engine ? engineDisplayName(context.engine) : "no engine");
+  if (!forName && differs((c) => c.engine))
+    parts.push(context.engine ? engineDisplayName(context.engine) : "no engine");
   if (!forName && differs((c) => c.engine_version))
     parts.push(context.engine_version ? `version ${context.engine_version}` : "no version");
   if (!forName && differs((c) => c.model)) parts.push(context.model ? shortModelName(context.model) : "no model");
@@ -335,7 +336,9 @@ function distinguishingText(group: Group, groups: readonly Group[], forName = fa
     const sameWords = others.some((other) => workloadText(other.workload) === text);
     if (!forName || sameWords) {
       const extra = context.workload?.temperature !== undefined ? `temperature ${context.workload.temperature}` : "";
-      parts.push(forName ? extra || "another workload" : [text || "no workload stated", extra].filter(Boolean).join(", "));
+      parts.push(
+        forName ? extra || "another workload" : [text || "no workload stated", extra].filter(Boolean).join(", "),
+      );
     }
   }
   return parts.length > 0 ? parts.join(", ") : forName ? "" : "another configuration";

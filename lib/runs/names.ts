@@ -48,7 +48,8 @@ export function workloadText(workload: Workload | undefined): string {
         : output !== undefined
           ? `${output} out`
           : "";
-  if (dataset && lengths) return input !== undefined && output !== undefined ? `${dataset} ${lengths}` : `${dataset}, ${lengths}`;
+  if (dataset && lengths)
+    return input !== undefined && output !== undefined ? `${dataset} ${lengths}` : `${dataset}, ${lengths}`;
   return dataset ?? lengths;
 }
 
