@@ -7,7 +7,17 @@
  * Every load chart of the page shares one tooltip (the same rows, synchronised): all figures of every run
  * at the hovered level.
  */
-import { Area, CartesianGrid, ComposedChart, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import {
+  Area,
+  CartesianGrid,
+  ComposedChart,
+  ErrorBar,
+  Line,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
 import type { LineChartData } from "@/lib/analysis/lines";
 import { formatNumber } from "@/lib/format";
 import { LoadTooltip } from "./LoadTooltip";
@@ -141,7 +151,17 @@ export function LoadChart({
               isAnimationActive={false}
               type="linear"
               hide={series.hidden}
-            />
+            >
+              {series.band ? (
+                <ErrorBar
+                  dataKey={`${series.key}_err`}
+                  width={6}
+                  strokeWidth={1.5}
+                  stroke={series.color}
+                  direction="y"
+                />
+              ) : null}
+            </Line>
           ))}
         </ComposedChart>
       </ResponsiveContainer>

@@ -17,6 +17,7 @@ import {
   type DeltaTable,
   type HeadlineComparison,
   judgeChange,
+  storedFigure,
   type Verdict,
 } from "./deltas";
 import {
@@ -41,7 +42,7 @@ import {
   type ResolvedStat,
   resolveStat,
 } from "./lines";
-import { DELTA_TABLE_METRICS, type MetricKey, metricInfo } from "./metrics";
+import { DELTA_TABLE_METRICS, type MetricKey } from "./metrics";
 import { groupRepeats, repeatsBaseName } from "./repeats";
 import { type SingleStreamBar, seriesColor, singleStreamBars } from "./series";
 import {
@@ -575,17 +576,6 @@ export function buildComparison(runs: readonly StoredRun[], view: CompareView): 
   const stored = DELTA_TABLE_METRICS.filter((metric) =>
     series.some((item) => item.results.some((point) => point[metric] !== undefined)),
   );
-  const storedFigure = (metric: MetricKey): DeltaFigure<ComparisonSeries> => {
-    const info = metricInfo(metric);
-    return {
-      metric,
-      label: info.label,
-      unit: info.unit,
-      better: info.better,
-      valueOf: (_run, point) => (typeof point[metric] === "number" ? (point[metric] as number) : null),
-      spreadOf: (run, key) => run.spreads[key]?.[metric],
-    };
-  };
   const scaled = (spread: Spread | undefined, divide: number): Spread | undefined =>
     spread
       ? {
@@ -600,7 +590,7 @@ export function buildComparison(runs: readonly StoredRun[], view: CompareView): 
       : undefined;
   const figures: DeltaFigure<ComparisonSeries>[] = [];
   for (const metric of stored) {
-    figures.push(storedFigure(metric));
+    figures.push(storedFigure<ComparisonSeries>(metric));
     if (metric === "output_throughput" && series.some((item) => item.gpuCount !== null)) {
       figures.push({
         metric: "output_tok_s_per_gpu",

@@ -7,7 +7,7 @@ import { headline } from "@/lib/runs/derived";
 import type { ResultPoint } from "@/lib/runs/schema";
 import { isInconclusive, type Spread, spreadOf } from "./intervals";
 import { type LoadLevel, levelOf, pointAt, unionLevels } from "./levels";
-import type { MetricKey } from "./metrics";
+import { type MetricKey, metricInfo } from "./metrics";
 
 /**
  * "noise": a change smaller than the noise threshold; "inconclusive": the repeats' intervals overlap. Neither
@@ -83,6 +83,19 @@ export interface DeltaFigure<R extends ComparedRun> {
   spreadOf?: (run: R, levelKey: string) => Spread | undefined;
 }
 
+/** A stored figure (a MetricKey) as a delta-table figure, with the spread of its repeats. */
+export function storedFigure<R extends ComparedRun>(metric: MetricKey): DeltaFigure<R> {
+  const info = metricInfo(metric);
+  return {
+    metric,
+    label: info.label,
+    unit: info.unit,
+    better: info.better,
+    valueOf: (_run, point) => (typeof point[metric] === "number" ? (point[metric] as number) : null),
+    spreadOf: (run, key) => run.spreads?.[key]?.[metric],
+  };
+}
+
 /** One row per load level present in any run; one cell per run, in the runs' order. */
 export function buildDeltaTable<R extends ComparedRun>(
   runs: readonly R[],
@@ -100,7 +113,8 @@ export function buildDeltaTable<R extends ComparedRun>(
       const point = pointAt(run.results, level);
       const value = point ? figure.valueOf(run, point) : null;
       const spread = value !== null ? figure.spreadOf?.(run, level.key) : undefined;
-      const over = value !== null && overSlo ? overSlo(run, index, level.key) : false;
+      // Set only when true, so a table without an SLO carries no flag at all.
+      const over = value !== null && overSlo?.(run, index, level.key) ? true : undefined;
       if (index === baselineIndex) return { value, change: null, verdict: "none", spread, overSlo: over };
       const change = relativeChange(baseValue, value);
       const valueSpread = value !== null ? spreadFor(figure, run, level.key, value) : undefined;

@@ -161,6 +161,8 @@ export function lineChart(
         const interval = options.bandOf ? options.bandOf(input, spread.interval) : spread.interval;
         if (interval) {
           row[`${input.key}_band`] = interval;
+          // The same interval as an error bar around the mean: a band needs two neighbours to show.
+          row[`${input.key}_err`] = [Math.max(0, value - interval[0]), Math.max(0, interval[1] - value)];
           values.push(interval[1]);
           band = true;
         }

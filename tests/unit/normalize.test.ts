@@ -267,7 +267,8 @@ describe("normalizeRunDocument: validation errors", () => {
       [
         {
           path: "results.1.concurrency",
-          message: "concurrency 4 appears twice (also at results.0); a run has one point per load level",
+          message:
+            "concurrency 4 appears twice (also at results.0); a run has one point per load level and repeat (number repeats with `repeat`: 1, 2, …)",
         },
       ],
     ],
@@ -277,7 +278,8 @@ describe("normalizeRunDocument: validation errors", () => {
       [
         {
           path: "results.2.request_rate",
-          message: "request_rate 2 appears twice (also at results.0); a run has one point per load level",
+          message:
+            "request_rate 2 appears twice (also at results.0); a run has one point per load level and repeat (number repeats with `repeat`: 1, 2, …)",
         },
       ],
     ],
