@@ -632,7 +632,12 @@ export function buildComparison(runs: readonly StoredRun[], view: CompareView): 
     return [];
   });
   const visible = series.filter((item) => !item.hidden);
-  const verdicts = series.flatMap((item) => (item.verdict ? [item.verdict] : []));
+  // The cleanest experiment first: the pair that changed the fewest settings is the page's headline.
+  const verdicts = series
+    .filter((item) => item.verdict !== null)
+    .map((item, order) => ({ text: item.verdict!, changes: item.changes.length, order }))
+    .sort((a, b) => a.changes - b.changes || a.order - b.order)
+    .map((item) => item.text);
   const offAxisNotes = domain.offAxis.map(
     (item) =>
       `${item.levels.join(", ")} of ${item.series} not drawn: measured by ${domain.axis === "concurrency" ? "request rate" : "concurrency"}`,
