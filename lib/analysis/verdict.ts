@@ -76,6 +76,8 @@ function sidesOf(change: ConfigChange): [string, string] | null {
     return value;
   };
   if (change.section === "engine" || change.section === "model") return [show(change.to), show(change.from)];
+  if (change.section === "hardware" && change.key === "gpu_count")
+    return [`${show(change.to)} GPUs`, `${show(change.from)} GPUs`];
   const label = change.text.split(":")[0] ?? change.key;
   return [`${label} ${show(change.to)}`, `${label} ${show(change.from)}`];
 }
@@ -129,11 +131,11 @@ export function verdictLine(sides: [string, string], figures: VerdictFigures): s
     ),
     figure("peak", figures.peak.base, figures.peak.value, "tok/s", figures.peak.inconclusive),
   ];
-  if (figures.slo) parts.push(figure(`at ${figures.slo.text}`, figures.slo.base, figures.slo.value, figures.slo.unit));
+  if (figures.slo) parts.push(figure(`at ${figures.slo.text}:`, figures.slo.base, figures.slo.value, figures.slo.unit));
   if (figures.interactivity)
     parts.push(
       figure(
-        `at ${formatNumber(figures.interactivity.at)} tok/s/user`,
+        `at ${formatNumber(figures.interactivity.at)} tok/s/user:`,
         figures.interactivity.base,
         figures.interactivity.value,
         "tok/s/GPU",
