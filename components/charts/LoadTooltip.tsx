@@ -8,18 +8,17 @@
 import { createContext, type ReactNode, useContext } from "react";
 import type { TooltipEntry, TooltipFigure } from "@/lib/analysis/comparison";
 
-const TooltipRows = createContext<{ rows: TooltipEntry[][]; levels: string[] }>({ rows: [], levels: [] });
-
-export function LoadTooltipProvider({
-  rows,
-  levels,
-  children,
-}: {
+interface Rows {
   rows: TooltipEntry[][];
   levels: string[];
-  children: ReactNode;
-}) {
-  return <TooltipRows.Provider value={{ rows, levels }}>{children}</TooltipRows.Provider>;
+  /** The x position of each row, to find the hovered one from the axis value. */
+  xs: number[];
+}
+
+const TooltipRows = createContext<Rows>({ rows: [], levels: [], xs: [] });
+
+export function LoadTooltipProvider({ children, ...value }: Rows & { children: ReactNode }) {
+  return <TooltipRows.Provider value={value}>{children}</TooltipRows.Provider>;
 }
 
 const VERDICT_TEXT: Record<TooltipFigure["verdict"], string> = {
@@ -33,13 +32,15 @@ const VERDICT_TEXT: Record<TooltipFigure["verdict"], string> = {
 
 interface TooltipProps {
   active?: boolean;
+  label?: unknown;
   payload?: readonly { payload?: { i?: number } }[];
 }
 
 export function LoadTooltip(props: TooltipProps) {
-  const { rows, levels } = useContext(TooltipRows);
-  const index = props.payload?.[0]?.payload?.i;
-  if (!props.active || index === undefined) return null;
+  const { rows, levels, xs } = useContext(TooltipRows);
+  const fromPayload = props.payload?.find((item) => typeof item.payload?.i === "number")?.payload?.i;
+  const index = fromPayload ?? xs.indexOf(Number(props.label));
+  if (!props.active || index < 0) return null;
   const entries = rows[index] ?? [];
   return (
     <div

@@ -428,7 +428,11 @@ export function ComparisonView({
       <ChartSection title="Single stream (concurrency 1)" id="single-stream">
         <SingleStreamChart bars={comparison.charts.singleStream} />
       </ChartSection>
-      <LoadTooltipProvider rows={comparison.tooltip} levels={comparison.domain.levels.map((level) => level.label)}>
+      <LoadTooltipProvider
+        rows={comparison.tooltip}
+        levels={comparison.domain.levels.map((level) => level.label)}
+        xs={comparison.domain.levels.map((level) => level.x)}
+      >
         <div className="grid grid-cols-1 gap-x-6 xl:grid-cols-2">
           <ChartSection title={comparison.charts.throughput.title} id="throughput">
             <LoadChart data={comparison.charts.throughput} testId="chart-throughput" logY={view.logY} />

@@ -118,8 +118,11 @@ describe.sequential("a comparison that decides", () => {
     const tpot = page.getByTestId("chart-tpot");
     expect(await throughput.getAttribute("data-x-domain")).toBe("0,7");
     expect(await tpot.getAttribute("data-x-domain")).toBe("0,7");
-    const ticks = (testId: string) =>
-      page.locator(`[data-testid=${testId}] .recharts-xAxis .recharts-cartesian-axis-tick-value`).allTextContents();
+    expect(await throughput.getAttribute("data-x-ticks")).toBe("1,2,4,8,16,32,64,128");
+    expect(await tpot.getAttribute("data-x-ticks")).toBe("1,2,4,8,16,32,64,128");
+    // The x axis is drawn first: its eight labels lead each chart's tick labels.
+    const ticks = async (testId: string) =>
+      (await page.locator(`[data-testid=${testId}] .recharts-cartesian-axis-tick-value`).allTextContents()).slice(0, 8);
     expect(await ticks("chart-throughput")).toEqual(["1", "2", "4", "8", "16", "32", "64", "128"]);
     expect(await ticks("chart-tpot")).toEqual(await ticks("chart-throughput"));
     expect(await page.getByTestId("missing-levels").textContent()).toContain("They show as gaps, never as zeros.");
@@ -128,7 +131,8 @@ describe.sequential("a comparison that decides", () => {
   it("shows every figure of every run at the hovered level in one tooltip, against the baseline", async () => {
     const plot = await page.locator("[data-testid=chart-throughput] .recharts-cartesian-grid").boundingBox();
     // C=1 is the left edge of the plot.
-    await page.mouse.move(plot!.x + 2, plot!.y + plot!.height / 2);
+    await page.mouse.move(plot!.x + 40, plot!.y + plot!.height / 2);
+    await page.mouse.move(plot!.x + 3, plot!.y + plot!.height / 2, { steps: 5 });
     const tooltip = page.getByTestId("load-tooltip").first();
     await tooltip.waitFor();
     const text = await tooltip.textContent();

@@ -155,7 +155,11 @@ export default async function RunPage({ params }: { params: Params }) {
         />
       </div>
 
-      <LoadTooltipProvider rows={alone.tooltip} levels={alone.domain.levels.map((level) => level.label)}>
+      <LoadTooltipProvider
+        rows={alone.tooltip}
+        levels={alone.domain.levels.map((level) => level.label)}
+        xs={alone.domain.levels.map((level) => level.x)}
+      >
         <div className="mb-8 grid grid-cols-1 gap-6 xl:grid-cols-2">
           <Section title={alone.charts.throughput.title}>
             <LoadChart data={alone.charts.throughput} testId="chart-throughput" logY={false} toggleable={false} />
