@@ -129,6 +129,7 @@ describe.sequential("a comparison that decides", () => {
   });
 
   it("shows every figure of every run at the hovered level in one tooltip, against the baseline", async () => {
+    await page.getByTestId("chart-throughput").scrollIntoViewIfNeeded();
     const plot = await page.locator("[data-testid=chart-throughput] .recharts-cartesian-grid").boundingBox();
     // C=1 is the left edge of the plot.
     await page.mouse.move(plot!.x + 40, plot!.y + plot!.height / 2);
