@@ -7,7 +7,7 @@ import { Card, PageHeader } from "@/components/ui/primitives";
 import { compareHref, parseCompareView } from "@/lib/analysis/comparison";
 import { requestBaseUrl } from "@/lib/comparisons/base-url";
 import { comparisonMetadata } from "@/lib/comparisons/metadata";
-import { defaultComparisonTitle, ogImagePath } from "@/lib/comparisons/view";
+import { defaultComparisonTitle, ogImagePath, saveFieldsOf } from "@/lib/comparisons/view";
 import { loadComparison } from "@/lib/runs/comparison-loader";
 import { listRuns } from "@/lib/runs/queries";
 
@@ -87,16 +87,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Sear
         actions={
           <>
             <SaveComparisonForm
-              view={{
-                runs: comparison.view.runIds,
-                baseline:
-                  comparison.view.baselineId && comparison.view.runIds.includes(comparison.view.baselineId)
-                    ? comparison.view.baselineId
-                    : null,
-                noise: comparison.view.noisePct,
-                hide: comparison.view.hidden.filter((id) => comparison.view.runIds.includes(id)),
-                stat: comparison.view.stat,
-              }}
+              fields={saveFieldsOf(comparison.view)}
               defaultTitle={defaultComparisonTitle(comparison.summary.title)}
             />
             <CopyLinkButton />

@@ -56,45 +56,99 @@ export function BaselinePicker({ runs, baselineId }: { runs: RunOption[]; baseli
   );
 }
 
-export function NoiseControl({ noisePct }: { noisePct: number }) {
+/** A number input that commits to the URL on Enter or blur; empty clears the parameter. */
+function NumberParam({
+  id,
+  label,
+  param,
+  value,
+  placeholder,
+  title,
+  testId,
+  width = "w-32",
+  min = 0,
+  max,
+  step = "any",
+}: {
+  id: string;
+  label: string;
+  param: string;
+  value: number | null;
+  placeholder?: string;
+  title: string;
+  testId: string;
+  width?: string;
+  min?: number;
+  max?: number;
+  step?: number | "any";
+}) {
   const update = useQueryUpdate();
-  const [value, setValue] = useState(String(noisePct));
+  const [text, setText] = useState(value === null ? "" : String(value));
   const commit = () => {
-    const number = Number(value);
-    if (Number.isFinite(number) && number >= 0 && number <= 100) update({ noise: String(number) }, "replace");
-    else setValue(String(noisePct));
+    if (text.trim() === "") {
+      update({ [param]: null }, "replace");
+      return;
+    }
+    const number = Number(text);
+    if (Number.isFinite(number) && number >= min && (max === undefined || number <= max))
+      update({ [param]: String(number) }, "replace");
+    else setText(value === null ? "" : String(value));
   };
   return (
-    <div className="w-32">
-      <label htmlFor="noise" className={labelClass}>
-        Noise ± %
+    <div className={width}>
+      <label htmlFor={id} className={labelClass}>
+        {label}
       </label>
       <input
-        id="noise"
+        id={id}
         type="number"
-        min={0}
-        max={100}
-        step={0.5}
+        min={min}
+        max={max}
+        step={step}
         className={inputClass}
-        value={value}
-        onChange={(event) => setValue(event.target.value)}
+        value={text}
+        placeholder={placeholder}
+        onChange={(event) => setText(event.target.value)}
         onBlur={commit}
         onKeyDown={(event) => {
           if (event.key === "Enter") commit();
         }}
-        title="Changes smaller than this are shown as within noise"
-        data-testid="noise-input"
+        title={title}
+        data-testid={testId}
       />
     </div>
   );
 }
+
+export function NoiseControl({ noisePct, effectivePct }: { noisePct: number | null; effectivePct: number }) {
+  return (
+    <NumberParam
+      id="noise"
+      label="Noise ± %"
+      param="noise"
+      value={noisePct}
+      placeholder={String(effectivePct)}
+      max={100}
+      title="Changes smaller than this are shown as within noise; empty uses the default"
+      testId="noise-input"
+    />
+  );
+}
+
+const STAT_OPTIONS: { value: string; label: string }[] = [
+  { value: "mean", label: "mean" },
+  { value: "median", label: "median (p50)" },
+  { value: "p90", label: "p90" },
+  { value: "p95", label: "p95" },
+  { value: "p99", label: "p99" },
+];
 
 export function StatPicker({ stat }: { stat: string }) {
   const update = useQueryUpdate();
   return (
     <div className="w-40">
       <label htmlFor="stat" className={labelClass}>
-        Latency charts show
+        Latency statistic
       </label>
       <select
         id="stat"
@@ -103,11 +157,140 @@ export function StatPicker({ stat }: { stat: string }) {
         onChange={(event) => update({ stat: event.target.value }, "replace")}
         data-testid="stat-select"
       >
-        <option value="mean">mean</option>
-        <option value="median">median (p50)</option>
-        <option value="p99">p99</option>
+        {STAT_OPTIONS.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
       </select>
     </div>
+  );
+}
+
+export function LogYToggle({ logY }: { logY: boolean }) {
+  const update = useQueryUpdate();
+  return (
+    <label className="flex items-center gap-2 pb-2 text-sm">
+      <input
+        type="checkbox"
+        className="h-4 w-4 accent-blue-600"
+        checked={logY}
+        onChange={(event) => update({ logy: event.target.checked ? "1" : null }, "replace")}
+        data-testid="log-y"
+      />
+      Log y axis
+    </label>
+  );
+}
+
+/** SLO targets (TTFT and TPOT ceilings at one statistic) and GPU-hour prices: all in the URL. */
+export function SloCostControls({
+  ttftMs,
+  tpotMs,
+  sloStat,
+  gpus,
+  prices,
+  atUser,
+}: {
+  ttftMs: number | null;
+  tpotMs: number | null;
+  sloStat: string;
+  /** GPU models present in the comparison; one price input each when there are several. */
+  gpus: string[];
+  prices: { all: number | null; byGpu: Record<string, number> };
+  atUser: number | null;
+}) {
+  const update = useQueryUpdate();
+  const perGpu = gpus.length > 1;
+  const [priceText, setPriceText] = useState<Record<string, string>>(() =>
+    Object.fromEntries([
+      ["", prices.all === null ? "" : String(prices.all)],
+      ...gpus.map((gpu) => [gpu, String(prices.byGpu[gpu.toLowerCase()] ?? "")]),
+    ]),
+  );
+  const commitPrices = (next: Record<string, string>) => {
+    const parts: string[] = [];
+    const all = Number(next[""]);
+    if (next[""]?.trim() && Number.isFinite(all) && all > 0) parts.push(String(all));
+    for (const gpu of gpus) {
+      const value = Number(next[gpu]);
+      if (next[gpu]?.trim() && Number.isFinite(value) && value > 0) parts.push(`${gpu}:${value}`);
+    }
+    update({ price: parts.length > 0 ? parts.join(",") : null }, "replace");
+  };
+  const priceInput = (gpu: string, label: string) => (
+    <div className="w-44" key={gpu || "all"}>
+      <label htmlFor={`price-${gpu || "all"}`} className={labelClass}>
+        {label}
+      </label>
+      <input
+        id={`price-${gpu || "all"}`}
+        type="number"
+        min={0}
+        step="any"
+        className={inputClass}
+        value={priceText[gpu] ?? ""}
+        onChange={(event) => setPriceText({ ...priceText, [gpu]: event.target.value })}
+        onBlur={() => commitPrices(priceText)}
+        onKeyDown={(event) => {
+          if (event.key === "Enter") commitPrices(priceText);
+        }}
+        title="Price of one GPU for one hour, in dollars: turns throughput per GPU into $ per million output tokens"
+        data-testid={gpu ? `price-input-${gpu}` : "price-input"}
+      />
+    </div>
+  );
+  return (
+    <fieldset className="flex flex-wrap items-end gap-4" data-testid="slo-cost-controls">
+      <legend className="sr-only">SLO targets and cost</legend>
+      <NumberParam
+        id="slo-ttft"
+        label="SLO: TTFT ≤ ms"
+        param="slo_ttft"
+        value={ttftMs}
+        title="Highest acceptable time to first token, in ms"
+        testId="slo-ttft-input"
+      />
+      <NumberParam
+        id="slo-tpot"
+        label="SLO: TPOT ≤ ms"
+        param="slo_tpot"
+        value={tpotMs}
+        title="Highest acceptable time per output token, in ms"
+        testId="slo-tpot-input"
+      />
+      <div className="w-28">
+        <label htmlFor="slo-stat" className={labelClass}>
+          at
+        </label>
+        <select
+          id="slo-stat"
+          className={inputClass}
+          value={sloStat}
+          onChange={(event) => update({ slo_stat: event.target.value }, "replace")}
+          data-testid="slo-stat-select"
+        >
+          {STAT_OPTIONS.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.value}
+            </option>
+          ))}
+        </select>
+      </div>
+      {perGpu
+        ? [priceInput("", "$ / GPU-hour (others)"), ...gpus.map((gpu) => priceInput(gpu, `$ / GPU-hour, ${gpu}`))]
+        : priceInput("", "$ / GPU-hour")}
+      <NumberParam
+        id="at-user"
+        label="Compare at tok/s/user"
+        param="at_user"
+        value={atUser}
+        placeholder="auto"
+        width="w-40"
+        title="Interactivity to compare throughput per GPU at; empty picks one inside both runs' range"
+        testId="at-user-input"
+      />
+    </fieldset>
   );
 }
 
@@ -144,18 +327,20 @@ export function AddRunPicker({ candidates, runIds }: { candidates: RunOption[]; 
   );
 }
 
+/** Takes a series out of the comparison: every run it averages (its repeats) goes together. */
 export function RemoveRunButton({
   runIds,
-  runId,
+  remove,
   baselineId,
 }: {
   runIds: string[];
-  runId: string;
+  /** The runs of the series. */
+  remove: string[];
   baselineId: string;
 }) {
   const router = useRouter();
   const update = useQueryUpdate();
-  const rest = runIds.filter((id) => id !== runId);
+  const rest = runIds.filter((id) => !remove.includes(id));
   return (
     <button
       type="button"
@@ -165,10 +350,11 @@ export function RemoveRunButton({
         else
           update({
             runs: rest.join(","),
-            baseline: baselineId === runId || rest[0] === baselineId ? null : baselineId,
+            baseline: remove.includes(baselineId) || rest[0] === baselineId ? null : baselineId,
           });
       }}
       aria-label="Remove from comparison"
+      data-testid="remove-series"
     >
       remove
     </button>

@@ -4,35 +4,137 @@
  */
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { ConcurrencyChart } from "@/components/charts/ConcurrencyChart";
-import { ParetoChart } from "@/components/charts/ParetoChart";
+import { EfficiencyChart } from "@/components/charts/EfficiencyChart";
+import { LoadChart } from "@/components/charts/LoadChart";
+import { LoadTooltipProvider } from "@/components/charts/LoadTooltip";
 import { SingleStreamChart } from "@/components/charts/SingleStreamChart";
 import { Card, DemoBadge, Section } from "@/components/ui/primitives";
 import type { Comparison, ComparisonSeries } from "@/lib/analysis/comparison";
 import type { HeadlineDelta } from "@/lib/analysis/deltas";
-import { axisName } from "@/lib/analysis/series";
-import { formatChangeLine, formatHardware, formatLoadLevel, formatNumber } from "@/lib/format";
+import type { Spread } from "@/lib/analysis/intervals";
+import { sloText } from "@/lib/analysis/slo";
+import { formatChangeLine, formatHardware, formatLoadLevel, formatNumber, formatPercentChange } from "@/lib/format";
+import { engineDisplayName } from "@/lib/runs/names";
 import {
   AddRunPicker,
   BaselinePicker,
+  LogYToggle,
   NoiseControl,
   RemoveRunButton,
   type RunOption,
+  SloCostControls,
   StatPicker,
 } from "./CompareControls";
-import { DeltaTableView, VERDICT_CLASS } from "./DeltaTables";
+import { DeltaTableView, spreadTitle, VERDICT_CLASS } from "./DeltaTables";
 import { ChartExportButtons, ComparisonExportLinks } from "./ExportButtons";
+
+function SpreadText({ spread, testId }: { spread: Spread | undefined; testId: string }) {
+  if (!spread) return null;
+  return (
+    <span
+      className="block text-xs font-normal text-zinc-500 dark:text-zinc-400"
+      data-testid={testId}
+      title={spreadTitle(spread)}
+    >
+      range {formatNumber(spread.min)}–{formatNumber(spread.max)} over {spread.n} repeats
+      {spread.ci95 ? `, 95% interval ${formatNumber(spread.ci95[0])}–${formatNumber(spread.ci95[1])}` : ""}
+    </span>
+  );
+}
 
 function ChangeLine({ delta, unit, testId }: { delta: HeadlineDelta; unit: string; testId: string }) {
   if (delta.value === null) return <span className="text-zinc-500 dark:text-zinc-400">not measured</span>;
   if (delta.base === null || delta.change === null) {
-    return <span data-testid={testId}>{`${formatNumber(delta.value)} ${unit}`}</span>;
+    return (
+      <>
+        <span data-testid={testId}>{`${formatNumber(delta.value)} ${unit}`}</span>
+        <SpreadText spread={delta.spread} testId={`${testId}-spread`} />
+      </>
+    );
   }
   return (
-    <span className={VERDICT_CLASS[delta.verdict]} data-testid={testId} data-verdict={delta.verdict}>
-      {formatChangeLine(delta.base, delta.value, unit)}
-      {delta.verdict === "noise" ? <span className="ml-1 text-xs">within noise</span> : null}
-    </span>
+    <>
+      <span className={VERDICT_CLASS[delta.verdict]} data-testid={testId} data-verdict={delta.verdict}>
+        {formatChangeLine(delta.base, delta.value, unit)}
+        {delta.verdict === "noise" ? <span className="ml-1 text-xs">within noise</span> : null}
+        {delta.verdict === "inconclusive" ? (
+          <span className="ml-1 text-xs" title="The repeats' intervals overlap">
+            inconclusive
+          </span>
+        ) : null}
+      </span>
+      <SpreadText spread={delta.spread} testId={`${testId}-spread`} />
+    </>
+  );
+}
+
+function SloLine({ item, baseline }: { item: ComparisonSeries; baseline: ComparisonSeries }) {
+  const slo = item.slo;
+  if (!slo) return null;
+  let text: string;
+  if (slo.status === "unknown") text = `cannot judge: states no ${slo.unstated.join(" or ")}`;
+  else if (slo.status === "none") text = "meets at none of the measured levels";
+  else {
+    const load = slo.load;
+    const where = !load
+      ? ""
+      : load.concurrency !== null
+        ? `C${slo.interpolated ? "≈" : "="}${formatNumber(load.concurrency)}`
+        : load.infinite
+          ? "rate ∞"
+          : `${formatNumber(load.request_rate)} req/s`;
+    const figure =
+      slo.compared.value === null
+        ? "no throughput stated"
+        : slo.compared.base !== null && !item.isBaseline
+          ? formatChangeLine(slo.compared.base, slo.compared.value, slo.compared.unit)
+          : `${formatNumber(slo.compared.value)} ${slo.compared.unit}`;
+    text = `${slo.status === "every" ? "meets at every measured level; at the highest, " : ""}${where}: ${figure}`;
+  }
+  const cost =
+    slo.cost_per_m_tokens !== null ? (
+      <span className="block text-xs text-zinc-600 dark:text-zinc-400" data-testid="slo-cost">
+        ${formatNumber(slo.cost_per_m_tokens)} per million output tokens there
+        {baseline.slo?.cost_per_m_tokens != null && !item.isBaseline
+          ? ` (baseline $${formatNumber(baseline.slo.cost_per_m_tokens)}, ${formatPercentChange((slo.cost_per_m_tokens - baseline.slo.cost_per_m_tokens) / baseline.slo.cost_per_m_tokens)})`
+          : ""}
+      </span>
+    ) : null;
+  return (
+    <div>
+      <dt className="text-xs uppercase tracking-wide text-zinc-500 dark:text-zinc-400">Goodput at the SLO</dt>
+      <dd className="font-medium tabular-nums">
+        <span
+          className={slo.compared.change !== null ? VERDICT_CLASS[slo.compared.verdict] : undefined}
+          data-testid="slo-delta"
+          data-status={slo.status}
+          data-verdict={slo.compared.verdict}
+        >
+          {text}
+        </span>
+        {slo.interpolated ? <span className="ml-1 text-xs text-zinc-500">(interpolated)</span> : null}
+        {cost}
+      </dd>
+    </div>
+  );
+}
+
+function InteractivityLine({ item }: { item: ComparisonSeries }) {
+  const at = item.atInteractivity;
+  if (!at) return null;
+  return (
+    <div>
+      <dt className="text-xs uppercase tracking-wide text-zinc-500 dark:text-zinc-400">At equal interactivity</dt>
+      <dd className="tabular-nums" data-testid="interactivity-delta">
+        {"reason" in at ? (
+          <span className="text-sm text-zinc-500 dark:text-zinc-400">{at.reason}</span>
+        ) : (
+          <span className={`font-medium ${VERDICT_CLASS[at.verdict]}`} data-verdict={at.verdict}>
+            at {formatNumber(at.at)} tok/s/user: {formatChangeLine(at.base, at.value, "tok/s/GPU")}
+          </span>
+        )}
+      </dd>
+    </div>
   );
 }
 
@@ -40,11 +142,13 @@ function SeriesCard({
   item,
   runIds,
   baselineId,
+  baselineSeries,
   editable,
 }: {
   item: ComparisonSeries;
   runIds: string[];
   baselineId: string;
+  baselineSeries: ComparisonSeries;
   editable: boolean;
 }) {
   const { run, headline } = item;
@@ -58,25 +162,37 @@ function SeriesCard({
               style={{ background: item.color }}
               aria-hidden
             />
-            <Link href={`/runs/${run.id}`} className="font-semibold hover:underline" data-testid="card-run-name">
-              {run.name}
+            <Link
+              href={`/runs/${run.id}`}
+              className="min-w-0 break-words font-semibold hover:underline"
+              data-testid="card-run-name"
+            >
+              {item.name}
             </Link>
           </div>
-          <div className="mt-0.5 text-xs text-zinc-500 dark:text-zinc-400">
-            {run.engine}
+          <div className="mt-0.5 break-words text-xs text-zinc-500 dark:text-zinc-400">
+            {engineDisplayName(run.engine)}
             {run.engine_version ? ` ${run.engine_version}` : ""} · {run.model} · {formatHardware(run.hardware)}
+            {item.gpuCount === null ? " · GPU count unknown" : ""}
           </div>
-          {item.runs.length > 1 ? (
+          {item.repeats > 1 ? (
             <div className="mt-0.5 text-xs text-zinc-500 dark:text-zinc-400" data-testid="repeats">
-              Mean of {item.runs.length} repeats:{" "}
-              {item.runs.map((member, index) => (
-                <span key={member.id}>
-                  {index > 0 ? ", " : ""}
-                  <Link href={`/runs/${member.id}`} className="hover:underline">
-                    {member.name}
-                  </Link>
-                </span>
-              ))}
+              Mean of {item.repeats} repeats
+              {item.runs.length > 1 ? (
+                <>
+                  :{" "}
+                  {item.runs.map((member, index) => (
+                    <span key={member.id}>
+                      {index > 0 ? ", " : ""}
+                      <Link href={`/runs/${member.id}`} className="hover:underline">
+                        {member.name}
+                      </Link>
+                    </span>
+                  ))}
+                </>
+              ) : (
+                " stored in this run"
+              )}
             </div>
           ) : null}
         </div>
@@ -87,11 +203,9 @@ function SeriesCard({
             </span>
           ) : null}
           {run.tags.includes("demo") ? <DemoBadge /> : null}
-          {editable
-            ? item.runs.map((member) => (
-                <RemoveRunButton key={member.id} runIds={runIds} runId={member.id} baselineId={baselineId} />
-              ))
-            : null}
+          {editable ? (
+            <RemoveRunButton runIds={runIds} remove={item.runs.map((member) => member.id)} baselineId={baselineId} />
+          ) : null}
         </div>
       </div>
       <dl className="mt-3 space-y-1.5 text-sm" data-testid="headline-card" data-run-id={run.id}>
@@ -111,6 +225,8 @@ function SeriesCard({
             <ChangeLine delta={headline.peak} unit="tok/s" testId="peak-delta" />
           </dd>
         </div>
+        <SloLine item={item} baseline={baselineSeries} />
+        <InteractivityLine item={item} />
         {run.server_startup_s !== undefined ? (
           <div>
             <dt className="text-xs uppercase tracking-wide text-zinc-500 dark:text-zinc-400">Server start-up</dt>
@@ -232,15 +348,40 @@ export function ComparisonView({
   const runIds = series.flatMap((item) => item.runs.map((run) => run.id));
   const baseline = series[baselineIndex]!;
   const allRuns = series.flatMap((item) => item.runs);
-  const statLabel = view.stat === "mean" ? "Mean" : view.stat === "median" ? "Median" : "P99";
+  const gpus = [...new Set(series.map((item) => item.run.hardware?.gpu).filter((gpu): gpu is string => Boolean(gpu)))];
+  const exportQuery = `runs=${runIds.join(",")}&baseline=${baseline.id}${view.noisePct !== null ? `&noise=${view.noisePct}` : ""}`;
   return (
     <>
-      <div className="mb-6 flex flex-wrap items-end gap-4">
+      {comparison.verdicts.length > 0 ? (
+        <div className="mb-6 space-y-1" data-testid="verdicts">
+          {comparison.verdicts.map((line) => (
+            <p
+              key={line}
+              className="break-words rounded-md border border-zinc-200 bg-zinc-50 px-3 py-2 font-medium dark:border-zinc-800 dark:bg-zinc-900"
+              data-testid="verdict-line"
+            >
+              {line}
+            </p>
+          ))}
+        </div>
+      ) : null}
+      <div className="mb-4 flex flex-wrap items-end gap-4">
         <BaselinePicker runs={allRuns} baselineId={baseline.id} />
         {editable && runIds.length < 12 ? <AddRunPicker candidates={candidates} runIds={runIds} /> : null}
-        <NoiseControl noisePct={view.noisePct} />
+        <NoiseControl noisePct={view.noisePct} effectivePct={comparison.noise.pct} />
         <StatPicker stat={view.stat} />
-        <ComparisonExportLinks query={`runs=${runIds.join(",")}&baseline=${baseline.id}&noise=${view.noisePct}`} />
+        <LogYToggle logY={view.logY} />
+        <ComparisonExportLinks query={exportQuery} />
+      </div>
+      <div className="mb-6">
+        <SloCostControls
+          ttftMs={view.slo.ttft_ms}
+          tpotMs={view.slo.tpot_ms}
+          sloStat={view.slo.stat}
+          gpus={gpus}
+          prices={view.prices}
+          atUser={view.atUser}
+        />
       </div>
 
       {notFound.length > 0 || truncated ? (
@@ -262,36 +403,51 @@ export function ComparisonView({
       <Section title="What changed, and what it did" id="what-changed">
         <div className="grid grid-cols-1 gap-3 md:grid-cols-2 xl:grid-cols-3" data-testid="headline-cards">
           {series.map((item) => (
-            <SeriesCard key={item.key} item={item} runIds={runIds} baselineId={baseline.id} editable={editable} />
+            <SeriesCard
+              key={item.key}
+              item={item}
+              runIds={runIds}
+              baselineId={baseline.id}
+              baselineSeries={baseline}
+              editable={editable}
+            />
           ))}
         </div>
-        {view.noisePct > 0 ? (
-          <p className="mt-2 text-xs text-zinc-500 dark:text-zinc-400">
-            Changes smaller than ±{formatNumber(view.noisePct)}% are shown as within noise.
-          </p>
-        ) : null}
+        <p className="mt-2 text-xs text-zinc-500 dark:text-zinc-400" data-testid="noise-note">
+          {comparison.noise.source === "repeats"
+            ? `Changes smaller than ±${formatNumber(comparison.noise.pct)}% are shown as within noise: the threshold follows the repeats' spread (the widest half-range of output throughput at a level, relative to its mean). Type a threshold to set your own.`
+            : comparison.noise.pct > 0
+              ? `Changes smaller than ±${formatNumber(comparison.noise.pct)}% are shown as within noise.`
+              : "No noise threshold: every change is called better or worse."}{" "}
+          With repeats, a change whose intervals overlap (min–max with 2 repeats, the 95% interval with 3 or more) is
+          inconclusive.
+          {view.slo.ttft_ms !== null || view.slo.tpot_ms !== null ? ` SLO: ${sloText(view.slo)}.` : ""}
+        </p>
       </Section>
 
       <ChartSection title="Single stream (concurrency 1)" id="single-stream">
         <SingleStreamChart bars={comparison.charts.singleStream} />
       </ChartSection>
-      <div className="grid grid-cols-1 gap-x-6 xl:grid-cols-2">
-        <ChartSection
-          title={`Output throughput (tok/s) vs ${axisName(comparison.charts.throughput.axis)}`}
-          id="throughput"
-        >
-          <ConcurrencyChart data={comparison.charts.throughput} unit="tok/s" testId="chart-throughput" toggleable />
-        </ChartSection>
-        <ChartSection title="Latency vs throughput" id="pareto">
-          <ParetoChart series={comparison.charts.pareto.series} curves={comparison.charts.pareto.curves} />
-        </ChartSection>
-        <ChartSection title={`${statLabel} TPOT (ms) vs ${axisName(comparison.charts.tpot.axis)}`} id="tpot">
-          <ConcurrencyChart data={comparison.charts.tpot} unit="ms" testId="chart-tpot" toggleable />
-        </ChartSection>
-        <ChartSection title={`${statLabel} TTFT (ms) vs ${axisName(comparison.charts.ttft.axis)}`} id="ttft">
-          <ConcurrencyChart data={comparison.charts.ttft} unit="ms" testId="chart-ttft" toggleable />
-        </ChartSection>
-      </div>
+      <LoadTooltipProvider
+        rows={comparison.tooltip}
+        levels={comparison.domain.levels.map((level) => level.label)}
+        xs={comparison.domain.levels.map((level) => level.x)}
+      >
+        <div className="grid grid-cols-1 gap-x-6 xl:grid-cols-2">
+          <ChartSection title={comparison.charts.throughput.title} id="throughput">
+            <LoadChart data={comparison.charts.throughput} testId="chart-throughput" logY={view.logY} />
+          </ChartSection>
+          <ChartSection title="Throughput per GPU vs tok/s per user" id="efficiency">
+            <EfficiencyChart data={comparison.charts.efficiency} />
+          </ChartSection>
+          <ChartSection title={comparison.charts.tpot.title} id="tpot">
+            <LoadChart data={comparison.charts.tpot} testId="chart-tpot" logY={view.logY} />
+          </ChartSection>
+          <ChartSection title={comparison.charts.ttft.title} id="ttft">
+            <LoadChart data={comparison.charts.ttft} testId="chart-ttft" logY={view.logY} />
+          </ChartSection>
+        </div>
+      </LoadTooltipProvider>
 
       <Section title="Deltas by load level" id="deltas">
         <div className="space-y-8">

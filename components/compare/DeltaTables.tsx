@@ -2,7 +2,7 @@
 
 import { tableClass, tdClass, thClass } from "@/components/ui/primitives";
 import type { DeltaTable, Verdict } from "@/lib/analysis/deltas";
-import { metricInfo } from "@/lib/analysis/metrics";
+import type { Spread } from "@/lib/analysis/intervals";
 import type { ChartSeries } from "@/lib/analysis/series";
 import { formatLoadLevel, formatNumber, formatPercentChange } from "@/lib/format";
 
@@ -10,9 +10,22 @@ export const VERDICT_CLASS: Record<Verdict, string> = {
   better: "text-green-700 dark:text-green-400",
   worse: "text-red-700 dark:text-red-400",
   noise: "text-zinc-500 dark:text-zinc-400",
+  inconclusive: "text-zinc-500 dark:text-zinc-400",
   same: "text-zinc-500 dark:text-zinc-400",
   none: "text-zinc-500 dark:text-zinc-400",
 };
+
+const VERDICT_TITLE: Partial<Record<Verdict, string>> = {
+  noise: "Within noise",
+  inconclusive: "The repeats' intervals overlap: the change cannot be told from repeat-to-repeat variation",
+};
+
+/** "mean of 3 repeats: 93.7–199, 95% interval 80.1–210": what the ± stands for. */
+export function spreadTitle(spread: Spread): string {
+  const range = `${formatNumber(spread.min)}–${formatNumber(spread.max)}`;
+  const ci = spread.ci95 ? `, 95% interval ${formatNumber(spread.ci95[0])}–${formatNumber(spread.ci95[1])}` : "";
+  return `mean of ${spread.n} repeats: range ${range}${ci}; ± is half the ${spread.ci95 ? "95% interval" : "range"}`;
+}
 
 export function DeltaTableView({
   table,
@@ -23,12 +36,14 @@ export function DeltaTableView({
   series: ChartSeries[];
   baselineIndex: number;
 }) {
-  const info = metricInfo(table.metric);
+  const info = table;
+  const money = table.unit === "$";
+  const show = (value: number) => (money ? `$${formatNumber(value)}` : formatNumber(value));
   return (
     <div className="overflow-x-auto" data-testid={`delta-table-${table.metric}`}>
       <table className={tableClass}>
         <caption className="mb-2 text-left text-sm font-semibold">
-          {info.label} ({info.unit}){" "}
+          {info.label} ({money ? "$ per million" : info.unit}){" "}
           <span className="font-normal text-zinc-500 dark:text-zinc-400">· {info.better} is better</span>
         </caption>
         <thead>
@@ -61,15 +76,34 @@ export function DeltaTableView({
                     </span>
                   ) : (
                     <>
-                      <span>{formatNumber(cell.value)}</span>
+                      <span>{show(cell.value)}</span>
+                      {cell.spread ? (
+                        <span
+                          className="ml-1 text-xs text-zinc-500 dark:text-zinc-400"
+                          data-testid="cell-spread"
+                          title={spreadTitle(cell.spread)}
+                        >
+                          ±{formatNumber((cell.spread.interval[1] - cell.spread.interval[0]) / 2)}
+                        </span>
+                      ) : null}
+                      {cell.overSlo ? (
+                        <span
+                          className="ml-1 rounded bg-red-100 px-1 text-[10px] font-medium text-red-800 dark:bg-red-950 dark:text-red-300"
+                          data-testid="over-slo"
+                          title="This level breaks the SLO"
+                        >
+                          over SLO
+                        </span>
+                      ) : null}
                       {index !== baselineIndex ? (
                         <span
                           className={`ml-2 text-xs ${VERDICT_CLASS[cell.verdict]}`}
                           data-verdict={cell.verdict}
-                          title={cell.verdict === "noise" ? "Within noise" : undefined}
+                          title={VERDICT_TITLE[cell.verdict]}
                         >
                           {cell.verdict === "noise" ? "≈ " : ""}
                           {formatPercentChange(cell.change)}
+                          {cell.verdict === "inconclusive" ? " inconclusive" : ""}
                         </span>
                       ) : null}
                     </>

@@ -10,17 +10,9 @@ import { type ApiErrorView, readApiError } from "@/components/ui/api-error";
 import { ErrorMessage } from "@/components/ui/ErrorMessage";
 import { buttonClass, inputClass, labelClass, primaryButtonClass } from "@/components/ui/primitives";
 import { authorizedFetch, needsWriteToken, WriteTokenPrompt } from "@/components/ui/write-token";
+import type { SaveFields } from "@/lib/comparisons/view";
 
-export interface SaveComparisonView {
-  /** The compared runs, in order (those of the URL that exist). */
-  runs: string[];
-  baseline: string | null;
-  noise: number;
-  hide: string[];
-  stat: string;
-}
-
-export function SaveComparisonForm({ view, defaultTitle }: { view: SaveComparisonView; defaultTitle: string }) {
+export function SaveComparisonForm({ fields, defaultTitle }: { fields: SaveFields; defaultTitle: string }) {
   const router = useRouter();
   const [open, setOpen] = useState(false);
   const [title, setTitle] = useState(defaultTitle);
@@ -40,13 +32,9 @@ export function SaveComparisonForm({ view, defaultTitle }: { view: SaveCompariso
     setSaving(true);
     setError(null);
     const body = {
-      runs: view.runs,
-      ...(view.baseline && view.runs.includes(view.baseline) ? { baseline: view.baseline } : {}),
+      ...fields,
       ...(title.trim() ? { title: title.trim() } : {}),
       ...(notes.trim() ? { notes } : {}),
-      noise: view.noise,
-      hide: view.hide.filter((id) => view.runs.includes(id)),
-      stat: view.stat,
     };
     const response = await authorizedFetch("/api/comparisons", {
       method: "POST",
@@ -82,7 +70,7 @@ export function SaveComparisonForm({ view, defaultTitle }: { view: SaveCompariso
           aria-label="Save comparison"
         >
           <p className="text-xs text-zinc-600 dark:text-zinc-400">
-            Keeps these {view.runs.length} runs, the baseline and the view under a short link. The figures stay live:
+            Keeps these {fields.runs.length} runs, the baseline and the view under a short link. The figures stay live:
             they are computed from the runs whenever the link is opened.
           </p>
           <div>

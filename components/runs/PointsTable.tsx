@@ -51,7 +51,14 @@ export function PointsTable({ points }: { points: ResultPoint[] }) {
         <tbody>
           {points.map((point, index) => (
             <tr key={index}>
-              <td className={`${tdClass} whitespace-nowrap font-medium`}>{formatLoadLevel(point)}</td>
+              <td className={`${tdClass} whitespace-nowrap font-medium`}>
+                {formatLoadLevel(point)}
+                {point.repeat !== undefined ? (
+                  <span className="ml-1 text-xs font-normal text-zinc-500 dark:text-zinc-400">
+                    repeat {point.repeat}
+                  </span>
+                ) : null}
+              </td>
               {columns.map((column) => {
                 const value = point[column.key];
                 const source = point.sources?.[column.key];

@@ -90,6 +90,12 @@ function Field({
   );
 }
 
+interface SendOptions {
+  split: boolean;
+  picked: Set<number> | null;
+  repeatsOneRun: boolean;
+}
+
 export function UploadForm() {
   const router = useRouter();
   const fileInput = useRef<HTMLInputElement>(null);
@@ -97,6 +103,7 @@ export function UploadForm() {
   const [files, setFiles] = useState<File[]>([]);
   const [fields, setFields] = useState<Fields>(EMPTY_FIELDS);
   const [split, setSplit] = useState(false);
+  const [repeatsOneRun, setRepeatsOneRun] = useState(false);
   const [picked, setPicked] = useState<Set<number> | null>(null);
   const [preview, setPreview] = useState<UploadPreview | null>(null);
   const [error, setError] = useState<ApiErrorView | null>(null);
@@ -114,16 +121,21 @@ export function UploadForm() {
     if (field && !fieldErrors[field]) fieldErrors[field] = issue.message;
   }
 
-  function formData(options: { split: boolean; picked: Set<number> | null }): FormData {
+  function formData(options: SendOptions): FormData {
     const data = new FormData();
     for (const file of files) data.append("file", file, uploadName(file));
     for (const [name, value] of Object.entries(fields)) if (value.trim()) data.set(name, value);
     if (options.split) data.set("split", "1");
+    if (options.repeatsOneRun) data.set("repeats", "one_run");
     if (options.picked) data.set("fragments", [...options.picked].sort((a, b) => a - b).join(","));
     return data;
   }
 
-  async function send(mode: "preview" | "save", options = { split, picked }, target = files) {
+  async function send(
+    mode: "preview" | "save",
+    options: SendOptions = { split, picked, repeatsOneRun },
+    target = files,
+  ) {
     if (target.length === 0) return;
     setBusy(mode);
     setError(null);
@@ -159,7 +171,8 @@ export function UploadForm() {
     setPreview(null);
     setPicked(null);
     setSplit(false);
-    void send("preview", { split: false, picked: null }, next);
+    setRepeatsOneRun(false);
+    void send("preview", { split: false, picked: null, repeatsOneRun: false }, next);
   }
 
   function onDrop(event: DragEvent<HTMLDivElement>) {
@@ -175,12 +188,17 @@ export function UploadForm() {
     else next.add(index);
     const value = next.size === all.size ? null : next;
     setPicked(value);
-    void send("preview", { split, picked: value });
+    void send("preview", { split, picked: value, repeatsOneRun });
   }
 
   function changeSplit(value: boolean) {
     setSplit(value);
-    void send("preview", { split: value, picked });
+    void send("preview", { split: value, picked, repeatsOneRun });
+  }
+
+  function changeRepeats(value: boolean) {
+    setRepeatsOneRun(value);
+    void send("preview", { split, picked, repeatsOneRun: value });
   }
 
   const firstRun = preview?.runs[0]?.document;
@@ -399,6 +417,8 @@ export function UploadForm() {
             onTogglePick={togglePick}
             split={split}
             onSplit={changeSplit}
+            repeatsOneRun={repeatsOneRun}
+            onRepeatsOneRun={changeRepeats}
           />
         )}
       </div>

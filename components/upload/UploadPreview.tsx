@@ -129,12 +129,16 @@ export function UploadPreviewPanel({
   onTogglePick,
   split,
   onSplit,
+  repeatsOneRun,
+  onRepeatsOneRun,
 }: {
   preview: Preview;
   picked: Set<number> | null;
   onTogglePick: (index: number) => void;
   split: boolean;
   onSplit: (split: boolean) => void;
+  repeatsOneRun: boolean;
+  onRepeatsOneRun: (value: boolean) => void;
 }) {
   return (
     <div className="space-y-4 text-sm">
@@ -194,6 +198,28 @@ export function UploadPreviewPanel({
             </li>
           ))}
         </ul>
+      ) : null}
+      {preview.has_repeats ? (
+        <div
+          className="space-y-1 rounded-md border border-zinc-200 p-3 dark:border-zinc-700"
+          data-testid="preview-repeats"
+        >
+          <label className="flex items-center gap-2 font-medium">
+            <input
+              type="checkbox"
+              className="h-4 w-4 accent-blue-600"
+              checked={repeatsOneRun}
+              onChange={(event) => onRepeatsOneRun(event.target.checked)}
+              data-testid="repeats-one-run"
+            />
+            Store repeats of a configuration as one run with repeats
+          </label>
+          <p className="text-xs text-zinc-600 dark:text-zinc-400">
+            Some files measure the same load level of one configuration again. As one run, each level keeps every
+            repeat; the run's figures are their mean, and comparisons show the range and call overlapping changes
+            inconclusive. Otherwise each repeat is stored as a run of its own (compare groups them again).
+          </p>
+        </div>
       ) : null}
       {preview.conflicts.length > 0 ? (
         <div

@@ -1,6 +1,5 @@
 /** A comparison as CSV: one row per metric, load level and series, with the change against the baseline. */
 import type { Comparison } from "./comparison";
-import { metricInfo } from "./metrics";
 
 const HEADER = [
   "metric",
@@ -33,7 +32,7 @@ export function comparisonCsv(comparison: Comparison): string {
   const lines = [HEADER.join(",")];
   const baseline = comparison.series[comparison.baselineIndex];
   for (const table of comparison.deltaTables) {
-    const info = metricInfo(table.metric);
+    const info = { unit: table.unit };
     for (const row of table.rows) {
       const baseValue = row.cells[comparison.baselineIndex]?.value ?? null;
       row.cells.forEach((deltaCell, index) => {

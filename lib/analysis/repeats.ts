@@ -1,10 +1,13 @@
 /**
- * Repeats: runs with the same configuration (engine, version, flags, env, model, hardware, workload,
- * speculative decoding) measure the same thing twice. A comparison shows them as one series: the mean at
- * each load level, with the min–max range, and computes deltas from the means.
+ * Repeats, in either of their two forms: one run whose points carry `repeat` numbers (several points at one
+ * load level), or several runs with the same configuration (engine, version, flags, env, model, hardware,
+ * workload, speculative decoding). A comparison shows both as one series: the mean at each load level with
+ * the repeats' spread (min–max range, and the 95% interval with three or more), and computes deltas from the
+ * means.
  */
 import type { ResultPoint } from "@/lib/runs/schema";
 import type { ComparableConfig } from "./config-diff";
+import { type Spread, spreadOf } from "./intervals";
 import { compareLevels, type LoadLevel, levelOf } from "./levels";
 import { ALL_METRIC_KEYS, type MetricKey } from "./metrics";
 
@@ -19,10 +22,12 @@ export type Range = [min: number, max: number];
 export interface RunGroup<R extends RepeatableRun = RepeatableRun> {
   /** The runs of this configuration, in the order they were asked for. */
   runs: R[];
-  /** One point per load level: each figure the mean over the runs that have it. */
+  /** One point per load level: each figure the mean over the repeats that have it. */
   results: ResultPoint[];
-  /** Per load level key, the min and max of each figure over the runs (only when there are repeats). */
-  ranges: Record<string, Partial<Record<MetricKey, Range>>>;
+  /** Per load level key, the spread of each figure over its repeats (only where a level has two or more). */
+  spreads: Record<string, Partial<Record<MetricKey, Spread>>>;
+  /** The most repeats any load level has: 1 without repeats. */
+  repeats: number;
 }
 
 function sortKeys(value: unknown): unknown {
@@ -57,20 +62,47 @@ const COUNT_KEYS = ["completed", "failed"] as const;
 function meanPoint(
   level: LoadLevel,
   points: readonly ResultPoint[],
-): { point: ResultPoint; ranges: Partial<Record<MetricKey, Range>> } {
+): { point: ResultPoint; spreads: Partial<Record<MetricKey, Spread>> } {
   const point: ResultPoint = {};
   if (level.concurrency !== null) point.concurrency = level.concurrency;
   if (level.request_rate !== null) point.request_rate = level.request_rate;
-  const ranges: Partial<Record<MetricKey, Range>> = {};
+  const spreads: Partial<Record<MetricKey, Spread>> = {};
   for (const key of [...ALL_METRIC_KEYS, ...COUNT_KEYS]) {
     const values = points.map((p) => p[key]).filter((value): value is number => typeof value === "number");
     if (values.length === 0) continue;
     point[key] = values.reduce((sum, value) => sum + value, 0) / values.length;
-    if (points.length > 1 && (ALL_METRIC_KEYS as readonly string[]).includes(key)) {
-      ranges[key as MetricKey] = [Math.min(...values), Math.max(...values)];
+    if (values.length > 1 && (ALL_METRIC_KEYS as readonly string[]).includes(key)) {
+      spreads[key as MetricKey] = spreadOf(values);
     }
   }
-  return { point, ranges };
+  return { point, spreads };
+}
+
+/** The points of `runs` gathered per load level (every repeat of every run), as means with their spreads. */
+export function meanByLevel(runs: readonly { results: readonly ResultPoint[] }[]): Omit<RunGroup, "runs"> {
+  const levels = new Map<string, { level: LoadLevel; points: ResultPoint[] }>();
+  for (const run of runs) {
+    for (const point of run.results) {
+      const level = levelOf(point);
+      const entry = levels.get(level.key);
+      if (entry) entry.points.push(point);
+      else levels.set(level.key, { level, points: [point] });
+    }
+  }
+  const results: ResultPoint[] = [];
+  const spreads: RunGroup["spreads"] = {};
+  let repeats = 1;
+  for (const { level, points } of [...levels.values()].sort((a, b) => compareLevels(a.level, b.level))) {
+    repeats = Math.max(repeats, points.length);
+    if (points.length === 1) {
+      results.push(points[0]!);
+      continue;
+    }
+    const mean = meanPoint(level, points);
+    results.push(mean.point);
+    if (Object.keys(mean.spreads).length > 0) spreads[level.key] = mean.spreads;
+  }
+  return { results, spreads, repeats };
 }
 
 /** Group runs into configurations, keeping the order in which each configuration first appears. */
@@ -78,28 +110,20 @@ export function groupRepeats<R extends RepeatableRun>(runs: readonly R[]): RunGr
   const byKey = new Map<string, R[]>();
   for (const run of runs) {
     const key = configurationKey(run);
-    const members = byKey.get(key) ?? [];
-    members.push(run);
-    byKey.set(key, members);
+    const members = byKey.get(key);
+    if (members) members.push(run);
+    else byKey.set(key, [run]);
   }
-  return [...byKey.values()].map((members) => {
-    if (members.length === 1) return { runs: members, results: [...members[0]!.results], ranges: {} };
-    const levels = new Map<string, { level: LoadLevel; points: ResultPoint[] }>();
-    for (const member of members) {
-      for (const point of member.results) {
-        const level = levelOf(point);
-        const entry = levels.get(level.key) ?? { level, points: [] };
-        entry.points.push(point);
-        levels.set(level.key, entry);
-      }
-    }
-    const results: ResultPoint[] = [];
-    const ranges: RunGroup<R>["ranges"] = {};
-    for (const { level, points } of [...levels.values()].sort((a, b) => compareLevels(a.level, b.level))) {
-      const mean = meanPoint(level, points);
-      results.push(mean.point);
-      if (Object.keys(mean.ranges).length > 0) ranges[level.key] = mean.ranges;
-    }
-    return { runs: members, results, ranges };
-  });
+  return [...byKey.values()].map((members) => ({ runs: members, ...meanByLevel(members) }));
+}
+
+/**
+ * The name a series of repeats goes by: its first run's name without the "repeat N" an import gave each
+ * repeat ("… (--max-num-seqs 4, repeat 1)" → "… (--max-num-seqs 4)").
+ */
+export function repeatsBaseName(name: string): string {
+  return name
+    .replace(/,\s*repeat \d+\)$/, ")")
+    .replace(/\s*\(repeat \d+\)$/, "")
+    .trim();
 }

@@ -3,7 +3,7 @@
  * series on a log2 x axis, axis ticks, and tok/s labels placed so they do not overlap. Pure, so it is tested
  * without rendering; app/api/og/route.tsx draws it as inline SVG plus positioned text.
  */
-import type { BandChartData } from "@/lib/analysis/comparison";
+import type { LineChartData } from "@/lib/analysis/lines";
 import { formatNumber } from "@/lib/format";
 
 export interface OgChartBox {
@@ -63,7 +63,7 @@ export function spreadLabels(wanted: readonly number[], gap: number, min: number
 }
 
 /** Lay out the chart of `data` (comparison.charts.throughput), leaving out hidden series. */
-export function layoutOgChart(data: BandChartData, box: OgChartBox): OgChartLayout {
+export function layoutOgChart(data: LineChartData, box: OgChartBox): OgChartLayout {
   const plot = {
     left: box.padding.left,
     top: box.padding.top,
@@ -77,14 +77,10 @@ export function layoutOgChart(data: BandChartData, box: OgChartBox): OgChartLayo
   const maxValue = values.length > 0 ? Math.max(...values) : 0;
   const step = niceStep(maxValue * 1.05);
   const yMax = Math.max(step, Math.ceil((maxValue * 1.05) / step) * step);
-  // A request-rate axis is linear from 0 with round steps; a concurrency axis has its log2 ticks.
-  const maxX = data.rows.length > 0 ? Math.max(...data.rows.map((row) => row.x)) : 0;
-  const rateStep = niceStep(maxX * 1.05);
-  const rateTicks =
-    maxX > 0 ? Array.from({ length: Math.ceil((maxX * 1.05) / rateStep) + 1 }, (_, index) => index * rateStep) : [0];
-  const ticks = data.axis === "request_rate" ? rateTicks : data.ticks.length > 0 ? data.ticks : [0];
-  const xMin = ticks[0]!;
-  const xMax = ticks[ticks.length - 1]!;
+  // The comparison's own x domain and ticks: log2 concurrency, or a linear or log request-rate axis.
+  const ticks = data.ticks.length > 0 ? data.ticks : [0];
+  const xMin = data.domain[0];
+  const xMax = data.domain[1];
   const xOf = (x: number) =>
     xMax === xMin ? (plot.left + plot.right) / 2 : plot.left + ((x - xMin) / (xMax - xMin)) * (plot.right - plot.left);
   const yOf = (value: number) => plot.bottom - (value / yMax) * (plot.bottom - plot.top);
@@ -103,13 +99,16 @@ export function layoutOgChart(data: BandChartData, box: OgChartBox): OgChartLayo
     for (const row of data.rows) {
       const value = row[item.key];
       if (typeof value !== "number") {
+        // A level this series lacks is bridged, as on the page (the preview has no dashes: a plain line).
+        if (data.rows.some((other) => other.x > row.x && typeof other[item.key] === "number") && piece.length > 0)
+          continue;
         flush();
         continue;
       }
       const x = xOf(row.x);
       const y = yOf(value);
       piece.push(`${x.toFixed(1)},${y.toFixed(1)}`);
-      dots.push({ key: `${item.key}-${row.concurrency}`, color: item.color, x, y });
+      dots.push({ key: `${item.key}-${row.x}`, color: item.color, x, y });
       const level = wanted.get(row.x) ?? [];
       level.push({ x, y, text: formatNumber(value), color: item.color });
       wanted.set(row.x, level);
@@ -150,8 +149,9 @@ export function layoutOgChart(data: BandChartData, box: OgChartBox): OgChartLayo
 
   const everyOther = ticks.length > 9;
   const xTicks = ticks
-    .filter((_, index) => !everyOther || index % 2 === 0 || index === ticks.length - 1)
-    .map((x) => ({ x: xOf(x), label: data.axis === "request_rate" ? formatNumber(x) : String(Math.round(2 ** x)) }));
+    .map((x, index) => ({ x: xOf(x), label: data.tickLabels[index] ?? formatNumber(x), index }))
+    .filter(({ index }) => !everyOther || index % 2 === 0 || index === ticks.length - 1)
+    .map(({ x, label }) => ({ x, label }));
   const yTicks: OgChartLayout["yTicks"] = [];
   for (let value = 0; value <= yMax + step / 2; value += step)
     yTicks.push({ y: yOf(value), label: formatNumber(value) });

@@ -3,7 +3,8 @@
  * touches the Comparison table.
  */
 import { randomBytes } from "node:crypto";
-import { COMPARE_STATS, type CompareStat, DEFAULT_NOISE_PCT } from "@/lib/analysis/comparison";
+import { COMPARE_STATS, type CompareStat } from "@/lib/analysis/comparison";
+import { DEFAULT_SLO_STAT } from "@/lib/analysis/slo";
 import { db } from "@/lib/db/client";
 import { notFoundError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -27,9 +28,15 @@ export interface SavedComparison {
   runs: string[];
   /** The baseline run; null means the first run. */
   baseline: string | null;
-  noise: number;
+  /** Null: the page's default (from the repeats' spread, else ±3%). */
+  noise: number | null;
   hide: string[];
   stat: CompareStat;
+  log_y: boolean;
+  slo: { ttft_ms: number | null; tpot_ms: number | null; stat: CompareStat };
+  /** `$/GPU-hour` prices as the page's `price` parameter writes them; empty for none. */
+  price: string;
+  at_user: number | null;
   created_at: string;
 }
 
@@ -41,9 +48,13 @@ export interface NewComparison {
   notes: string | null;
   runs: string[];
   baseline: string | null;
-  noise: number;
+  noise: number | null;
   hide: string[];
   stat: CompareStat;
+  log_y: boolean;
+  slo: { ttft_ms: number | null; tpot_ms: number | null; stat: CompareStat };
+  price: string;
+  at_user: number | null;
 }
 
 type ComparisonRow = Prisma.ComparisonGetPayload<object>;
@@ -52,7 +63,15 @@ interface StoredView {
   noisePct?: unknown;
   hidden?: unknown;
   stat?: unknown;
+  logY?: unknown;
+  slo?: { ttft_ms?: unknown; tpot_ms?: unknown; stat?: unknown };
+  price?: unknown;
+  atUser?: unknown;
 }
+
+const numberOrNull = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value : null);
+const statOr = (value: unknown, fallback: CompareStat) =>
+  COMPARE_STATS.includes(value as CompareStat) ? (value as CompareStat) : fallback;
 
 function parseRunIds(text: string): string[] {
   const value = JSON.parse(text) as unknown;
@@ -61,7 +80,7 @@ function parseRunIds(text: string): string[] {
 
 function rowToComparison(row: ComparisonRow): SavedComparison {
   const view = JSON.parse(row.viewJson) as StoredView;
-  const noise = typeof view.noisePct === "number" && Number.isFinite(view.noisePct) ? view.noisePct : DEFAULT_NOISE_PCT;
+  const noise = numberOrNull(view.noisePct);
   return {
     slug: row.slug,
     url: comparisonUrl(row.slug),
@@ -71,7 +90,15 @@ function rowToComparison(row: ComparisonRow): SavedComparison {
     baseline: row.baselineId,
     noise,
     hide: Array.isArray(view.hidden) ? view.hidden.filter((id): id is string => typeof id === "string") : [],
-    stat: COMPARE_STATS.includes(view.stat as CompareStat) ? (view.stat as CompareStat) : "mean",
+    stat: statOr(view.stat, "mean"),
+    log_y: view.logY === true,
+    slo: {
+      ttft_ms: numberOrNull(view.slo?.ttft_ms),
+      tpot_ms: numberOrNull(view.slo?.tpot_ms),
+      stat: statOr(view.slo?.stat, DEFAULT_SLO_STAT),
+    },
+    price: typeof view.price === "string" ? view.price : "",
+    at_user: numberOrNull(view.atUser),
     created_at: row.createdAt.toISOString(),
   };
 }
@@ -95,7 +122,15 @@ export async function createComparison(
     notes: input.notes,
     runIdsJson: JSON.stringify(input.runs),
     baselineId: input.baseline,
-    viewJson: JSON.stringify({ noisePct: input.noise, hidden: input.hide, stat: input.stat }),
+    viewJson: JSON.stringify({
+      noisePct: input.noise,
+      hidden: input.hide,
+      stat: input.stat,
+      logY: input.log_y,
+      slo: input.slo,
+      price: input.price,
+      atUser: input.at_user,
+    }),
     createdAt: options.createdAt ?? new Date(),
   };
   for (let attempt = 1; ; attempt += 1) {

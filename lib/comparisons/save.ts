@@ -2,7 +2,8 @@
  * Saving a comparison (POST /api/comparisons) and opening a saved one (/c/<slug>, the preview image): the
  * steps between the request, the runs and the Comparison table.
  */
-import { buildComparison, type CompareView, DEFAULT_NOISE_PCT } from "@/lib/analysis/comparison";
+import { buildComparison, type CompareView, parsePrices, pricesQuery } from "@/lib/analysis/comparison";
+import { DEFAULT_SLO_STAT } from "@/lib/analysis/slo";
 import { AppError, type ErrorIssue } from "@/lib/errors";
 import { type LoadedComparison, loadComparison } from "@/lib/runs/comparison-loader";
 import { getRunsByIds } from "@/lib/runs/queries";
@@ -26,7 +27,8 @@ export async function saveComparison(body: unknown): Promise<SavedComparison> {
     throw invalid([
       {
         path: "",
-        message: "expected a JSON object with runs, and optionally baseline, title, notes, noise, hide, stat",
+        message:
+          "expected a JSON object with runs, and optionally baseline, title, notes, noise, hide, stat, log_y, slo, price, at_user",
       },
     ]);
   }
@@ -45,9 +47,17 @@ export async function saveComparison(body: unknown): Promise<SavedComparison> {
   const view: CompareView = {
     runIds: input.runs,
     baselineId: input.baseline ?? null,
-    noisePct: input.noise ?? DEFAULT_NOISE_PCT,
+    noisePct: input.noise ?? null,
     hidden: input.hide ?? [],
     stat: input.stat ?? "mean",
+    logY: input.log_y ?? false,
+    slo: {
+      ttft_ms: input.slo?.ttft_ms ?? null,
+      tpot_ms: input.slo?.tpot_ms ?? null,
+      stat: input.slo?.stat ?? DEFAULT_SLO_STAT,
+    },
+    prices: parsePrices(input.price),
+    atUser: input.at_user ?? null,
   };
   // The runs come back in the order asked for, which is what buildComparison expects.
   const title = input.title ?? defaultComparisonTitle(buildComparison(runs, view).summary.title);
@@ -60,6 +70,10 @@ export async function saveComparison(body: unknown): Promise<SavedComparison> {
     noise: view.noisePct,
     hide: view.hidden,
     stat: view.stat,
+    log_y: view.logY,
+    slo: view.slo,
+    price: pricesQuery(view.prices),
+    at_user: view.atUser,
   });
 }
 

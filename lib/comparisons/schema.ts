@@ -38,6 +38,21 @@ export const SaveComparisonSchema = z
     noise: z.number().min(0, "must be between 0 and 100").max(100, "must be between 0 and 100").optional(),
     hide: z.array(runId).max(MAX_COMPARED_RUNS).optional(),
     stat: z.enum(COMPARE_STATS, { error: `must be one of ${COMPARE_STATS.join(", ")}` }).optional(),
+    log_y: z.boolean().optional(),
+    slo: z
+      .strictObject({
+        ttft_ms: z.number().positive("must be a positive number of ms").max(3_600_000).nullable().optional(),
+        tpot_ms: z.number().positive("must be a positive number of ms").max(3_600_000).nullable().optional(),
+        stat: z.enum(COMPARE_STATS, { error: `must be one of ${COMPARE_STATS.join(", ")}` }).optional(),
+      })
+      .optional(),
+    price: z
+      .string()
+      .max(2_000)
+      .regex(/^[^,]*(,[^,]*)*$/, "must be a $/GPU-hour price, or GPU:price pairs separated by commas")
+      .optional()
+      .describe("As the page's `price` parameter: `2.5`, or `H100:3.1,RTX PRO 6000 Blackwell:2.5`."),
+    at_user: z.number().positive().max(1_000_000).nullable().optional(),
   })
   .superRefine((value, context) => {
     const seen = new Set<string>();

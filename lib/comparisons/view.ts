@@ -8,20 +8,38 @@ import {
   type CompareView,
   compareQuery,
   parseCompareView,
+  parsePrices,
+  pricesQuery,
 } from "@/lib/analysis/comparison";
+import { DEFAULT_SLO_STAT } from "@/lib/analysis/slo";
 import { MAX_TITLE_LENGTH } from "./schema";
 
 type Params = Record<string, string | string[] | undefined>;
 
 /** The query parameters a saved comparison's page accepts on top of its saved view. */
-export const VIEW_OVERRIDE_KEYS = ["baseline", "noise", "hide", "stat"] as const;
+export const VIEW_OVERRIDE_KEYS = [
+  "baseline",
+  "noise",
+  "hide",
+  "stat",
+  "logy",
+  "slo_ttft",
+  "slo_tpot",
+  "slo_stat",
+  "price",
+  "at_user",
+] as const;
 
 export interface SavedViewFields {
   runs: string[];
   baseline: string | null;
-  noise: number;
+  noise: number | null;
   hide: string[];
   stat: CompareStat;
+  log_y?: boolean;
+  slo?: { ttft_ms: number | null; tpot_ms: number | null; stat: CompareStat };
+  price?: string;
+  at_user?: number | null;
 }
 
 export function savedCompareView(saved: SavedViewFields): CompareView {
@@ -31,6 +49,10 @@ export function savedCompareView(saved: SavedViewFields): CompareView {
     noisePct: saved.noise,
     hidden: [...saved.hide],
     stat: saved.stat,
+    logY: saved.log_y ?? false,
+    slo: saved.slo ? { ...saved.slo } : { ttft_ms: null, tpot_ms: null, stat: DEFAULT_SLO_STAT },
+    prices: parsePrices(saved.price),
+    atUser: saved.at_user ?? null,
   };
 }
 
@@ -39,7 +61,8 @@ function first(value: string | string[] | undefined): string | undefined {
 }
 
 /**
- * The saved view, then each of baseline, noise, hide and stat the URL holds. The runs always stay the saved
+ * The saved view, then each of baseline, noise, hide, stat, logy, slo_ttft, slo_tpot, slo_stat, price and
+ * at_user the URL holds. The runs always stay the saved
  * ones. An empty `hide=` shows every series; an empty `baseline=` makes the first run the baseline; an
  * invalid noise or stat keeps the saved value.
  */
@@ -55,6 +78,13 @@ export function withViewOverrides(saved: CompareView, params: Params): CompareVi
   }
   const stat = first(params.stat);
   if (stat !== undefined && COMPARE_STATS.includes(stat as CompareStat)) view.stat = stat as CompareStat;
+  // The rest: present means override (an empty value clears a target, a price or the chosen interactivity).
+  if (params.logy !== undefined) view.logY = parsed.logY;
+  if (params.slo_ttft !== undefined) view.slo = { ...view.slo, ttft_ms: parsed.slo.ttft_ms };
+  if (params.slo_tpot !== undefined) view.slo = { ...view.slo, tpot_ms: parsed.slo.tpot_ms };
+  if (params.slo_stat !== undefined) view.slo = { ...view.slo, stat: parsed.slo.stat };
+  if (params.price !== undefined) view.prices = parsed.prices;
+  if (params.at_user !== undefined) view.atUser = parsed.atUser;
   return view;
 }
 
@@ -67,6 +97,35 @@ export function overrideQuery(params: Params): string {
     out.set(key, Array.isArray(value) ? (key === "hide" ? value.join(",") : (value[0] ?? "")) : value);
   }
   return out.toString().replace(/%2C/g, ",");
+}
+
+/** What POST /api/comparisons takes to save a view as it is shown (defaults left out). */
+export interface SaveFields {
+  runs: string[];
+  baseline?: string;
+  noise?: number;
+  hide: string[];
+  stat: CompareStat;
+  log_y?: boolean;
+  slo?: { ttft_ms: number | null; tpot_ms: number | null; stat: CompareStat };
+  price?: string;
+  at_user?: number;
+}
+
+export function saveFieldsOf(view: CompareView): SaveFields {
+  const fields: SaveFields = {
+    runs: [...view.runIds],
+    hide: view.hidden.filter((id) => view.runIds.includes(id)),
+    stat: view.stat,
+  };
+  if (view.baselineId && view.runIds.includes(view.baselineId)) fields.baseline = view.baselineId;
+  if (view.noisePct !== null) fields.noise = view.noisePct;
+  if (view.logY) fields.log_y = true;
+  if (view.slo.ttft_ms !== null || view.slo.tpot_ms !== null) fields.slo = { ...view.slo };
+  const price = pricesQuery(view.prices);
+  if (price) fields.price = price;
+  if (view.atUser !== null) fields.at_user = view.atUser;
+  return fields;
 }
 
 /** The link-preview image of a comparison view: /api/og takes the same parameters as /compare. */

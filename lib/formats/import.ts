@@ -8,6 +8,7 @@
 import { compareLevels, levelOf } from "@/lib/analysis/levels";
 import { AppError, type ErrorIssue } from "@/lib/errors";
 import { formatLoadLevel } from "@/lib/format";
+import { engineDisplayName, flagText, hardwareText, shortModelName, workloadText } from "@/lib/runs/names";
 import { LIMITS, type ResultPoint, RUN_FORMAT, type RunDocumentInput } from "@/lib/runs/schema";
 import { expandZip, isZip } from "./archive";
 import {
@@ -278,6 +279,8 @@ export interface Plan {
   runs: PlannedRun[];
   /** Why the fragments cannot be stored as one run as they are; empty when they can. */
   conflicts: string[];
+  /** Some configuration measured a load level more than once: its files can be stored as one run with repeats. */
+  hasRepeats: boolean;
 }
 
 export interface PlanOptions {
@@ -285,6 +288,11 @@ export interface PlanOptions {
   split: boolean;
   /** Keep only these fragments (indexes from the preview); all when undefined. */
   pick?: readonly number[] | undefined;
+  /**
+   * Files that measure the same load level of one configuration again are repeats: store them as one run
+   * whose points carry `repeat` numbers, instead of refusing (or, with `split`, storing a run per repeat).
+   */
+  combineRepeats?: boolean | undefined;
 }
 
 interface Group {
@@ -322,7 +330,10 @@ function groupFragments(fragments: readonly IndexedFragment[]): Group[] {
   return groups;
 }
 
-/** The context fields in which groups differ, as short text: "model Llama-3.1-8B", "--max-num-seqs 4". */
+/**
+ * The context fields in which groups differ, in the words run names use (lib/runs/names.ts):
+ * "Llama-3.1-8B", "--max-num-seqs 4", "8× H100", "random 1024→128". Never JSON.
+ */
 function distinguishingText(group: Group, groups: readonly Group[], forName = false): string {
   const context = group.fragments[0]?.context ?? {};
   const others = groups.filter((other) => other !== group).map((other) => other.fragments[0]?.context ?? {});
@@ -330,23 +341,32 @@ function distinguishingText(group: Group, groups: readonly Group[], forName = fa
   const parts: string[] = [];
   const differs = (pick: (c: RunContext) => unknown) =>
     others.some((other) => JSON.stringify(pick(other)) !== JSON.stringify(pick(context)));
-  // A run's default name already shows its engine, version and model.
-  if (!forName && differs((c) => c.model)) parts.push(context.model ?? "no model");
-  if (!forName && differs((c) => c.engine)) parts.push(context.engine ?? "no engine");
-  if (!forName && differs((c) => c.engine_version)) parts.push(context.engine_version ?? "no version");
-  if (differs((c) => c.hardware)) parts.push(JSON.stringify(context.hardware ?? {}));
+  // A run's default name already shows its engine, version, model and workload.
+  if (!forName && differs((c) => c.engine))
+    parts.push(context.engine ? engineDisplayName(context.engine) : "no engine");
+  if (!forName && differs((c) => c.engine_version))
+    parts.push(context.engine_version ? `version ${context.engine_version}` : "no version");
+  if (!forName && differs((c) => c.model)) parts.push(context.model ? shortModelName(context.model) : "no model");
+  if (differs((c) => c.hardware)) parts.push(hardwareText(context.hardware) || "no hardware stated");
   const flagNames = new Set([
     ...Object.keys(context.flags ?? {}),
     ...others.flatMap((other) => Object.keys(other.flags ?? {})),
   ]);
   for (const name of [...flagNames].sort()) {
-    if (differs((c) => c.flags?.[name])) {
-      const value = context.flags?.[name];
-      parts.push(value === undefined ? `no ${name}` : value === true ? name : `${name} ${String(value)}`);
+    if (differs((c) => c.flags?.[name])) parts.push(flagText(name, context.flags?.[name]));
+  }
+  const steady = (c: RunContext) => ({ ...c.workload, num_prompts: undefined });
+  if (differs(steady)) {
+    const text = workloadText(context.workload);
+    // The default name shows the workload; say more only when the words it uses do not tell the runs apart.
+    const sameWords = others.some((other) => workloadText(other.workload) === text);
+    if (!forName || sameWords) {
+      const extra = context.workload?.temperature !== undefined ? `temperature ${context.workload.temperature}` : "";
+      parts.push(
+        forName ? extra || "another workload" : [text || "no workload stated", extra].filter(Boolean).join(", "),
+      );
     }
   }
-  if (differs((c) => ({ ...c.workload, num_prompts: undefined })))
-    parts.push(`workload ${JSON.stringify(context.workload ?? {})}`);
   return parts.length > 0 ? parts.join(", ") : forName ? "" : "another configuration";
 }
 
@@ -523,7 +543,8 @@ export function planRuns(parsed: ParsedUpload, options: PlanOptions): Plan {
     conflicts.push(`The files hold ${groups.length} different configurations: ${described.join("; ")}.`);
   }
   for (const group of groups) {
-    if (group.slots.length > 1) conflicts.push(`Load levels repeat: ${collisionText(group.slots)}.`);
+    if (group.slots.length > 1 && !options.combineRepeats)
+      conflicts.push(`Load levels repeat: ${collisionText(group.slots)}.`);
   }
 
   const runs: PlannedRun[] = parsed.documents.map((document) => ({
@@ -533,17 +554,49 @@ export function planRuns(parsed: ParsedUpload, options: PlanOptions): Plan {
   }));
   for (const group of groups) {
     const differing = distinguishingText(group, groups, true);
+    const nameSuffix = options.split || conflicts.length > 0 ? differing : "";
+    if (options.combineRepeats && group.slots.length > 1) {
+      runs.push({
+        fragments: group.slots.flat().map((fragment) => fragment.index),
+        nameSuffix,
+        document: buildRepeatsDocument(group.slots, nameSuffix),
+      });
+      continue;
+    }
     group.slots.forEach((slot, slotIndex) => {
       const suffix = [differing, group.slots.length > 1 ? `repeat ${slotIndex + 1}` : ""].filter(Boolean).join(", ");
-      const nameSuffix = options.split || conflicts.length > 0 ? suffix : "";
+      const slotSuffix = options.split || conflicts.length > 0 ? suffix : "";
       runs.push({
         fragments: slot.map((fragment) => fragment.index),
-        nameSuffix,
-        document: buildDocument(slot, nameSuffix),
+        nameSuffix: slotSuffix,
+        document: buildDocument(slot, slotSuffix),
       });
     });
   }
-  return { runs, conflicts };
+  return { runs, conflicts, hasRepeats: groups.some((group) => group.slots.length > 1) };
+}
+
+/**
+ * One run from a configuration's repeats: every slot's points, each numbered by its place among the points
+ * at its load level (1, 2, …), in the order the files came.
+ */
+function buildRepeatsDocument(slots: readonly IndexedFragment[][], suffix: string): PlannedRun["document"] {
+  const document = buildDocument(slots.flat(), suffix);
+  const counts = new Map<string, number>();
+  const numbered = slots.flatMap((slot) =>
+    slot.flatMap((fragment) =>
+      fragment.points.map((point) => {
+        const key = levelOf(point).key;
+        const repeat = (counts.get(key) ?? 0) + 1;
+        counts.set(key, repeat);
+        return { ...point, repeat };
+      }),
+    ),
+  );
+  document.results = numbered.sort(
+    (a, b) => compareLevels(levelOf(a), levelOf(b)) || (a.repeat ?? 1) - (b.repeat ?? 1),
+  );
+  return document;
 }
 
 /** The error for an upload whose files disagree and that asked neither to split nor to pick. */
@@ -551,7 +604,7 @@ export function conflictError(plan: Plan): AppError {
   const issues: ErrorIssue[] = plan.conflicts.map((message) => ({ path: "files", message }));
   return new AppError(
     "conflicting_files",
-    `The files cannot be stored as one run. ${plan.conflicts.join(" ")} Send split=1 to store them as ${plan.runs.length} separate runs, or fragments=<indexes> to keep some of them.`,
+    `The files cannot be stored as one run. ${plan.conflicts.join(" ")} Send split=1 to store them as ${plan.runs.length} separate runs${plan.conflicts.some((text) => text.startsWith("Load levels repeat")) ? ", repeats=one_run to store each configuration's repeats as one run with repeats" : ""}, or fragments=<indexes> to keep some of them.`,
     issues,
   );
 }

@@ -10,6 +10,8 @@ export interface HeadlinePointInput {
   request_rate?: RequestRate | null;
   output_throughput?: number | null;
   mean_tpot_ms?: number | null;
+  /** Which repeat of its load level the point is; several points at one level are averaged first. */
+  repeat?: number | null;
 }
 
 export interface SingleStream {
@@ -58,6 +60,42 @@ export function peakThroughput(points: readonly HeadlinePointInput[]): Peak | nu
   return best;
 }
 
+function levelKey(point: HeadlinePointInput): string {
+  return point.concurrency != null ? `c:${point.concurrency}` : `r:${String(point.request_rate ?? null)}`;
+}
+
+function meanOf(values: readonly (number | null | undefined)[]): number | null {
+  const present = values.filter((value): value is number => typeof value === "number");
+  return present.length === 0 ? null : present.reduce((sum, value) => sum + value, 0) / present.length;
+}
+
+/**
+ * One point per load level: where a run measured a level more than once (repeats), the mean of each figure
+ * the headline reads. A run without repeats comes back as it is.
+ */
+export function levelMeans(points: readonly HeadlinePointInput[]): HeadlinePointInput[] {
+  const byLevel = new Map<string, HeadlinePointInput[]>();
+  for (const point of points) {
+    const key = levelKey(point);
+    const members = byLevel.get(key);
+    if (members) members.push(point);
+    else byLevel.set(key, [point]);
+  }
+  if (byLevel.size === points.length) return [...points];
+  return [...byLevel.values()].map((members) => {
+    const first = members[0]!;
+    if (members.length === 1) return first;
+    return {
+      concurrency: first.concurrency ?? null,
+      request_rate: first.request_rate ?? null,
+      output_throughput: meanOf(members.map((point) => point.output_throughput)),
+      mean_tpot_ms: meanOf(members.map((point) => point.mean_tpot_ms)),
+    };
+  });
+}
+
+/** Single stream and peak, from the mean over repeats at each load level. */
 export function headline(points: readonly HeadlinePointInput[]): Headline {
-  return { single_stream: singleStream(points), peak: peakThroughput(points) };
+  const means = levelMeans(points);
+  return { single_stream: singleStream(means), peak: peakThroughput(means) };
 }

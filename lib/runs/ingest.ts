@@ -17,7 +17,7 @@ import { FORMAT_PARSERS } from "@/lib/formats/registry";
 import { mediaTypeOf, readBodyWithLimit } from "@/lib/http/body";
 import { defaultRunName, normalizeRunDocument, type RunDocument } from "./normalize";
 import type { RunToStore } from "./queries";
-import { RUN_FORMAT } from "./schema";
+import { RUN_FORMAT, type Workload } from "./schema";
 
 /** Form fields that may accompany uploaded files. Empty fields are ignored. */
 export const UPLOAD_CONTEXT_FIELDS = [
@@ -97,6 +97,15 @@ const SUPPORTED_TYPES =
 export interface UploadOptions {
   split: boolean;
   pick: number[] | undefined;
+  /** `repeats=one_run`: a configuration's repeated load levels are stored as one run with repeats. */
+  combineRepeats: boolean;
+}
+
+/** `repeats=one_run` (or a true value): store repeats as one run; anything else keeps them apart. */
+function parseRepeats(value: string | null): boolean {
+  if (value === null) return false;
+  const text = value.trim().toLowerCase();
+  return text === "one_run" || parseBoolean(text);
 }
 
 export interface UploadRequest {
@@ -157,12 +166,14 @@ export async function readUploadRequest(request: Request, limitBytes: number): P
     }
     const split = form.get("split");
     const pick = form.get("fragments");
+    const repeats = form.get("repeats");
     return {
       files,
       context,
       options: {
         split: parseBoolean(typeof split === "string" ? split : url.searchParams.get("split")),
         pick: parsePick(typeof pick === "string" ? pick : url.searchParams.get("fragments")),
+        combineRepeats: parseRepeats(typeof repeats === "string" ? repeats : url.searchParams.get("repeats")),
       },
     };
   }
@@ -175,6 +186,7 @@ export async function readUploadRequest(request: Request, limitBytes: number): P
       options: {
         split: parseBoolean(url.searchParams.get("split")),
         pick: parsePick(url.searchParams.get("fragments")),
+        combineRepeats: parseRepeats(url.searchParams.get("repeats")),
       },
     };
   }
@@ -207,8 +219,9 @@ const MISSING_HINT: Record<string, string> = {
 };
 
 /**
- * Name an imported run once its engine and model are known (from the files or the form): "vllm 0.25.1 ·
- * facebook/opt-125m", plus what tells it apart from the other runs of the same upload.
+ * Name an imported run once its engine and model are known (from the files or the form): "vLLM 0.25.1 ·
+ * opt-125m · random 1024→128", plus what tells it apart from the other runs of the same upload
+ * ("--max-num-seqs 4"), in the words of lib/runs/names.ts.
  */
 function nameRun(raw: Record<string, unknown>, suffix: string, namedByPerson: boolean): void {
   if (typeof raw.name === "string" && raw.name.trim() !== "") {
@@ -217,7 +230,11 @@ function nameRun(raw: Record<string, unknown>, suffix: string, namedByPerson: bo
   }
   if (typeof raw.engine !== "string" || typeof raw.model !== "string") return;
   const version = typeof raw.engine_version === "string" ? raw.engine_version : undefined;
-  const base = defaultRunName(raw.engine.trim().toLowerCase(), version, raw.model.trim());
+  const workload =
+    typeof raw.workload === "object" && raw.workload !== null && !Array.isArray(raw.workload)
+      ? (raw.workload as Workload)
+      : undefined;
+  const base = defaultRunName(raw.engine.trim().toLowerCase(), version, raw.model.trim(), workload);
   raw.name = suffix ? `${base} (${suffix})` : base;
 }
 
@@ -267,7 +284,11 @@ export function invalidRunsError(runs: readonly PlannedRunResult[]): AppError | 
 export async function prepareUpload(request: Request, limitBytes: number): Promise<PreparedUpload> {
   const upload = await readUploadRequest(request, limitBytes);
   const parsed = readUploads(upload.files, FORMAT_PARSERS);
-  const plan = planRuns(parsed, { split: upload.options.split, pick: upload.options.pick });
+  const plan = planRuns(parsed, {
+    split: upload.options.split,
+    pick: upload.options.pick,
+    combineRepeats: upload.options.combineRepeats,
+  });
   if (plan.runs.length === 0) {
     const reasons = parsed.skipped.map((skipped) => `${skipped.file}: ${skipped.reason}`);
     const why = reasons.length > 0 ? ` Skipped ${reasons.join("; ")}.` : "";

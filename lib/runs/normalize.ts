@@ -6,6 +6,7 @@
 import type { z } from "zod";
 import { AppError, type ErrorIssue } from "@/lib/errors";
 import { normalizeFlagObject, parseCommand, parseFlagTokens } from "./flags";
+import { defaultRunName } from "./names";
 import {
   DOCUMENT_KEYS,
   type Flags,
@@ -50,9 +51,7 @@ export interface RunDocument {
   results: ResultPoint[];
 }
 
-export function defaultRunName(engine: string, engineVersion: string | undefined, model: string): string {
-  return [engine, engineVersion, "·", model].filter(Boolean).join(" ");
-}
+export { defaultRunName };
 
 function pathOf(path: readonly PropertyKey[]): string {
   return path.map((part) => String(part)).join(".");
@@ -176,7 +175,7 @@ export function normalizeRunDocument(raw: unknown): RunDocument {
   const engine = doc.engine.toLowerCase();
   const result: RunDocument = {
     format: RUN_FORMAT,
-    name: doc.name ?? defaultRunName(engine, doc.engine_version, doc.model),
+    name: doc.name ?? defaultRunName(engine, doc.engine_version, doc.model, doc.workload),
     engine,
     model: doc.model,
     flags: redactFlags({ ...fromCommand.flags, ...explicitFlags }),

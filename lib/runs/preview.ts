@@ -38,6 +38,10 @@ export interface UploadPreview {
   duplicates: { file: string; part: string; same_as: string }[];
   conflicts: string[];
   split: boolean;
+  /** Some configuration measured a load level more than once (repeats). */
+  has_repeats: boolean;
+  /** Those repeats are stored as one run with repeats (`repeats=one_run`). */
+  repeats_one_run: boolean;
 }
 
 function missingContext(document: Record<string, unknown>): string[] {
@@ -85,5 +89,7 @@ export function previewOf(prepared: PreparedUpload): UploadPreview {
     })),
     conflicts: prepared.plan.conflicts,
     split: prepared.options.split,
+    has_repeats: prepared.plan.hasRepeats,
+    repeats_one_run: prepared.options.combineRepeats,
   };
 }

@@ -78,6 +78,7 @@ function pointToRow(point: ResultPoint, position: number): Omit<Prisma.ResultPoi
     concurrency: point.concurrency ?? null,
     request_rate: typeof point.request_rate === "number" ? point.request_rate : null,
     request_rate_infinite: point.request_rate === "inf",
+    repeat: point.repeat ?? null,
   };
   for (const key of POINT_NUMBER_KEYS) {
     const value = point[key];
@@ -91,6 +92,7 @@ export function rowToPoint(row: PointRow): ResultPoint {
   if (row.concurrency !== null) point.concurrency = row.concurrency;
   if (row.request_rate_infinite) point.request_rate = "inf";
   else if (row.request_rate !== null) point.request_rate = row.request_rate;
+  if (row.repeat !== null) point.repeat = row.repeat;
   for (const key of POINT_NUMBER_KEYS) {
     const value = row[key];
     if (value !== null) point[key] = value;

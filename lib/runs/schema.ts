@@ -22,6 +22,8 @@ export const LIMITS = {
   points: 1_000,
   notImported: 5_000,
   notImportedFieldChars: 500,
+  /** Repeats of one load level in one run. */
+  repeats: 100,
   maxInt: 2_147_483_647,
 } as const;
 
@@ -105,6 +107,16 @@ export const ResultPointSchema = z
       .optional()
       .describe("Maximum number of requests in flight at this load point."),
     request_rate: RequestRateSchema.optional(),
+    repeat: z
+      .number()
+      .int()
+      .min(1)
+      .max(LIMITS.repeats)
+      .optional()
+      .describe(
+        "Which repeat of its load level this point is (1, 2, …) when the run measured the level more than once. " +
+          "A point without it is repeat 1. The run's headline figures and comparisons use the mean over a level's repeats.",
+      ),
     completed: count().optional().describe("Requests that completed successfully."),
     failed: count().optional().describe("Requests that failed."),
     duration_s: nonNegative().optional().describe("Wall-clock duration of this load point, in seconds."),
@@ -303,33 +315,31 @@ export const RunDocumentSchema = z
   .object(documentShape)
   .catchall(scalar)
   .superRefine((doc, ctx) => {
-    const seenConcurrency = new Map<number, number>();
-    const seenRate = new Map<string, number>();
+    // One point per load level and repeat: `repeat` absent counts as repeat 1.
+    const seen = new Map<string, number>();
     doc.results.forEach((point, index) => {
-      if (point.concurrency !== undefined) {
-        const first = seenConcurrency.get(point.concurrency);
-        if (first !== undefined) {
-          ctx.addIssue({
-            code: "custom",
-            path: ["results", index, "concurrency"],
-            message: `concurrency ${point.concurrency} appears twice (also at results.${first}); a run has one point per load level`,
-          });
-        } else {
-          seenConcurrency.set(point.concurrency, index);
-        }
-      } else if (point.request_rate !== undefined) {
-        const key = String(point.request_rate);
-        const first = seenRate.get(key);
-        if (first !== undefined) {
-          ctx.addIssue({
-            code: "custom",
-            path: ["results", index, "request_rate"],
-            message: `request_rate ${key} appears twice (also at results.${first}); a run has one point per load level`,
-          });
-        } else {
-          seenRate.set(key, index);
-        }
+      const level =
+        point.concurrency !== undefined
+          ? { field: "concurrency", text: `concurrency ${point.concurrency}` }
+          : point.request_rate !== undefined
+            ? { field: "request_rate", text: `request_rate ${String(point.request_rate)}` }
+            : null;
+      if (level === null) return;
+      const repeat = point.repeat ?? 1;
+      const key = `${level.text}#${repeat}`;
+      const first = seen.get(key);
+      if (first === undefined) {
+        seen.set(key, index);
+        return;
       }
+      const which = point.repeat === undefined ? "" : ` repeat ${repeat}`;
+      ctx.addIssue({
+        code: "custom",
+        path: ["results", index, point.repeat === undefined ? level.field : "repeat"],
+        message:
+          `${level.text}${which} appears twice (also at results.${first}); a run has one point per load level ` +
+          "and repeat (number repeats with `repeat`: 1, 2, …)",
+      });
     });
     if (doc.flags && !Array.isArray(doc.flags) && Object.keys(doc.flags).length > LIMITS.flags) {
       ctx.addIssue({ code: "custom", path: ["flags"], message: `at most ${LIMITS.flags} flags` });
@@ -370,7 +380,8 @@ export function runDocumentJsonSchema(): Record<string, unknown> {
   if (results?.items) {
     results.items.anyOf = [{ required: ["concurrency"] }, { required: ["request_rate"] }];
     results.description =
-      "One point per load level: no two points share a concurrency (or, without one, a request rate).";
+      "One point per load level and repeat: no two points share a concurrency (or, without one, a request rate) " +
+      "and a `repeat` number (absent = 1).";
   }
   return {
     $id: "servebench/v1",

@@ -252,7 +252,9 @@ async function main(): Promise<void> {
     step(`next start on ${large.url} with ${LARGE} runs`);
     const history10k = await measureHistory(large);
     const compared = runsToCompare(runs);
-    const compareUrl = `${large.url}/compare?runs=${compared.map((run) => run.id).join(",")}`;
+    // Every figure the page can compute: SLO targets (goodput and its interpolation), a GPU-hour price (cost
+    // per level and at the SLO), the p99 statistic, and throughput per GPU at equal interactivity.
+    const compareUrl = `${large.url}/compare?runs=${compared.map((run) => run.id).join(",")}&stat=p99&slo_ttft=2000&slo_tpot=50&price=2.5`;
     const compare = await measure("compare 8 runs", compareUrl, SAMPLES, WARMUPS);
     step(`autocannon: ${LOAD_CONNECTIONS} connections for ${LOAD_SECONDS} s on GET /api/runs`);
     const load: LoadResult = await autocannon(REPO, `${large.url}/api/runs`, LOAD_CONNECTIONS, LOAD_SECONDS);

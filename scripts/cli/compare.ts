@@ -4,8 +4,9 @@
  */
 import { parseArgs } from "node:util";
 import { diffConfigs } from "../../lib/analysis/config-diff";
-import { buildDeltaTable, compareHeadlines } from "../../lib/analysis/deltas";
+import { buildDeltaTable, compareHeadlines, storedFigure } from "../../lib/analysis/deltas";
 import { DELTA_TABLE_METRICS, metricInfo } from "../../lib/analysis/metrics";
+import { meanByLevel } from "../../lib/analysis/repeats";
 import { formatLoadLevel, formatNumber, formatPercentChange } from "../../lib/format";
 import type { StoredRun } from "../../lib/runs/queries";
 import { mdEscape, mdTable } from "./markdown";
@@ -35,13 +36,15 @@ function pct(change: number | null): number | null {
 }
 
 export function comparisonReport(base: string, baseline: StoredRun, run: StoredRun): ComparisonReport {
-  const runs = [baseline, run];
+  // A run with repeats has several points per load level: compare their means, with their spread, as the
+  // compare page does.
+  const runs = [baseline, run].map((stored) => ({ ...stored, ...meanByLevel([stored]) }));
   const headline = compareHeadlines(runs, 0)[1]!;
   const deltas = DELTA_TABLE_METRICS.filter((metric) =>
     runs.some((r) => r.results.some((p) => p[metric] !== undefined)),
   ).map((metric) => {
     const info = metricInfo(metric);
-    const table = buildDeltaTable(runs, 0, metric);
+    const table = buildDeltaTable(runs, 0, storedFigure(metric));
     return {
       metric,
       label: info.label,

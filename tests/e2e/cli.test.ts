@@ -71,7 +71,7 @@ describe("npx servebench upload", () => {
     const lines = result.stdout.trim().split("\n");
     expect(lines).toHaveLength(5);
     expect(lines[0]).toMatch(
-      new RegExp(`^${baseUrl}/runs/[A-Za-z0-9_-]{12}  vllm · facebook/opt-125m \\(--max-num-seqs 4, repeat 1\\)$`),
+      new RegExp(`^${baseUrl}/runs/[A-Za-z0-9_-]{12}  vLLM · opt-125m \\(--max-num-seqs 4, repeat 1\\)$`),
     );
     expect(lines[4]).toMatch(
       new RegExp(`^compare: ${baseUrl}/compare\\?runs=([A-Za-z0-9_-]{12},){3}[A-Za-z0-9_-]{12}$`),

@@ -68,12 +68,20 @@ describe.sequential("comparing in depth", () => {
     ]);
   });
 
+  it("reads the verdict line an engineer pastes into chat", async () => {
+    expect(await page.getByTestId("verdict-line").allTextContents()).toEqual([
+      "CUDA graphs on vs --disable-cuda-graph: single stream 27 → 63.6 tok/s (+135.6%); peak 2,216 → 2,370 tok/s (+6.9%)",
+    ]);
+  });
+
   it("draws the latency–throughput trade-off with each point labelled by its load level", async () => {
-    const labels = page.locator("[data-testid=chart-pareto] .recharts-label-list text");
+    const labels = page.locator("[data-testid=chart-efficiency] .recharts-label-list text");
     await labels.first().waitFor();
     expect(await labels.allTextContents()).toEqual(["C=1", "C=1"]);
     // The seeds state no TTFT: the chart says so instead of drawing an empty box.
-    expect(await page.getByTestId("chart-ttft").textContent()).toBe("No run has this figure at any load level.");
+    expect(await page.getByTestId("chart-ttft").textContent()).toBe(
+      "No run states this figure under any statistic at any load level.",
+    );
   });
 
   it("hides a series from the legend, keeps that in the URL, and still hides it after a reload", async () => {
@@ -129,7 +137,8 @@ describe.sequential("comparing in depth", () => {
     expect(rows).toContain(
       `output_throughput,tok/s,C=128,128,,"SGLang TP8, CUDA graphs on",${ids.graphs},2370,2216,6.95,noise`,
     );
-    expect(rows).toHaveLength(9);
+    // Throughput, throughput per GPU and mean TPOT: 3 tables × 2 levels × 2 series, and the header.
+    expect(rows).toHaveLength(13);
   });
 
   it("downloads the runs as JSON that uploads again", async () => {

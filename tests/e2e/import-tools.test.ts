@@ -72,7 +72,7 @@ describe.sequential("importing tool files through the upload page", () => {
     await page.getByTestId("save-run").click();
     await page.waitForURL(/\/runs\/[A-Za-z0-9_-]{12}$/);
     ids.vllm = new URL(page.url()).pathname.split("/").pop();
-    expect(await page.getByTestId("run-name").textContent()).toBe("vllm · facebook/opt-125m");
+    expect(await page.getByTestId("run-name").textContent()).toBe("vLLM · opt-125m");
     expect(await page.getByTestId("peak").textContent()).toBe(`${Number(payload.output_throughput).toFixed(1)} tok/s`);
     expect(await page.getByTestId("flags-table").textContent()).toContain("--max-num-seqs4");
   });
@@ -97,7 +97,7 @@ describe.sequential("importing tool files through the upload page", () => {
     await page.getByTestId("save-run").click();
     await page.waitForURL(/\/runs\/[A-Za-z0-9_-]{12}$/);
     ids.sglang = new URL(page.url()).pathname.split("/").pop();
-    expect(await page.getByTestId("run-name").textContent()).toBe("sglang · facebook/opt-125m");
+    expect(await page.getByTestId("run-name").textContent()).toBe("SGLang · opt-125m · random 1024→1024");
     const first = JSON.parse(fs.readFileSync(path.join(FIXTURES, SGLANG), "utf8").split("\n")[0]!) as {
       output_throughput: number;
     };
@@ -108,8 +108,8 @@ describe.sequential("importing tool files through the upload page", () => {
 
   it("compares the two imported runs", async () => {
     await page.goto(`${baseUrl}/`);
-    await page.getByLabel("Select vllm · facebook/opt-125m").check();
-    await page.getByLabel("Select sglang · facebook/opt-125m").check();
+    await page.getByLabel("Select vLLM · opt-125m").check();
+    await page.getByLabel("Select SGLang · opt-125m · random 1024→1024").check();
     await page.getByTestId("compare-selected").click();
     await page.waitForURL(/\/compare\?runs=/);
     expect(new URL(page.url()).searchParams.get("runs")).toBe(`${ids.vllm},${ids.sglang}`);

@@ -102,9 +102,14 @@ describe("POST /api/comparisons", () => {
       notes: null,
       runs: [noGraphs, graphs],
       baseline: null,
-      noise: 3,
+      // No noise given: the page's default (from the repeats' spread, else ±3%).
+      noise: null,
       hide: [],
       stat: "mean",
+      log_y: false,
+      slo: { ttft_ms: null, tpot_ms: null, stat: "p99" },
+      price: "",
+      at_user: null,
     });
   });
 
@@ -119,6 +124,9 @@ describe("POST /api/comparisons", () => {
       noise: 5,
       hide: [vllm],
       stat: "p99",
+      slo: { tpot_ms: 20, stat: "mean" },
+      price: "2.5,H100:3.1",
+      at_user: 40,
     });
     const { status, body } = await read(slug);
     expect(status).toBe(200);
@@ -132,6 +140,10 @@ describe("POST /api/comparisons", () => {
       noise: 5,
       hide: [vllm],
       stat: "p99",
+      log_y: false,
+      slo: { ttft_ms: null, tpot_ms: 20, stat: "mean" },
+      price: "2.5,h100:3.1",
+      at_user: 40,
       created_at: expect.any(String),
     });
     const created = Date.parse((body as Saved).created_at);
@@ -192,7 +204,7 @@ describe("POST /api/comparisons", () => {
       () => ({ runs: [graphs], stat: "p50", noise: -1 }),
       [
         { path: "noise", message: "must be between 0 and 100" },
-        { path: "stat", message: "must be one of mean, median, p99" },
+        { path: "stat", message: "must be one of mean, median, p90, p95, p99" },
       ],
     ],
     [
@@ -207,7 +219,8 @@ describe("POST /api/comparisons", () => {
       [
         {
           path: "",
-          message: "expected a JSON object with runs, and optionally baseline, title, notes, noise, hide, stat",
+          message:
+            "expected a JSON object with runs, and optionally baseline, title, notes, noise, hide, stat, log_y, slo, price, at_user",
         },
       ],
     ],

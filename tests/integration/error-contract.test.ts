@@ -199,7 +199,7 @@ describe("schema violations → 422 naming every field", () => {
       "two points at one concurrency",
       { ...valid(), results: [{ concurrency: 4 }, { concurrency: 4 }] },
       "results.1.concurrency",
-      "concurrency 4 appears twice (also at results.0); a run has one point per load level",
+      "concurrency 4 appears twice (also at results.0); a run has one point per load level and repeat (number repeats with `repeat`: 1, 2, …)",
     ],
     [
       "a bad env name",

@@ -139,10 +139,10 @@ describe("vLLM", () => {
 
     const created = await uploadOk(files, { split: "1" });
     expect(created.runs?.map((run) => run.name)).toEqual([
-      "vllm · facebook/opt-125m (--max-num-seqs 4, repeat 1)",
-      "vllm · facebook/opt-125m (--max-num-seqs 4, repeat 2)",
-      "vllm · facebook/opt-125m (--max-num-seqs 8, repeat 1)",
-      "vllm · facebook/opt-125m (--max-num-seqs 8, repeat 2)",
+      "vLLM · opt-125m (--max-num-seqs 4, repeat 1)",
+      "vLLM · opt-125m (--max-num-seqs 4, repeat 2)",
+      "vLLM · opt-125m (--max-num-seqs 8, repeat 1)",
+      "vLLM · opt-125m (--max-num-seqs 8, repeat 2)",
     ]);
     const first = await fetchRun(created.runs![0]!.id);
     const payload = fixtureJson(
@@ -183,8 +183,8 @@ describe("SGLang", () => {
     const conflict = ((await refused.json()) as { error: { code: string; issues: { message: string }[] } }).error;
     expect(conflict.code).toBe("conflicting_files");
     expect(conflict.issues[0]!.message).toBe(
-      'The files hold 2 different configurations: workload {"dataset":"random","input_len":1024,"output_len":1024} ' +
-        `[${file} (line 1, line 2, line 3, line 4, line 5)]; workload {"dataset":"sharegpt"} [${file} (line 6, line 7)].`,
+      "The files hold 2 different configurations: random 1024→1024 " +
+        `[${file} (line 1, line 2, line 3, line 4, line 5)]; sharegpt [${file} (line 6, line 7)].`,
     );
 
     const missing = await upload([file], { engine: "sglang", split: "1" });

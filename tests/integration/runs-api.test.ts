@@ -121,7 +121,7 @@ describe("POST /api/runs", () => {
     });
     const stored = await fetchRun(id);
     expect(stored.engine).toBe("vllm");
-    expect(stored.name).toBe("vllm · Llama-3.1-8B");
+    expect(stored.name).toBe("vLLM · Llama-3.1-8B");
     expect(stored.tags).toEqual(["h100", "nightly"]);
     expect(stored.flags).toEqual({
       "--tensor-parallel-size": "2",

@@ -3,11 +3,9 @@ import { buildComparison, type CompareView, compareQuery, parseCompareView } fro
 import { verdictOf } from "@/lib/analysis/deltas";
 import { comparisonCsv } from "@/lib/analysis/export";
 import { checkLikeForLike } from "@/lib/analysis/fairness";
-import { paretoCurve, paretoFrontier } from "@/lib/analysis/pareto";
 import { configurationKey, groupRepeats } from "@/lib/analysis/repeats";
 import { normalizeRunDocument } from "@/lib/runs/normalize";
 import type { StoredRun } from "@/lib/runs/queries";
-import type { ResultPoint } from "@/lib/runs/schema";
 import { type SeedRun, SGLANG_GRAPHS_RUN, SGLANG_NO_GRAPHS_RUN, seedDocument, VLLM_RUN } from "./seeds";
 
 let counter = 0;
@@ -18,7 +16,7 @@ function stored(run: SeedRun, overrides: Record<string, unknown> = {}): StoredRu
 }
 
 function view(runs: StoredRun[], changes: Partial<CompareView> = {}): CompareView {
-  return { runIds: runs.map((run) => run.id), baselineId: null, noisePct: 3, hidden: [], stat: "mean", ...changes };
+  return { ...parseCompareView({ runs: runs.map((run) => run.id).join(",") }), noisePct: 3, ...changes };
 }
 
 describe("noise", () => {
@@ -65,7 +63,32 @@ describe("repeats", () => {
       { concurrency: 8, output_throughput: 400 },
     ]);
     // C=8 was measured once: a mean of one, no band.
-    expect(group!.ranges).toEqual({ "c:1": { output_throughput: [60, 66], mean_tpot_ms: [15, 16] } });
+    expect(Object.keys(group!.spreads)).toEqual(["c:1"]);
+    expect(group!.spreads["c:1"]!.output_throughput).toMatchObject({ n: 2, mean: 63, min: 60, max: 66, ci95: null });
+    expect(group!.spreads["c:1"]!.output_throughput!.interval).toEqual([60, 66]);
+    expect(group!.repeats).toBe(2);
+  });
+
+  it("reads a run that stores its repeats as points with repeat numbers the same way", () => {
+    const one = stored(SGLANG_GRAPHS_RUN, {
+      results: [
+        { concurrency: 1, repeat: 1, output_throughput: 60 },
+        { concurrency: 1, repeat: 2, output_throughput: 66 },
+        { concurrency: 1, repeat: 3, output_throughput: 63 },
+        { concurrency: 8, output_throughput: 400 },
+      ],
+    });
+    const [group] = groupRepeats([one]);
+    expect(group!.results).toEqual([
+      { concurrency: 1, output_throughput: 63 },
+      { concurrency: 8, output_throughput: 400 },
+    ]);
+    // Three repeats: s = 3, t(0.975, 2) = 4.303, half-width 4.303 · 3 / √3 = 7.453.
+    const spread = group!.spreads["c:1"]!.output_throughput!;
+    expect(spread.std).toBeCloseTo(3, 10);
+    expect(spread.ci95![0]).toBeCloseTo(63 - 7.453, 3);
+    expect(spread.ci95![1]).toBeCloseTo(63 + 7.453, 3);
+    expect(group!.repeats).toBe(3);
   });
 });
 
@@ -116,29 +139,6 @@ describe("like for like", () => {
   });
 });
 
-describe("Pareto", () => {
-  const points: ResultPoint[] = [
-    { concurrency: 8, output_throughput: 900, mean_tpot_ms: 20 },
-    { concurrency: 1, output_throughput: 60, mean_tpot_ms: 15 },
-    { concurrency: 32, output_throughput: 2000, mean_tpot_ms: 40 },
-    { concurrency: 64, output_throughput: 1900, mean_tpot_ms: 50 },
-    { concurrency: 128, output_throughput: 2370 },
-  ];
-
-  it("plots per-user tok/s (1000 / TPOT) against total tok/s, in load order, labelled", () => {
-    expect(paretoCurve(points)).toEqual([
-      { per_user_tok_s: 1000 / 15, output_tok_s: 60, label: "C=1" },
-      { per_user_tok_s: 50, output_tok_s: 900, label: "C=8" },
-      { per_user_tok_s: 25, output_tok_s: 2000, label: "C=32" },
-      { per_user_tok_s: 20, output_tok_s: 1900, label: "C=64" },
-    ]);
-  });
-
-  it("keeps the points no other beats on both axes", () => {
-    expect(paretoFrontier(paretoCurve(points)).map((point) => point.label)).toEqual(["C=32", "C=8", "C=1"]);
-  });
-});
-
 describe("buildComparison", () => {
   it("tells the CUDA-graph story of the seed runs", () => {
     const noGraphs = stored(SGLANG_NO_GRAPHS_RUN);
@@ -149,16 +149,22 @@ describe("buildComparison", () => {
     expect(other!.changes.map((change) => change.text)).toEqual(["--disable-cuda-graph removed"]);
     expect(other!.headline.singleStream).toMatchObject({ base: 27, value: 63.6, verdict: "better" });
     expect(other!.headline.peak).toMatchObject({ base: 2216, value: 2370, verdict: "better" });
+    expect(comparison.verdicts).toEqual([
+      "CUDA graphs on vs --disable-cuda-graph: single stream 27 → 63.6 tok/s (+135.6%); peak 2,216 → 2,370 tok/s (+6.9%)",
+    ]);
     expect(comparison.summary).toEqual({
       title: "SGLang TP8, CUDA graphs on vs SGLang TP8, --disable-cuda-graph",
       description:
-        "single stream 27 → 63.6 tok/s (+135.6%), peak 2,216 → 2,370 tok/s (+6.9%); --disable-cuda-graph removed",
+        "CUDA graphs on vs --disable-cuda-graph: single stream 27 → 63.6 tok/s (+135.6%); peak 2,216 → 2,370 tok/s (+6.9%)",
     });
     expect(comparison.fairness.differences).toEqual([]);
     expect(comparison.charts.throughput.rows).toEqual([
-      { concurrency: 1, x: 0, s0: 27, s1: 63.6 },
-      { concurrency: 128, x: 7, s0: 2216, s1: 2370 },
+      { i: 0, x: 0, level: "C=1", s0: 27, s1: 63.6 },
+      { i: 1, x: 7, level: "C=128", s0: 2216, s1: 2370 },
     ]);
+    // 8 GPUs each: per GPU 27 / 8 = 3.375 and 63.6 / 8 = 7.95 tok/s/GPU at C=1.
+    const perGpu = comparison.deltaTables.find((table) => table.metric === "output_tok_s_per_gpu")!;
+    expect(perGpu.rows[0]!.cells.map((cell) => cell.value)).toEqual([3.375, 7.95]);
   });
 
   it("takes the baseline from the view, and calls small changes noise", () => {
@@ -177,10 +183,36 @@ describe("buildComparison", () => {
     const r2 = stored(SGLANG_GRAPHS_RUN, { results: [{ concurrency: 1, output_throughput: 66 }] });
     const comparison = buildComparison([base, r1, r2], view([base, r1, r2]));
     expect(comparison.series).toHaveLength(2);
-    expect(comparison.series[1]!.label).toBe("SGLang TP8, CUDA graphs on (×2)");
+    expect(comparison.series[1]!.label).toBe("SGLang TP8, CUDA graphs on · mean of 2 repeats");
     expect(comparison.series[1]!.runs.map((run) => run.id)).toEqual([r1.id, r2.id]);
-    expect(comparison.series[1]!.headline.singleStream).toMatchObject({ base: 27, value: 63 });
-    expect(comparison.charts.throughput.rows[0]).toEqual({ concurrency: 1, x: 0, s0: 27, s1: 63, s1_range: [60, 66] });
+    expect(comparison.series[1]!.headline.singleStream).toMatchObject({ base: 27, value: 63, verdict: "better" });
+    expect(comparison.charts.throughput.rows[0]).toEqual({
+      i: 0,
+      x: 0,
+      level: "C=1",
+      s0: 27,
+      s1: 63,
+      s1_band: [60, 66],
+      s1_err: [3, 3],
+    });
+  });
+
+  it("calls a change inside the repeats' range inconclusive, and takes the noise default from their spread", () => {
+    // The vLLM sweep's two repeats at C=2 measured 199 and 93.7 tok/s: mean 146.35, half-range 52.65 (36.0%).
+    const base = stored(SGLANG_NO_GRAPHS_RUN, { results: [{ concurrency: 2, output_throughput: 189 }] });
+    const r1 = stored(SGLANG_GRAPHS_RUN, { results: [{ concurrency: 2, output_throughput: 199 }] });
+    const r2 = stored(SGLANG_GRAPHS_RUN, { results: [{ concurrency: 2, output_throughput: 93.7 }] });
+    const comparison = buildComparison([base, r1, r2], view([base, r1, r2], { noisePct: null }));
+    expect(comparison.noise).toEqual({ pct: 36, source: "repeats" });
+    const table = comparison.deltaTables.find((item) => item.metric === "output_throughput")!;
+    const cell = table.rows[0]!.cells[1]!;
+    expect(cell.value).toBeCloseTo(146.35, 10);
+    expect(cell.verdict).toBe("inconclusive");
+    expect(cell.spread).toMatchObject({ n: 2, min: 93.7, max: 199 });
+    // A baseline of 250 lies outside 93.7–199: the change is no longer inconclusive, but still within ±36% noise.
+    const high = stored(SGLANG_NO_GRAPHS_RUN, { results: [{ concurrency: 2, output_throughput: 250 }] });
+    const second = buildComparison([high, r1, r2], view([high, r1, r2], { noisePct: 10 }));
+    expect(second.deltaTables[0]!.rows[0]!.cells[1]!.verdict).toBe("worse");
   });
 
   it("keeps hidden series in the line charts' legends but out of the other charts", () => {
@@ -204,6 +236,10 @@ describe("buildComparison", () => {
       `output_throughput,tok/s,C=1,1,,"SGLang TP8, CUDA graphs on",${b.id},63.6,27,135.56,better`,
       `output_throughput,tok/s,C=128,128,,'=cmd|' /C calc'!A0,${a.id},2216,,,baseline`,
       `output_throughput,tok/s,C=128,128,,"SGLang TP8, CUDA graphs on",${b.id},2370,2216,6.95,better`,
+      `output_tok_s_per_gpu,tok/s/GPU,C=1,1,,'=cmd|' /C calc'!A0,${a.id},3.375,,,baseline`,
+      `output_tok_s_per_gpu,tok/s/GPU,C=1,1,,"SGLang TP8, CUDA graphs on",${b.id},7.95,3.375,135.56,better`,
+      `output_tok_s_per_gpu,tok/s/GPU,C=128,128,,'=cmd|' /C calc'!A0,${a.id},277,,,baseline`,
+      `output_tok_s_per_gpu,tok/s/GPU,C=128,128,,"SGLang TP8, CUDA graphs on",${b.id},296.25,277,6.95,better`,
       `mean_tpot_ms,ms,C=1,1,,'=cmd|' /C calc'!A0,${a.id},37,,,baseline`,
       `mean_tpot_ms,ms,C=1,1,,"SGLang TP8, CUDA graphs on",${b.id},15.7,37,-57.57,better`,
       `mean_tpot_ms,ms,C=128,128,,'=cmd|' /C calc'!A0,${a.id},,,,baseline`,
@@ -215,19 +251,68 @@ describe("buildComparison", () => {
 
 describe("the view in the URL", () => {
   it("reads and writes every part, leaving defaults out", () => {
-    const parsed = parseCompareView({ runs: "a,b,c", baseline: "b", noise: "5", hide: "c", stat: "p99" });
-    expect(parsed).toEqual({ runIds: ["a", "b", "c"], baselineId: "b", noisePct: 5, hidden: ["c"], stat: "p99" });
-    expect(compareQuery(parsed)).toBe("runs=a,b,c&baseline=b&noise=5&hide=c&stat=p99");
-    expect(compareQuery(parseCompareView({ runs: "a,b", baseline: "a", noise: "3", stat: "mean" }))).toBe("runs=a,b");
+    const parsed = parseCompareView({
+      runs: "a,b,c",
+      baseline: "b",
+      noise: "5",
+      hide: "c",
+      stat: "p95",
+      logy: "1",
+      slo_ttft: "500",
+      slo_tpot: "50",
+      slo_stat: "p90",
+      price: "2.5,H100:3.1",
+      at_user: "40",
+    });
+    expect(parsed).toEqual({
+      runIds: ["a", "b", "c"],
+      baselineId: "b",
+      noisePct: 5,
+      hidden: ["c"],
+      stat: "p95",
+      logY: true,
+      slo: { ttft_ms: 500, tpot_ms: 50, stat: "p90" },
+      prices: { all: 2.5, byGpu: { h100: 3.1 } },
+      atUser: 40,
+    });
+    expect(compareQuery(parsed)).toBe(
+      "runs=a,b,c&baseline=b&noise=5&hide=c&stat=p95&logy=1&slo_ttft=500&slo_tpot=50&slo_stat=p90&price=2.5,h100:3.1&at_user=40",
+    );
+    expect(compareQuery(parseCompareView({ runs: "a,b", baseline: "a", stat: "mean", slo_stat: "p99" }))).toBe(
+      "runs=a,b",
+    );
   });
 
   test.each([
-    [{ noise: "-1" }, 3],
-    [{ noise: "abc" }, 3],
+    [{ noise: "-1" }, null],
+    [{ noise: "abc" }, null],
+    [{ noise: "" }, null],
     [{ noise: "0" }, 0],
     [{ noise: "12.5" }, 12.5],
-  ])("noise %j reads as %d", (params, noise) => {
+  ])("noise %j reads as %s", (params, noise) => {
     expect(parseCompareView({ runs: "a", ...params }).noisePct).toBe(noise);
+  });
+
+  test.each([
+    [
+      { slo_ttft: "-5", slo_tpot: "abc" },
+      { ttft_ms: null, tpot_ms: null, stat: "p99" },
+    ],
+    [
+      { slo_tpot: "20", slo_stat: "p50" },
+      { ttft_ms: null, tpot_ms: 20, stat: "p99" },
+    ],
+    [{ slo_ttft: "0" }, { ttft_ms: null, tpot_ms: null, stat: "p99" }],
+  ])("SLO %j reads as %j", (params, slo) => {
+    expect(parseCompareView({ runs: "a", ...params }).slo).toEqual(slo);
+  });
+
+  test.each([
+    ["3", { all: 3, byGpu: {} }],
+    ["RTX PRO 6000 Blackwell:2.5,H100:-1,x", { all: null, byGpu: { "rtx pro 6000 blackwell": 2.5 } }],
+    ["abc", { all: null, byGpu: {} }],
+  ])("price %j reads as %j", (price, prices) => {
+    expect(parseCompareView({ runs: "a", price }).prices).toEqual(prices);
   });
 
   it("falls back to the mean for an unknown statistic and drops duplicate ids", () => {

@@ -3,7 +3,9 @@
  * preview image's address and chart layout, and the link-preview metadata.
  */
 import { describe, expect, it } from "vitest";
-import type { BandChartData, CompareView } from "@/lib/analysis/comparison";
+import { loadDomain } from "@/lib/analysis/axis";
+import { type CompareView, parseCompareView } from "@/lib/analysis/comparison";
+import { type LineChartData, lineChart } from "@/lib/analysis/lines";
 import { comparisonMetadata, resolveBaseUrl } from "@/lib/comparisons/metadata";
 import { layoutOgChart, niceStep, spreadLabels } from "@/lib/comparisons/og-chart";
 import { comparisonUrl, newSlug } from "@/lib/comparisons/queries";
@@ -24,6 +26,7 @@ import {
   truncateText,
   withViewOverrides,
 } from "@/lib/comparisons/view";
+import type { ResultPoint } from "@/lib/runs/schema";
 
 function issuesOf(value: unknown) {
   const parsed = SaveComparisonSchema.safeParse(value);
@@ -75,7 +78,7 @@ describe("SaveComparisonSchema", () => {
     ]);
     expect(issuesOf({ runs: [A], noise: 101, stat: "p50", colour: "red" })).toEqual([
       { path: "noise", message: "must be between 0 and 100" },
-      { path: "stat", message: "must be one of mean, median, p99" },
+      { path: "stat", message: "must be one of mean, median, p90, p95, p99" },
       { path: "colour", message: 'unknown field "colour"' },
     ]);
   });
@@ -108,17 +111,48 @@ describe("the saved view and its overrides", () => {
   const saved: CompareView = savedCompareView({ runs: [A, B, C], baseline: B, noise: 5, hide: [C], stat: "median" });
 
   it("opens with the saved view", () => {
-    expect(saved).toEqual({ runIds: [A, B, C], baselineId: B, noisePct: 5, hidden: [C], stat: "median" });
+    expect(saved).toEqual({
+      runIds: [A, B, C],
+      baselineId: B,
+      noisePct: 5,
+      hidden: [C],
+      stat: "median",
+      logY: false,
+      slo: { ttft_ms: null, tpot_ms: null, stat: "p99" },
+      prices: { all: null, byGpu: {} },
+      atUser: null,
+    });
     expect(withViewOverrides(saved, {})).toEqual(saved);
   });
 
   it("lets baseline, noise, hide and stat in the URL override it, never the runs", () => {
     expect(withViewOverrides(saved, { baseline: C, noise: "1.5", hide: `${A},${B}`, stat: "p99", runs: A })).toEqual({
-      runIds: [A, B, C],
+      ...saved,
       baselineId: C,
       noisePct: 1.5,
       hidden: [A, B],
       stat: "p99",
+    });
+  });
+
+  it("lets the SLO, the price, log y and the interactivity in the URL override it; empty clears them", () => {
+    const withSlo = withViewOverrides(saved, {
+      slo_tpot: "20",
+      slo_stat: "mean",
+      price: "2.5",
+      logy: "1",
+      at_user: "40",
+    });
+    expect(withSlo).toMatchObject({
+      slo: { ttft_ms: null, tpot_ms: 20, stat: "mean" },
+      prices: { all: 2.5, byGpu: {} },
+      logY: true,
+      atUser: 40,
+    });
+    expect(withViewOverrides(withSlo, { slo_tpot: "", price: "", at_user: "" })).toMatchObject({
+      slo: { ttft_ms: null, tpot_ms: null, stat: "mean" },
+      prices: { all: null, byGpu: {} },
+      atUser: null,
     });
   });
 
@@ -130,9 +164,7 @@ describe("the saved view and its overrides", () => {
 
   it("builds the preview image's address from the view or the slug", () => {
     expect(ogImagePath(saved)).toBe(`/api/og?runs=${A},${B},${C}&baseline=${B}&noise=5&hide=${C}&stat=median`);
-    expect(ogImagePath({ runIds: [A, B], baselineId: null, noisePct: 3, hidden: [], stat: "mean" })).toBe(
-      `/api/og?runs=${A},${B}`,
-    );
+    expect(ogImagePath(parseCompareView({ runs: `${A},${B}` }))).toBe(`/api/og?runs=${A},${B}`);
     expect(savedOgImagePath("abcd1234")).toBe("/api/og?slug=abcd1234");
     expect(savedOgImagePath("abcd1234", { stat: "p99", hide: [A, B], runs: C, other: "x" })).toBe(
       `/api/og?slug=abcd1234&hide=${A},${B}&stat=p99`,
@@ -244,19 +276,43 @@ describe("resolveBaseUrl", () => {
 });
 
 describe("the preview image's chart", () => {
-  const data: BandChartData = {
-    series: [
-      { key: "s0", label: "SGLang TP8, --disable-cuda-graph", color: "#2563eb", id: A, hidden: false },
-      { key: "s1", label: "SGLang TP8, CUDA graphs on", color: "#ea580c", id: B, hidden: false },
-      { key: "s2", label: "vLLM TP8 baseline", color: "#16a34a", id: C, hidden: true },
-    ],
-    rows: [
-      { concurrency: 1, x: 0, s0: 27, s1: 63.6, s2: 82.5 },
-      { concurrency: 128, x: 7, s0: 2216, s1: 2370, s2: 1536 },
-    ],
-    ticks: [0, 1, 2, 3, 4, 5, 6, 7],
-    axis: "concurrency",
-  };
+  function chart(
+    series: { key: string; label: string; color: string; id?: string; hidden: boolean; results: ResultPoint[] }[],
+  ): LineChartData {
+    const inputs = series.map((item) => ({ ...item, spreads: {} }));
+    return lineChart(inputs, loadDomain(inputs), {
+      title: "Output throughput",
+      unit: "tok/s",
+      valueOf: (_input, point) => ({ value: point.output_throughput ?? null, spreadKey: "output_throughput" }),
+    });
+  }
+  const at = (concurrency: number, output_throughput: number) => ({ concurrency, output_throughput });
+  const data = chart([
+    {
+      key: "s0",
+      label: "SGLang TP8, --disable-cuda-graph",
+      color: "#2563eb",
+      id: A,
+      hidden: false,
+      results: [at(1, 27), at(128, 2216)],
+    },
+    {
+      key: "s1",
+      label: "SGLang TP8, CUDA graphs on",
+      color: "#ea580c",
+      id: B,
+      hidden: false,
+      results: [at(1, 63.6), at(128, 2370)],
+    },
+    {
+      key: "s2",
+      label: "vLLM TP8 baseline",
+      color: "#16a34a",
+      id: C,
+      hidden: true,
+      results: [at(1, 82.5), at(128, 1536)],
+    },
+  ]);
   const box = { width: 600, height: 430, padding: { top: 10, right: 20, bottom: 40, left: 70 } };
 
   it("picks round axis steps", () => {
@@ -293,21 +349,14 @@ describe("the preview image's chart", () => {
     expect(Math.abs(low! - high!)).toBeGreaterThanOrEqual(22);
   });
 
-  it("leaves a gap where a series has no value, never a zero", () => {
-    const gappy: BandChartData = {
-      series: [{ key: "s0", label: "a", color: "#000", hidden: false }],
-      rows: [
-        { concurrency: 1, x: 0, s0: 10 },
-        { concurrency: 2, x: 1, s0: 20 },
-        { concurrency: 4, x: 2, s0: null },
-        { concurrency: 8, x: 3, s0: 40 },
-        { concurrency: 16, x: 4, s0: 50 },
-      ],
-      ticks: [0, 1, 2, 3, 4],
-      axis: "concurrency",
-    };
+  it("bridges a level a series lacks with one line through its measured points, never a zero", () => {
+    const gappy = chart([
+      { key: "s0", label: "a", color: "#000", hidden: false, results: [at(1, 10), at(2, 20), at(8, 40), at(16, 50)] },
+      { key: "s1", label: "b", color: "#111", hidden: false, results: [at(4, 30)] },
+    ]);
     const layout = layoutOgChart(gappy, box);
-    expect(layout.lines).toHaveLength(2);
-    expect(layout.dots).toHaveLength(4);
+    // a: one line through C=1, 2, 8, 16 (across C=4, which only b has); b: a lone dot, no line.
+    expect(layout.lines.map((line) => line.points.split(" ").length)).toEqual([4]);
+    expect(layout.dots).toHaveLength(5);
   });
 });

@@ -1,5 +1,12 @@
 import { describe, expect, it, test } from "vitest";
-import { anyRunHas, buildDeltaTable, compareHeadlines, type Verdict, verdictOf } from "@/lib/analysis/deltas";
+import {
+  anyRunHas,
+  buildDeltaTable,
+  compareHeadlines,
+  storedFigure,
+  type Verdict,
+  verdictOf,
+} from "@/lib/analysis/deltas";
 import type { ResultPoint } from "@/lib/runs/schema";
 import { SGLANG_GRAPHS_RUN, SGLANG_NO_GRAPHS_RUN, VLLM_RUN } from "./seeds";
 
@@ -39,13 +46,13 @@ describe("buildDeltaTable", () => {
   ];
 
   it("has one row per load level of any run, sorted", () => {
-    const table = buildDeltaTable(runs, 0, "output_throughput");
+    const table = buildDeltaTable(runs, 0, storedFigure("output_throughput"));
     expect(table.metric).toBe("output_throughput");
     expect(table.rows.map((row) => row.level.key)).toEqual(["c:1", "c:16", "c:128"]);
   });
 
   it("gives throughput cells their change and verdict, baseline cells no change", () => {
-    const table = buildDeltaTable(runs, 0, "output_throughput");
+    const table = buildDeltaTable(runs, 0, storedFigure("output_throughput"));
     expect(table.rows.map((row) => row.cells)).toEqual([
       [
         { value: 40, change: null, verdict: "none" },
@@ -63,13 +70,13 @@ describe("buildDeltaTable", () => {
   });
 
   it("treats lower latency as better", () => {
-    const table = buildDeltaTable(runs, 0, "mean_tpot_ms");
+    const table = buildDeltaTable(runs, 0, storedFigure("mean_tpot_ms"));
     expect(table.rows[0]?.cells[1]).toEqual({ value: 20, change: -0.2, verdict: "better" });
     expect(table.rows[2]?.cells[1]).toEqual({ value: 60, change: 0.2, verdict: "worse" });
   });
 
   it("compares against any baseline index", () => {
-    const table = buildDeltaTable(runs, 1, "output_throughput");
+    const table = buildDeltaTable(runs, 1, storedFigure("output_throughput"));
     expect(table.rows[0]?.cells).toEqual([
       { value: 40, change: -0.2, verdict: "worse" },
       { value: 50, change: null, verdict: "none" },
@@ -81,7 +88,7 @@ describe("buildDeltaTable", () => {
   });
 
   it("gives a metric a run did not record value null", () => {
-    const table = buildDeltaTable(runs, 0, "p99_ttft_ms");
+    const table = buildDeltaTable(runs, 0, storedFigure("p99_ttft_ms"));
     expect(table.rows.flatMap((row) => row.cells)).toEqual(
       Array.from({ length: 6 }, () => ({ value: null, change: null, verdict: "none" })),
     );
@@ -94,13 +101,13 @@ describe("buildDeltaTable", () => {
         { results: [{ concurrency: 4, output_throughput: 300 }] },
       ],
       0,
-      "output_throughput",
+      storedFigure("output_throughput"),
     );
     expect(table.rows[0]?.cells[1]).toEqual({ value: 300, change: 0, verdict: "same" });
   });
 
   it("builds the seed table against the no-graphs run", () => {
-    const table = buildDeltaTable(SEEDS, NO_GRAPHS, "output_throughput");
+    const table = buildDeltaTable(SEEDS, NO_GRAPHS, storedFigure("output_throughput"));
     expect(table.rows.map((row) => row.level.key)).toEqual(["c:1", "c:128"]);
     const [single, peak] = table.rows;
     expect(single?.cells.map((cell) => cell.value)).toEqual([82.5, 27, 63.6]);

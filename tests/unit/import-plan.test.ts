@@ -100,7 +100,7 @@ describe("planRuns", () => {
     );
     const plan = planRuns(fragments, { split: false });
     expect(plan.conflicts).toEqual([
-      "The files hold 3 different configurations: facebook/opt-125m, --max-num-seqs 4 [a.json]; facebook/opt-125m, --max-num-seqs 8 [b.json]; Llama-3.1-8B, --max-num-seqs 8 [c.json].",
+      "The files hold 3 different configurations: opt-125m, --max-num-seqs 4 [a.json]; opt-125m, --max-num-seqs 8 [b.json]; Llama-3.1-8B, --max-num-seqs 8 [c.json].",
     ]);
     const split = planRuns(fragments, { split: true });
     expect(split.runs.map((run) => run.nameSuffix)).toEqual([

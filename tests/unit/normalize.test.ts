@@ -31,7 +31,7 @@ describe("normalizeRunDocument: canonical form", () => {
   it("normalizes a minimal document", () => {
     expect(normalizeRunDocument(MINIMAL)).toEqual({
       format: "servebench/v1",
-      name: "sglang · m",
+      name: "SGLang · m",
       engine: "sglang",
       model: "m",
       flags: {},
@@ -66,7 +66,7 @@ describe("normalizeRunDocument: canonical form", () => {
   });
 
   it("includes the engine version in the default name", () => {
-    expect(normalizeRunDocument(withFields({ engine_version: "0.5.8" })).name).toBe("sglang 0.5.8 · m");
+    expect(normalizeRunDocument(withFields({ engine_version: "0.5.8" })).name).toBe("SGLang 0.5.8 · m");
   });
 
   it("keeps an explicit name, trimmed", () => {
@@ -269,7 +269,8 @@ describe("normalizeRunDocument: validation errors", () => {
       [
         {
           path: "results.1.concurrency",
-          message: "concurrency 4 appears twice (also at results.0); a run has one point per load level",
+          message:
+            "concurrency 4 appears twice (also at results.0); a run has one point per load level and repeat (number repeats with `repeat`: 1, 2, …)",
         },
       ],
     ],
@@ -279,7 +280,8 @@ describe("normalizeRunDocument: validation errors", () => {
       [
         {
           path: "results.2.request_rate",
-          message: "request_rate 2 appears twice (also at results.0); a run has one point per load level",
+          message:
+            "request_rate 2 appears twice (also at results.0); a run has one point per load level and repeat (number repeats with `repeat`: 1, 2, …)",
         },
       ],
     ],
@@ -439,9 +441,11 @@ describe("validationError", () => {
 
 describe("defaultRunName", () => {
   test.each<[string, string | undefined, string, string]>([
-    ["sglang", undefined, "m", "sglang · m"],
-    ["vllm", "0.11.0", "Kimi-K2.5 INT4", "vllm 0.11.0 · Kimi-K2.5 INT4"],
-    ["sglang", "", "m", "sglang · m"],
+    ["sglang", undefined, "m", "SGLang · m"],
+    ["vllm", "0.11.0", "Kimi-K2.5 INT4", "vLLM 0.11.0 · Kimi-K2.5 INT4"],
+    ["sglang", "", "m", "SGLang · m"],
+    ["tensorrt-llm", "0.20", "meta-llama/Llama-3.3-70B-Instruct", "TensorRT-LLM 0.20 · Llama-3.3-70B-Instruct"],
+    ["my-engine", undefined, "/models/Qwen3-8B/", "my-engine · Qwen3-8B"],
   ])("%s %j %s → %j", (engine, version, model, expected) => {
     expect(defaultRunName(engine, version, model)).toBe(expected);
   });

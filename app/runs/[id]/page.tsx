@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { ConcurrencyChart } from "@/components/charts/ConcurrencyChart";
+import { LoadChart } from "@/components/charts/LoadChart";
+import { LoadTooltipProvider } from "@/components/charts/LoadTooltip";
 import { FlagsTable, KeyValueTable } from "@/components/runs/ConfigTables";
 import { DeleteRunButton } from "@/components/runs/DeleteRunButton";
 import { ImportReport } from "@/components/runs/ImportReport";
@@ -9,7 +10,7 @@ import { PointsTable, SourcesTable } from "@/components/runs/PointsTable";
 import { RunEditor } from "@/components/runs/RunEditor";
 import { RunSeriesPanel } from "@/components/series/RunSeriesPanel";
 import { buttonClass, Card, DefinitionList, DemoBadge, PageHeader, Section, Tag } from "@/components/ui/primitives";
-import { axisName, concurrencySeries } from "@/lib/analysis/series";
+import { buildComparison, parseCompareView } from "@/lib/analysis/comparison";
 import { AppError } from "@/lib/errors";
 import { formatDateTime, formatDuration, formatHardware, formatLoadLevel, formatNumber } from "@/lib/format";
 import { formatName } from "@/lib/formats/names";
@@ -55,8 +56,8 @@ export default async function RunPage({ params }: { params: Params }) {
   const { id } = await params;
   const run = await loadRun(id);
   const figures = headline(run.results);
-  const throughput = concurrencySeries([run], "output_throughput");
-  const tpot = concurrencySeries([run], "mean_tpot_ms");
+  // The run's charts are those of a comparison of this run alone: the same axis, repeats' bands and tooltip.
+  const alone = buildComparison([run], parseCompareView({ runs: run.id }));
   const workload = run.workload ?? {};
   const speculative = run.speculative;
 
@@ -158,14 +159,20 @@ export default async function RunPage({ params }: { params: Params }) {
         />
       </div>
 
-      <div className="mb-8 grid grid-cols-1 gap-6 xl:grid-cols-2">
-        <Section title={`Output throughput (tok/s) vs ${axisName(throughput.axis)}`}>
-          <ConcurrencyChart data={throughput} unit="tok/s" testId="chart-throughput" />
-        </Section>
-        <Section title={`Mean TPOT (ms) vs ${axisName(tpot.axis)}`}>
-          <ConcurrencyChart data={tpot} unit="ms" testId="chart-tpot" />
-        </Section>
-      </div>
+      <LoadTooltipProvider
+        rows={alone.tooltip}
+        levels={alone.domain.levels.map((level) => level.label)}
+        xs={alone.domain.levels.map((level) => level.x)}
+      >
+        <div className="mb-8 grid grid-cols-1 gap-6 xl:grid-cols-2">
+          <Section title={alone.charts.throughput.title}>
+            <LoadChart data={alone.charts.throughput} testId="chart-throughput" logY={false} toggleable={false} />
+          </Section>
+          <Section title={alone.charts.tpot.title}>
+            <LoadChart data={alone.charts.tpot} testId="chart-tpot" logY={false} toggleable={false} />
+          </Section>
+        </div>
+      </LoadTooltipProvider>
 
       <Section title={`Results (${run.results.length} load level${run.results.length === 1 ? "" : "s"})`}>
         <PointsTable points={run.results} />

@@ -91,7 +91,7 @@ describe("llama-bench captured with its stderr, and its markdown table", () => {
     const { docs } = upload("llama-bench/with-stderr/quick-test.jsonl");
     const doc = docs[0] as Doc;
     expect(doc.results[0]?.output_throughput).toBe(192.587412);
-    expect(doc.metadata["pp512_tok_s"]).toBe(5007.643797);
+    expect(doc.metadata.pp512_tok_s).toBe(5007.643797);
     expect(doc.metadata["tg128@d4096_tok_s"]).toBe(142.840121);
     expect(doc.engine_version).toBe("b6865 (1c1409e1)");
     expect(doc.warnings?.[0]).toContain('line 3 "ggml_cuda_init: found 1 ROCm devices:"');

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "ResultPoint" ADD COLUMN "repeat" INTEGER;
