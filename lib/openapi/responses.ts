@@ -3,6 +3,7 @@
  * responses to it). Request shapes are the schemas the routes validate with; these describe what comes back.
  */
 import { z } from "zod";
+import { COMPARE_STATS } from "@/lib/analysis/lines";
 import { RequestRateSchema } from "@/lib/runs/schema";
 
 const nullableNumber = z.number().nullable();
@@ -151,9 +152,21 @@ export const SavedComparisonSchema = z.strictObject({
   notes: z.string().nullable(),
   runs: z.array(z.string()),
   baseline: z.string().nullable(),
-  noise: z.number(),
+  noise: z.number().nullable().describe("The noise threshold in percent; null: from the runs' repeats, or 3."),
   hide: z.array(z.string()),
-  stat: z.string(),
+  stat: z.enum(COMPARE_STATS),
+  log_y: z.boolean(),
+  slo: z.strictObject({
+    ttft_ms: z.number().nullable(),
+    tpot_ms: z.number().nullable(),
+    stat: z.enum(COMPARE_STATS),
+  }),
+  price: z
+    .string()
+    .describe(
+      '$/GPU-hour as the compare page\'s `price` parameter writes it ("2.5", "H100:3.1,L40S:1.2"); empty for none.',
+    ),
+  at_user: z.number().nullable().describe("The interactivity (tok/s per user) the efficiency comparison is read at."),
   created_at: z.string(),
 });
 
