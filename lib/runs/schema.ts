@@ -315,12 +315,10 @@ export const WorkloadSchema = z
         "Prompt and output lengths are drawn uniformly from [len × (1 − r), len × (1 + r)] around input_len and output_len.",
       ),
     burstiness: z
-      .number()
-      .positive()
-      .max(1_000_000)
+      .union([z.number().positive().max(1_000_000), z.literal("inf")])
       .optional()
       .describe(
-        "Open loop: the shape of the gamma distribution of the times between arrivals; 1 is a Poisson process, lower is burstier.",
+        'Open loop: the shape of the gamma distribution of the times between arrivals; 1 is a Poisson process, lower is burstier, "inf" evenly spaced.',
       ),
     max_concurrency: z
       .number()
