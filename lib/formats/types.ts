@@ -71,6 +71,24 @@ export interface Fragment {
   points: ResultPoint[];
   /** Things a person should know: figures that were NaN, a level whose requests all failed. */
   warnings: string[];
+  /**
+   * Names the fragment's one load point for a supplement from another file (inference-perf writes a stage's
+   * server-side figures to a file of their own, which has no load level).
+   */
+  pairKey?: string;
+  /** Figures for the point of the fragment with the same `pairKey`: this fragment has no points of its own. */
+  supplement?: Supplement;
+}
+
+/** Server-side figures of a load point that another file holds (see `Fragment.pairKey`). */
+export interface Supplement {
+  pairKey: string;
+  /** Merged into the point; a field the point already has keeps its value. */
+  figures: Partial<ResultPoint>;
+  /** Field → where it came from, as in `ResultPoint.sources`. */
+  sources: Record<string, string>;
+  /** Requests the server counted over the point's window, to check against the client's count. */
+  serverRequests?: number;
 }
 
 export interface FormatParser {
