@@ -7,11 +7,13 @@ import type { ReactNode } from "react";
 import { ConcurrencyChart } from "@/components/charts/ConcurrencyChart";
 import { ParetoChart } from "@/components/charts/ParetoChart";
 import { SingleStreamChart } from "@/components/charts/SingleStreamChart";
+import { ComparisonServerMetrics } from "@/components/runs/ServerMetricsPanel";
 import { Card, DemoBadge, Section } from "@/components/ui/primitives";
 import type { Comparison, ComparisonSeries } from "@/lib/analysis/comparison";
 import type { HeadlineDelta } from "@/lib/analysis/deltas";
 import { axisName } from "@/lib/analysis/series";
 import { formatChangeLine, formatHardware, formatLoadLevel, formatNumber } from "@/lib/format";
+import type { StoredRun } from "@/lib/runs/queries";
 import {
   AddRunPicker,
   BaselinePicker,
@@ -217,8 +219,11 @@ export function ComparisonView({
   editable,
   notFound,
   truncated,
+  runs,
 }: {
   comparison: Comparison;
+  /** The compared runs, for the server's figures beside the curves (repeats averaged as the series are). */
+  runs?: readonly StoredRun[];
   /** Recent runs offered in "Add a run" (editable views only). */
   candidates: RunOption[];
   /** Runs can be added and removed (the plain /compare page); saved comparisons keep their runs. */
@@ -292,6 +297,8 @@ export function ComparisonView({
           <ConcurrencyChart data={comparison.charts.ttft} unit="ms" testId="chart-ttft" toggleable />
         </ChartSection>
       </div>
+
+      {runs ? <ComparisonServerMetrics comparison={comparison} runs={runs} /> : null}
 
       <Section title="Deltas by load level" id="deltas">
         <div className="space-y-8">

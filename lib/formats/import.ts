@@ -221,7 +221,12 @@ function attachSupplements(result: ParsedUpload, supplements: readonly IndexedSu
     target.warnings.push(...fragment.warnings);
     const completed = point.completed;
     const counted = supplement.serverRequests;
-    if (counted !== undefined && completed !== undefined && completed > 0 && (counted > 1.5 * completed || counted < 0.5 * completed)) {
+    if (
+      counted !== undefined &&
+      completed !== undefined &&
+      completed > 0 &&
+      (counted > 1.5 * completed || counted < 0.5 * completed)
+    ) {
       target.warnings.push(
         `${fragment.file}: the server counted ${counted} requests over this load level's window where the client completed ${completed}: its figures may include other traffic or a wider window than the level's.`,
       );

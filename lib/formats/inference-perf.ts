@@ -293,7 +293,8 @@ function parsePrometheus(file: SourceFile): Fragment[] {
   const served = count !== null && count > 0;
   const notRead = (key: string, why: string) =>
     warnings.push(`inference-perf Prometheus report: successes.${key} not imported: ${why}`);
-  const ZERO = "it is 0 while the server completed requests, which is how inference-perf writes a query that found nothing (the metric is not exposed under the name it asked for)";
+  const ZERO =
+    "it is 0 while the server completed requests, which is how inference-perf writes a query that found nothing (the metric is not exposed under the name it asked for)";
 
   const waiting = stat(successes, "queue_len", "mean");
   if (waiting !== undefined) put("server_waiting_requests_mean", waiting, "queue_len.mean");

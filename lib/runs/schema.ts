@@ -130,7 +130,7 @@ const SERVER_COUNT_FIELDS = new Set<ServerMetricField>(["server_preemptions", "s
 const serverShape = Object.fromEntries(
   SERVER_METRIC_KEYS.map((key) => {
     const base = SERVER_FRACTION_FIELDS.has(key)
-      ? z.number().min(0).max(1)
+      ? z.number().min(0, "must be a share from 0 to 1").max(1, "must be a share from 0 to 1 (not a percentage)")
       : SERVER_COUNT_FIELDS.has(key)
         ? count()
         : nonNegative();
@@ -138,7 +138,9 @@ const serverShape = Object.fromEntries(
   }),
 ) as Record<ServerMetricField, z.ZodOptional<z.ZodNumber>>;
 
-const nullableColumn = <T extends z.ZodTypeAny>(item: T) => z.array(item.nullable()).max(LIMITS.requestRowsPerPoint);
+const TOO_MANY_ROWS = `at most ${LIMITS.requestRowsPerPoint.toLocaleString("en-US")} requests per load point: keep an evenly spaced sample of them (servebench bench --save-detailed does, and says so)`;
+const nullableColumn = <T extends z.ZodTypeAny>(item: T) =>
+  z.array(item.nullable()).max(LIMITS.requestRowsPerPoint, TOO_MANY_ROWS);
 
 /**
  * Each request of a load point, stored column by column (one array per figure, one entry per request, in
@@ -152,12 +154,12 @@ export const RequestDetailSchema = z
     ),
     start_ms: z
       .array(nonNegative())
-      .max(LIMITS.requestRowsPerPoint)
+      .max(LIMITS.requestRowsPerPoint, TOO_MANY_ROWS)
       .optional()
       .describe("When each request was sent, in ms after the load point's first request."),
     queue_ms: z
       .array(nonNegative())
-      .max(LIMITS.requestRowsPerPoint)
+      .max(LIMITS.requestRowsPerPoint, TOO_MANY_ROWS)
       .optional()
       .describe(
         "How long each request waited in the client before it was sent (its arrival time to its send time; a cap on concurrency holds it back), in ms.",
