@@ -72,7 +72,7 @@ export function LatencyDistributionChart({
               formatter={(p, name) => [`${formatNumber(Number(p))}% of requests at most`, String(name)]}
               contentStyle={{ borderRadius: 6, fontSize: 12 }}
             />
-            <Legend wrapperStyle={{ fontSize: 12 }} />
+            <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={null} />
             {shown.levels.map((level) => (
               <Line
                 key={level.key}

@@ -9,23 +9,16 @@
  */
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import {
-  rowField,
-  SERVER_FIGURES,
   type ServerMetricsChartData,
   type ServerMetricsRow,
   type ServerPanel,
+  serverSummaryLines,
 } from "@/lib/analysis/server-metrics";
 import { formatNumber } from "@/lib/format";
 
 function unitText(value: number, unit: string): string {
   if (unit === "%") return `${formatNumber(value)}%`;
   return unit ? `${formatNumber(value)} ${unit}` : formatNumber(value);
-}
-
-function figureText(row: ServerMetricsRow, seriesKey: string, field: string, unit: string, percent: boolean): string {
-  const value = row[rowField(seriesKey, field)];
-  if (typeof value !== "number") return "";
-  return unitText(value, percent ? "%" : unit);
 }
 
 interface TooltipProps {
@@ -45,34 +38,31 @@ function PanelTooltip({
   if (!active || !row) return null;
   return (
     <div
-      className="max-w-xs rounded-md border border-zinc-200 bg-white p-2 text-xs text-zinc-800 shadow dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+      className="max-w-sm rounded-md border border-zinc-200 bg-white p-2 text-xs text-zinc-800 shadow dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
       data-testid={`server-tooltip-${panel.id}`}
     >
       <div className="mb-1 font-semibold">{row.level}</div>
       {data.series.map((series) => {
-        const lines = panel.lines.filter((line) => line.field.startsWith(`${series.key}__`));
-        const own = lines
+        const own = panel.lines
+          .filter((line) => line.field.startsWith(`${series.key}__`))
           .map((line) => {
             const value = row[line.field];
-            return typeof value === "number" ? `${line.label}: ${unitText(value, panel.unit)}` : null;
+            return typeof value === "number" ? `${line.kind}: ${unitText(value, panel.unit)}` : null;
           })
           .filter((text): text is string => text !== null);
-        const others = full
-          ? SERVER_FIGURES.map((figure) => {
-              const text = figureText(row, series.key, figure.field, figure.unit, figure.percent);
-              return text ? `${figure.label}: ${text}` : null;
-            }).filter((text): text is string => text !== null)
-          : [];
+        // The TTFT panel's tooltip says everything the server reported at the level.
+        const others = full ? serverSummaryLines(row, series.key) : [];
         if (own.length === 0 && others.length === 0) return null;
         return (
-          <div key={series.key} className="mt-1">
+          <div key={series.key} className="mt-1" data-series={series.key}>
             {data.series.length > 1 ? (
               <div className="font-medium" style={{ color: series.color }}>
                 {series.label}
               </div>
             ) : null}
-            {[...own, ...others.filter((text) => !own.includes(text))].map((text) => (
-              <div key={text} className="tabular-nums">
+            {own.length > 0 ? <div className="tabular-nums">{own.join(" · ")}</div> : null}
+            {others.map((text) => (
+              <div key={text} className="tabular-nums text-zinc-600 dark:text-zinc-300">
                 {text}
               </div>
             ))}
@@ -113,59 +103,70 @@ function PanelChart({
           ({panel.unit === "%" ? "%" : panel.unit})
         </span>
       </figcaption>
-      <div className="text-zinc-600 dark:text-zinc-400">
-        <ResponsiveContainer width="100%" height={height}>
-          <LineChart data={data.rows} syncId={syncId} margin={{ top: 8, right: 16, bottom: 4, left: 4 }}>
-            <CartesianGrid strokeDasharray="3 3" stroke="currentColor" strokeOpacity={0.15} />
-            {byRate ? (
-              <XAxis
-                dataKey="x"
-                type="number"
-                domain={data.domain ?? [0, "auto"]}
-                tickFormatter={(x: number) => formatNumber(x)}
+      {panel.lines.length === 0 ? (
+        <div
+          className="flex items-center justify-center rounded border border-dashed border-zinc-300 px-4 text-center text-xs text-zinc-500 dark:border-zinc-700 dark:text-zinc-400"
+          style={{ height }}
+        >
+          Not reported: the server did not expose this figure, or the file it came from could not give it.
+        </div>
+      ) : (
+        <div className="text-zinc-600 dark:text-zinc-400">
+          <ResponsiveContainer width="100%" height={height}>
+            <LineChart data={data.rows} syncId={syncId} margin={{ top: 8, right: 16, bottom: 4, left: 4 }}>
+              <CartesianGrid strokeDasharray="3 3" stroke="currentColor" strokeOpacity={0.15} />
+              {byRate ? (
+                <XAxis
+                  dataKey="x"
+                  type="number"
+                  domain={data.domain ?? [0, "auto"]}
+                  tickFormatter={(x: number) => formatNumber(x)}
+                  stroke="currentColor"
+                  height={28}
+                />
+              ) : (
+                <XAxis
+                  dataKey="x"
+                  type="number"
+                  domain={data.domain ?? ["auto", "auto"]}
+                  ticks={data.ticks}
+                  tickFormatter={(x: number) => String(Math.round(2 ** x))}
+                  stroke="currentColor"
+                  height={28}
+                />
+              )}
+              <YAxis
                 stroke="currentColor"
-                height={28}
+                width={52}
+                tickFormatter={(value: number) => formatNumber(value)}
+                domain={panel.unit === "%" ? [0, 100] : [0, "auto"]}
               />
-            ) : (
-              <XAxis
-                dataKey="x"
-                type="number"
-                domain={data.domain ?? ["auto", "auto"]}
-                ticks={data.ticks}
-                tickFormatter={(x: number) => String(Math.round(2 ** x))}
-                stroke="currentColor"
-                height={28}
+              <Tooltip
+                labelFormatter={(x) => xLabel(Number(x))}
+                wrapperStyle={{ zIndex: panel.id === "ttft" ? 40 : 30 }}
+                content={<PanelTooltip panel={panel} data={data} full={panel.id === "ttft"} />}
               />
-            )}
-            <YAxis
-              stroke="currentColor"
-              width={52}
-              tickFormatter={(value: number) => formatNumber(value)}
-              domain={panel.unit === "%" ? [0, 100] : [0, "auto"]}
-            />
-            <Tooltip
-              labelFormatter={(x) => xLabel(Number(x))}
-              content={<PanelTooltip panel={panel} data={data} full={panel.id === "ttft"} />}
-            />
-            {panel.lines.length > 1 ? <Legend wrapperStyle={{ fontSize: 11 }} /> : null}
-            {panel.lines.map((line) => (
-              <Line
-                key={line.field}
-                dataKey={line.field}
-                name={line.label}
-                stroke={colorOf(line.field)}
-                strokeDasharray={line.dashed ? "5 4" : undefined}
-                strokeWidth={2}
-                dot={{ r: 3 }}
-                activeDot={{ r: 5 }}
-                connectNulls={false}
-                isAnimationActive={false}
-                type="linear"
-              />
-            ))}
-          </LineChart>
-        </ResponsiveContainer>
-      </div>
+              {panel.lines.length > 1 ? <Legend wrapperStyle={{ fontSize: 11 }} itemSorter={null} /> : null}
+              {panel.lines.map((line) => (
+                <Line
+                  key={line.field}
+                  dataKey={line.field}
+                  name={line.label}
+                  stroke={colorOf(line.field)}
+                  strokeDasharray={line.dashed ? "5 4" : undefined}
+                  strokeOpacity={line.dashed ? 0.7 : 1}
+                  strokeWidth={2}
+                  dot={{ r: 3 }}
+                  activeDot={{ r: 5 }}
+                  connectNulls={false}
+                  isAnimationActive={false}
+                  type="linear"
+                />
+              ))}
+            </LineChart>
+          </ResponsiveContainer>
+        </div>
+      )}
     </figure>
   );
 }

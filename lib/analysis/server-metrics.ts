@@ -5,7 +5,7 @@
  * rate); a level a run has no figure at is null, a gap, never zero.
  */
 
-import { formatLoadLevel } from "@/lib/format";
+import { formatLoadLevel, formatNumber } from "@/lib/format";
 import type { LatencyKey, RequestDetail, ResultPoint, ServerMetricField } from "@/lib/runs/schema";
 import { percentileOfSorted } from "@/lib/stats";
 import { levelOf } from "./levels";
@@ -32,7 +32,10 @@ export type ServerPanelId = "ttft" | "kv" | "waiting" | "running" | "preemptions
 export interface ServerPanelLine {
   /** The row field of the line for a series: `${seriesKey}__${field}` (no dot: chart libraries read a dot as a path). */
   field: string;
+  /** The legend's name: the series (a comparison) or what the line is (one run). */
   label: string;
+  /** What the line is: "mean", "max", "client", "server"… */
+  kind: string;
   dashed: boolean;
 }
 
@@ -261,6 +264,7 @@ export function serverMetricsChart(
         lines.push({
           field: rowField(item.key, spec.field),
           label: visible.length === 1 ? spec.label : `${item.label}${spec.secondary ? ` (${spec.label})` : ""}`,
+          kind: spec.label,
           dashed: spec.secondary === true,
         });
       }
@@ -311,6 +315,57 @@ function isShare(field: string): boolean {
 /** The row key of one series' figure. */
 export function rowField(seriesKey: string, field: string): string {
   return `${seriesKey}__${field}`;
+}
+
+/**
+ * A series' server figures at one level in a few short lines, for the tooltip:
+ * "running 12.8 (max 16)", "KV cache 41% (max 55%)", "server TTFT 193 ms · TPOT 8.7 ms".
+ */
+export function serverSummaryLines(row: ServerMetricsRow, seriesKey: string): string[] {
+  const value = (field: ServerMetricField) => {
+    const found = row[rowField(seriesKey, field)];
+    return typeof found === "number" ? found : null;
+  };
+  const number = (x: number) => formatNumber(x);
+  const pair = (label: string, mean: ServerMetricField, max: ServerMetricField, unit = "") => {
+    const a = value(mean);
+    const b = value(max);
+    if (a === null && b === null) return null;
+    const main = a === null ? "—" : `${number(a)}${unit}`;
+    return b === null ? `${label} ${main}` : `${label} ${main} (max ${number(b)}${unit})`;
+  };
+  const lines = [
+    pair("running", "server_running_requests_mean", "server_running_requests_max"),
+    pair("waiting", "server_waiting_requests_mean", "server_waiting_requests_max"),
+    pair("KV cache", "server_kv_cache_usage_mean", "server_kv_cache_usage_max", "%"),
+  ];
+  const preemptions = value("server_preemptions");
+  if (preemptions !== null) lines.push(`preemptions ${number(preemptions)}`);
+  const prefix = value("server_prefix_cache_hit_rate");
+  if (prefix !== null) lines.push(`prefix-cache hits ${number(prefix)}%`);
+  const accepted = value("server_spec_acceptance_rate");
+  const length = value("server_spec_acceptance_length");
+  if (accepted !== null || length !== null) {
+    const parts = [
+      accepted === null ? null : `${number(accepted)}% accepted`,
+      length === null ? null : `${number(length)} tokens a step`,
+    ];
+    lines.push(`speculative ${parts.filter(Boolean).join(", ")}`);
+  }
+  const engine = (
+    [
+      ["TTFT", "server_mean_ttft_ms"],
+      ["TPOT", "server_mean_tpot_ms"],
+      ["ITL", "server_mean_itl_ms"],
+    ] as const
+  )
+    .map(([label, field]) => {
+      const found = value(field);
+      return found === null ? null : `${label} ${number(found)} ms`;
+    })
+    .filter(Boolean);
+  if (engine.length > 0) lines.push(`server ${engine.join(" · ")}`);
+  return lines.filter((line): line is string => line !== null);
 }
 
 /* ------------------------------------------------------------------------------------------------------ */

@@ -196,6 +196,7 @@ interface IndexedSupplement {
  * pairs with. One without a partner among the uploaded files is reported as skipped, saying why.
  */
 function attachSupplements(result: ParsedUpload, supplements: readonly IndexedSupplement[]): void {
+  const mismatches: { target: IndexedFragment; text: string }[] = [];
   for (const { fragment, supplement, format } of supplements) {
     const target = result.fragments.find(
       (candidate) => candidate.pairKey === supplement.pairKey && candidate.points.length === 1,
@@ -227,10 +228,20 @@ function attachSupplements(result: ParsedUpload, supplements: readonly IndexedSu
       completed > 0 &&
       (counted > 1.5 * completed || counted < 0.5 * completed)
     ) {
-      target.warnings.push(
-        `${fragment.file}: the server counted ${counted} requests over this load level's window where the client completed ${completed}: its figures may include other traffic or a wider window than the level's.`,
-      );
+      mismatches.push({ target, text: `${fragment.file}: ${counted} vs ${completed}` });
     }
+  }
+  // One warning for all the levels whose server count is off, so a sweep of seven says it once.
+  if (mismatches.length > 0) {
+    // A run's warning is at most 1,000 characters: the first levels are named, the rest counted.
+    const named = mismatches.slice(0, 6).map((item) => item.text);
+    const more = mismatches.length > 6 ? `; and ${mismatches.length - 6} more` : "";
+    const warning =
+      `The server counted other numbers of requests over these load levels' windows than the client completed (server vs client: ${named.join("; ")}${more}): its figures there may include other traffic or a wider window than the level's.`.slice(
+        0,
+        1000,
+      );
+    for (const { target } of mismatches) if (!target.warnings.includes(warning)) target.warnings.push(warning);
   }
 }
 

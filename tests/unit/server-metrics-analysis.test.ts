@@ -10,6 +10,7 @@ import {
   rowField,
   serverMetricRows,
   serverMetricsChart,
+  serverSummaryLines,
 } from "@/lib/analysis/server-metrics";
 import type { ResultPoint } from "@/lib/runs/schema";
 
@@ -40,8 +41,8 @@ describe("serverMetricsChart", () => {
     expect(data.domain).toEqual([0, 3]);
     expect(data.panels.map((panel) => panel.id)).toEqual(["ttft", "kv", "waiting", "preemptions"]);
     expect(data.panels[0]!.lines).toEqual([
-      { field: "s0__mean_ttft_ms", label: "client", dashed: false },
-      { field: "s0__server_mean_ttft_ms", label: "server", dashed: true },
+      { field: "s0__mean_ttft_ms", label: "client", kind: "client", dashed: false },
+      { field: "s0__server_mean_ttft_ms", label: "server", kind: "server", dashed: true },
     ]);
     expect(data.panels[1]!.lines.map((line) => [line.label, line.dashed])).toEqual([
       ["mean", false],
@@ -57,6 +58,13 @@ describe("serverMetricsChart", () => {
       [rowField("s0", "server_waiting_requests_max")]: 12,
     });
     expect(data.rows[0]![rowField("s0", "server_mean_ttft_ms")]).toBeNull();
+    // The tooltip's summary of the level, in a few lines.
+    expect(serverSummaryLines(data.rows[1]!, "s0")).toEqual([
+      "waiting 6 (max 12)",
+      "KV cache 90% (max 100%)",
+      "preemptions 4",
+      "server TTFT 180 ms",
+    ]);
   });
 
   it("a comparison: one mean line per series on the axis and domain it is given, a gap where a run has no level", () => {
@@ -71,8 +79,8 @@ describe("serverMetricsChart", () => {
     expect(data.domain).toEqual([0, 7]);
     const kv = data.panels.find((panel) => panel.id === "kv")!;
     expect(kv.lines).toEqual([
-      { field: "s0__server_kv_cache_usage_mean", label: "A", dashed: false },
-      { field: "s1__server_kv_cache_usage_mean", label: "B", dashed: false },
+      { field: "s0__server_kv_cache_usage_mean", label: "A", kind: "mean", dashed: false },
+      { field: "s1__server_kv_cache_usage_mean", label: "B", kind: "mean", dashed: false },
     ]);
     expect(data.panels[0]!.lines.map((line) => line.field)).toEqual(["s0__p99_ttft_ms"]);
     expect(data.rows[0]![rowField("s1", "server_kv_cache_usage_mean")]).toBeNull();

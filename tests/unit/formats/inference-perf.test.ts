@@ -442,7 +442,7 @@ describe("upload pipeline", () => {
     const first = parsed.fragments.find((fragment) => fragment.file.endsWith("stage_0_lifecycle_metrics.json"))!;
     expect(at(stageFile(0), "successes.count")).toBe(60);
     expect(first.warnings).toContain(
-      `${DIR}/stage_0_prometheus_metrics.json: the server counted 937 requests over this load level's window where the client completed 60: its figures may include other traffic or a wider window than the level's.`,
+      `The server counted other numbers of requests over these load levels' windows than the client completed (server vs client: ${DIR}/stage_0_prometheus_metrics.json: 937 vs 60; ${DIR}/stage_1_prometheus_metrics.json: 4071 vs 1884; ${DIR}/stage_2_prometheus_metrics.json: 7458 vs 3707; ${DIR}/stage_3_prometheus_metrics.json: 10938 vs 5531; ${DIR}/stage_4_prometheus_metrics.json: 14849 vs 7355; ${DIR}/stage_5_prometheus_metrics.json: 18353 vs 9178; and 1 more): its figures there may include other traffic or a wider window than the level's.`,
     );
   });
 });
