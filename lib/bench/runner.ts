@@ -6,6 +6,7 @@
  * server's Prometheus /metrics is scraped for its own view of it. An abort signal (Ctrl-C) stops it between
  * requests and returns what was measured, marked partial.
  */
+import { setMaxListeners } from "node:events";
 import { formatLoadLevel, formatNumber } from "@/lib/format";
 import type { RequestRate } from "@/lib/runs/schema";
 import { createPool, getJson, getText, type HttpPool, streamRequest } from "./client";
@@ -330,6 +331,8 @@ function openLoopWarning(
 
 export async function runBenchmark(config: BenchConfig, hooks: BenchHooks = {}): Promise<BenchResult> {
   const { signal } = hooks;
+  // Every request in flight listens for the interruption: hundreds at once are expected, not a leak.
+  if (signal) setMaxListeners(0, signal);
   const emit = hooks.onEvent ?? (() => {});
   const levels = loadLevels(config);
   const open = levels.some((level) => "request_rate" in level);
