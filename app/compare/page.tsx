@@ -100,6 +100,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Sear
         editable
         notFound={loaded.notFound}
         truncated={loaded.truncated}
+        runs={loaded.runs}
       />
     </>
   );

@@ -8,6 +8,7 @@ import { EfficiencyChart } from "@/components/charts/EfficiencyChart";
 import { LoadChart } from "@/components/charts/LoadChart";
 import { LoadTooltipProvider } from "@/components/charts/LoadTooltip";
 import { SingleStreamChart } from "@/components/charts/SingleStreamChart";
+import { ComparisonServerMetrics } from "@/components/runs/ServerMetricsPanel";
 import { Card, DemoBadge, Section } from "@/components/ui/primitives";
 import type { Comparison, ComparisonSeries } from "@/lib/analysis/comparison";
 import type { HeadlineDelta } from "@/lib/analysis/deltas";
@@ -15,6 +16,7 @@ import type { Spread } from "@/lib/analysis/intervals";
 import { sloText } from "@/lib/analysis/slo";
 import { formatChangeLine, formatHardware, formatLoadLevel, formatNumber, formatPercentChange } from "@/lib/format";
 import { engineDisplayName } from "@/lib/runs/names";
+import type { StoredRun } from "@/lib/runs/queries";
 import {
   AddRunPicker,
   BaselinePicker,
@@ -333,8 +335,11 @@ export function ComparisonView({
   editable,
   notFound,
   truncated,
+  runs,
 }: {
   comparison: Comparison;
+  /** The compared runs, for the server's figures beside the curves (repeats averaged as the series are). */
+  runs?: readonly StoredRun[];
   /** Recent runs offered in "Add a run" (editable views only). */
   candidates: RunOption[];
   /** Runs can be added and removed (the plain /compare page); saved comparisons keep their runs. */
@@ -448,6 +453,8 @@ export function ComparisonView({
           </ChartSection>
         </div>
       </LoadTooltipProvider>
+
+      {runs ? <ComparisonServerMetrics comparison={comparison} runs={runs} /> : null}
 
       <Section title="Deltas by load level" id="deltas">
         <div className="space-y-8">

@@ -2,10 +2,73 @@
 
 import { tableClass, tdClass, thClass } from "@/components/ui/primitives";
 import { metricInfo } from "@/lib/analysis/metrics";
+import { SERVER_FIGURES } from "@/lib/analysis/server-metrics";
 import { formatLoadLevel, formatNumber } from "@/lib/format";
-import { LATENCY_METRICS, LATENCY_STATS, type LatencyKey, type ResultPoint } from "@/lib/runs/schema";
+import {
+  LATENCY_METRICS,
+  LATENCY_STATS,
+  type LatencyKey,
+  PERCENTILE_METRICS,
+  type ResultPoint,
+} from "@/lib/runs/schema";
 
-type PointKey = Exclude<keyof ResultPoint, "sources">;
+type PointKey = Exclude<keyof ResultPoint, "sources" | "requests" | "percentiles">;
+
+interface Column {
+  id: string;
+  label: string;
+  value: (point: ResultPoint) => number | undefined;
+  /** The field whose `sources` entry the cell's title shows. */
+  source?: string;
+}
+
+const fieldColumn = ({ key, label }: { key: PointKey; label: string }): Column => ({
+  id: key,
+  label,
+  value: (point) => point[key] as number | undefined,
+  source: key,
+});
+
+const PERCENTILE_NAMES: Record<string, string> = { ttft: "TTFT", tpot: "TPOT", itl: "ITL", e2el: "E2E latency" };
+
+/** The extra percentiles some point has (`percentiles`), as columns: "P75 TTFT ms". */
+function percentileColumns(points: readonly ResultPoint[]): Column[] {
+  const columns: Column[] = [];
+  for (const metric of PERCENTILE_METRICS) {
+    const keys = new Set<string>();
+    for (const point of points) for (const key of Object.keys(point.percentiles?.[metric] ?? {})) keys.add(key);
+    const sorted = [...keys].sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
+    for (const key of sorted) {
+      columns.push({
+        id: `percentiles.${metric}.${key}`,
+        label: `${key.toUpperCase()} ${PERCENTILE_NAMES[metric]} ms`,
+        value: (point) => point.percentiles?.[metric]?.[key],
+      });
+    }
+  }
+  return columns;
+}
+
+/** "Running requests (mean)" → "Server running requests (mean)"; "KV-cache…" keeps its capitals. */
+function serverLabel(label: string): string {
+  if (label.startsWith("Server ")) return label;
+  const second = label.charAt(1);
+  const head = second === second.toLowerCase() ? label.charAt(0).toLowerCase() : label.charAt(0);
+  return `Server ${head}${label.slice(1)}`;
+}
+
+/** The server's figures, shares shown as percentages. */
+const SERVER_COLUMNS: Column[] = SERVER_FIGURES.filter((figure) => figure.field !== "server_metrics_samples").map(
+  (figure) => ({
+    id: figure.field,
+    label: `${serverLabel(figure.label)}${figure.unit && figure.unit !== "requests" ? ` ${figure.unit}` : ""}`,
+    value: (point: ResultPoint) => {
+      const value = point[figure.field];
+      return value === undefined ? undefined : figure.percent ? value * 100 : value;
+    },
+    source: figure.field,
+  }),
+);
 
 const COUNT_COLUMNS: { key: PointKey; label: string }[] = [
   { key: "completed", label: "Completed" },
@@ -26,15 +89,20 @@ const LATENCY_COLUMNS: { key: PointKey; label: string }[] = LATENCY_METRICS.flat
   }),
 );
 
-const COLUMNS: { key: PointKey; label: string }[] = [
-  ...COUNT_COLUMNS,
-  ...LATENCY_COLUMNS,
+const TOKEN_COLUMNS: { key: PointKey; label: string }[] = [
   { key: "total_input_tokens", label: "Input tokens" },
   { key: "total_output_tokens", label: "Output tokens" },
 ];
 
 export function PointsTable({ points }: { points: ResultPoint[] }) {
-  const columns = COLUMNS.filter((column) => points.some((point) => point[column.key] !== undefined));
+  const all: Column[] = [
+    ...COUNT_COLUMNS.map(fieldColumn),
+    ...LATENCY_COLUMNS.map(fieldColumn),
+    ...percentileColumns(points),
+    ...TOKEN_COLUMNS.map(fieldColumn),
+    ...SERVER_COLUMNS,
+  ];
+  const columns = all.filter((column) => points.some((point) => column.value(point) !== undefined));
   return (
     <div className="overflow-x-auto">
       <table className={tableClass} data-testid="points-table">
@@ -42,7 +110,7 @@ export function PointsTable({ points }: { points: ResultPoint[] }) {
           <tr>
             <th className={thClass}>Load</th>
             {columns.map((column) => (
-              <th key={column.key} className={`${thClass} text-right`}>
+              <th key={column.id} className={`${thClass} text-right`}>
                 {column.label}
               </th>
             ))}
@@ -60,10 +128,10 @@ export function PointsTable({ points }: { points: ResultPoint[] }) {
                 ) : null}
               </td>
               {columns.map((column) => {
-                const value = point[column.key];
-                const source = point.sources?.[column.key];
+                const value = column.value(point);
+                const source = column.source ? point.sources?.[column.source] : undefined;
                 return (
-                  <td key={column.key} className={`${tdClass} num`} title={source ? `from ${source}` : undefined}>
+                  <td key={column.id} className={`${tdClass} num`} title={source ? `from ${source}` : undefined}>
                     {typeof value === "number" ? formatNumber(value) : "—"}
                   </td>
                 );

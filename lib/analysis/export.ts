@@ -1,5 +1,6 @@
 /** A comparison as CSV: one row per metric, load level and series, with the change against the baseline. */
 import type { Comparison } from "./comparison";
+import { type ServerMetricsRun, serverMetricRows } from "./server-metrics";
 
 const HEADER = [
   "metric",
@@ -28,7 +29,11 @@ function loadLabel(level: { concurrency: number | null; request_rate: number | "
   return level.request_rate === "inf" ? "rate inf" : `rate ${level.request_rate}`;
 }
 
-export function comparisonCsv(comparison: Comparison): string {
+/**
+ * With the compared runs, the server's figures follow the client's (`server_*` metrics, shares as 0–1), with
+ * the change against the baseline series and no verdict: a server figure is neither better nor worse.
+ */
+export function comparisonCsv(comparison: Comparison, runs: readonly ServerMetricsRun[] = []): string {
   const lines = [HEADER.join(",")];
   const baseline = comparison.series[comparison.baselineIndex];
   for (const table of comparison.deltaTables) {
@@ -55,6 +60,43 @@ export function comparisonCsv(comparison: Comparison): string {
             .join(","),
         );
       });
+    }
+  }
+  if (runs.length > 0) {
+    const rows = serverMetricRows(
+      runs,
+      comparison.series.map((item) => ({
+        key: item.key,
+        label: item.label,
+        color: item.color,
+        runIds: item.runs.map((run) => run.id),
+      })),
+    );
+    const levelKey = (row: (typeof rows)[number]) => `${row.metric}|${row.concurrency}|${row.request_rate}`;
+    const baseValues = new Map(
+      rows.filter((row) => row.series === baseline?.label).map((row) => [levelKey(row), row.value]),
+    );
+    for (const row of rows) {
+      const isBaseline = row.series === baseline?.label;
+      const base = isBaseline ? null : (baseValues.get(levelKey(row)) ?? null);
+      const change = base !== null && base !== 0 ? Math.round(((row.value - base) / base) * 10_000) / 100 : null;
+      lines.push(
+        [
+          row.metric,
+          row.unit,
+          loadLabel(row),
+          row.concurrency,
+          row.request_rate,
+          row.series,
+          row.runs,
+          row.value,
+          base,
+          change,
+          isBaseline ? "baseline" : "",
+        ]
+          .map(cell)
+          .join(","),
+      );
     }
   }
   return `${lines.join("\r\n")}\r\n`;

@@ -63,17 +63,20 @@ function httpErrorText(status: number, statusMessage: string | undefined, body: 
 }
 
 export type JsonAnswer = { ok: true; status: number; body: unknown } | { ok: false; status?: number; error: string };
+export type TextAnswer = { ok: true; status: number; text: string } | { ok: false; status?: number; error: string };
 
-/** GET a JSON document; any failure is an answer, never a throw (the probes are best-effort). */
-export function getJson(
+/** GET a document as text; any failure is an answer, never a throw. A body past `maxBytes` is a failure. */
+export function getText(
   pool: HttpPool,
   url: URL,
   headers: Record<string, string>,
   timeoutMs: number,
-): Promise<JsonAnswer> {
+  maxBytes = 4_000_000,
+  accept = "application/json",
+): Promise<TextAnswer> {
   return new Promise((resolve) => {
     let settled = false;
-    const settle = (answer: JsonAnswer) => {
+    const settle = (answer: TextAnswer) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -82,7 +85,7 @@ export function getJson(
     const request = transportOf(url).request(url, {
       method: "GET",
       agent: pool.agent,
-      headers: { accept: "application/json", ...headers },
+      headers: { accept, ...headers },
     });
     const timer = setTimeout(() => {
       settle({ ok: false, error: `no answer within ${timeoutMs / 1000} s` });
@@ -92,27 +95,43 @@ export function getJson(
     request.on("response", (response) => {
       const chunks: Buffer[] = [];
       let size = 0;
+      const status = response.statusCode ?? 0;
       response.on("data", (chunk: Buffer) => {
         size += chunk.length;
-        if (size <= 4_000_000) chunks.push(chunk);
+        if (size <= maxBytes) chunks.push(chunk);
+        else if (status === 200) {
+          settle({ ok: false, status, error: `the answer is larger than ${maxBytes / 1_000_000} MB` });
+          request.destroy();
+        }
       });
       response.on("error", (error) => settle({ ok: false, error: describeNetworkError(error, url) }));
       response.on("end", () => {
         const text = Buffer.concat(chunks).toString("utf8");
-        const status = response.statusCode ?? 0;
         if (status !== 200) {
           settle({ ok: false, status, error: httpErrorText(status, response.statusMessage, text) });
           return;
         }
-        try {
-          settle({ ok: true, status, body: JSON.parse(text) as unknown });
-        } catch {
-          settle({ ok: false, status, error: "the answer is not JSON" });
-        }
+        settle({ ok: true, status, text });
       });
     });
     request.end();
   });
+}
+
+/** GET a JSON document; any failure is an answer, never a throw (the probes are best-effort). */
+export async function getJson(
+  pool: HttpPool,
+  url: URL,
+  headers: Record<string, string>,
+  timeoutMs: number,
+): Promise<JsonAnswer> {
+  const answer = await getText(pool, url, headers, timeoutMs);
+  if (!answer.ok) return answer;
+  try {
+    return { ok: true, status: answer.status, body: JSON.parse(answer.text) as unknown };
+  } catch {
+    return { ok: false, status: answer.status, error: "the answer is not JSON" };
+  }
 }
 
 export interface StreamRequestInput {

@@ -1,8 +1,7 @@
 /** A benchmark's result as a servebench/v1 run document, ready to write to a file or POST to /api/runs. */
 import { RUN_FORMAT, type RunDocumentInput } from "@/lib/runs/schema";
-import { SYNTHETIC_DATASET } from "./prompts";
 import type { BenchConfig, BenchResult } from "./runner";
-import { apiUrl, requestsFor } from "./runner";
+import { apiUrl, loadLevels, requestsFor } from "./runner";
 
 /** What the user said about the run beyond the server: the run-context options. */
 export interface RunContextInput {
@@ -32,6 +31,13 @@ export function buildRunDocument(
     BenchConfig,
     | "baseUrl"
     | "concurrency"
+    | "requestRates"
+    | "burstiness"
+    | "maxConcurrency"
+    | "seed"
+    | "goodput"
+    | "percentiles"
+    | "saveDetailed"
     | "requests"
     | "maxTokens"
     | "temperature"
@@ -52,11 +58,26 @@ export function buildRunDocument(
     client: BENCH_CLIENT,
     base_url: publicUrl(config.baseUrl),
     endpoint: apiUrl(config.baseUrl, config.endpoint === "chat" ? "chat/completions" : "completions").pathname,
-    requests_per_level: config.requests ?? "max(3 × concurrency, 10)",
+    requests_per_level:
+      config.requests ??
+      (config.requestRates && config.requestRates.length > 0
+        ? "max(30 × rate, 10); at rate inf 3 × max_concurrency or 100"
+        : "max(3 × concurrency, 10)"),
     warmup_requests: config.warmup,
     timeout_s: config.timeoutMs / 1000,
   };
   if (config.prompts.distinct !== null) metadata.distinct_prompts = config.prompts.distinct;
+  Object.assign(metadata, config.prompts.metadata ?? {});
+  if (config.goodput && Object.keys(config.goodput).length > 0) {
+    // vLLM's --goodput spelling, targets in ms.
+    metadata.goodput = Object.entries(config.goodput)
+      .map(([metric, ms]) => `${metric}:${ms}`)
+      .join(" ");
+  }
+  if (config.percentiles?.some((p) => ![50, 90, 95, 99].includes(p)))
+    metadata.percentiles = config.percentiles.join(",");
+  if (config.saveDetailed) metadata.per_request_results = true;
+  if (result.metrics_url !== undefined) metadata.server_metrics = publicUrl(new URL(result.metrics_url));
   if (config.ignoreEos) metadata.ignore_eos = true;
   if (context.max_model_len !== undefined) metadata.max_model_len = context.max_model_len;
   if (context.filled.length > 0) metadata.context_from_server = context.filled.join("; ");
@@ -72,13 +93,24 @@ export function buildRunDocument(
   }
   if (result.partial) metadata.partial = true;
 
-  const counts = new Set(config.concurrency.map((concurrency) => requestsFor(concurrency, config.requests)));
-  const workload: NonNullable<RunDocumentInput["workload"]> = { dataset: config.prompts.dataset };
-  if (config.prompts.dataset === SYNTHETIC_DATASET && config.inputLen !== undefined)
-    workload.input_len = config.inputLen;
-  workload.output_len = config.maxTokens;
+  const counts = new Set(loadLevels(config).map((level) => requestsFor(level, config.requests, config.maxConcurrency)));
+  const workload: NonNullable<RunDocumentInput["workload"]> = {
+    dataset: config.prompts.dataset,
+    ...(config.prompts.workload ?? {}),
+  };
+  // A dataset that sets each request's length (ShareGPT's replies, a range ratio) has no one output length,
+  // unless --output-len fixed it.
+  const perRequestLength = config.prompts.at(0).maxTokens !== undefined;
+  if (!perRequestLength || config.ignoreEos) workload.output_len = config.maxTokens;
   if (counts.size === 1) workload.num_prompts = [...counts][0]!;
   workload.temperature = config.temperature;
+  if (config.requestRates && config.requestRates.length > 0) {
+    const burstiness = config.burstiness ?? 1;
+    workload.burstiness = Number.isFinite(burstiness) ? burstiness : "inf";
+    if (config.maxConcurrency !== undefined) workload.max_concurrency = config.maxConcurrency;
+  }
+  const sampled = config.prompts.distinct === null || config.prompts.metadata?.dataset_file !== undefined;
+  if (sampled || (config.requestRates && config.requestRates.length > 0)) workload.seed = config.seed ?? 0;
 
   const doc: RunDocumentInput = {
     format: RUN_FORMAT,

@@ -1,24 +1,46 @@
 /** The options of `servebench bench`, parsed and checked before anything is sent. */
 import { parseArgs } from "node:util";
+import type { RequestRate } from "@/lib/runs/schema";
 import type { RunContextInput } from "./document";
-import { DEFAULT_CONCURRENCY } from "./runner";
+import type { GoodputTargets } from "./metrics";
+import { DEFAULT_CONCURRENCY, OPEN_LOOP_SECONDS } from "./runner";
 import type { Endpoint } from "./sse";
 
 export const BENCH_USAGE = `servebench bench --base-url URL [options]
 
-Measures an OpenAI-compatible server (vLLM, SGLang, TensorRT-LLM, llama.cpp…) at each concurrency level
-and writes a servebench/v1 run (docs/bench.md).
+Measures an OpenAI-compatible server (vLLM, SGLang, TensorRT-LLM, llama.cpp…) at each load level and
+writes a servebench/v1 run (docs/bench.md).
 
   --base-url URL        the server's OpenAI API, e.g. http://host:8000/v1 (required)
   --model NAME          the model to request (default: the first one /v1/models lists)
+
+  Load (closed loop by concurrency, or open loop by request rate):
   --concurrency LIST    concurrency levels (default: ${DEFAULT_CONCURRENCY.join(",")})
-  --requests N          requests per level (default: max(3 × concurrency, 10): three full waves or more)
-  --max-tokens N        max_tokens of every request (default: 256)
-  --temperature T       sampling temperature (default: 0)
-  --prompts FILE        one prompt per line, or JSONL of chat messages (default: built-in varied prompts)
-  --input-len N         synthetic prompts of about N tokens, a new one for every request
+  --request-rate LIST   open loop instead: requests per second per level, e.g. 1,2,4,8,inf
+  --burstiness B        open loop: gamma shape of the times between arrivals (default: 1, Poisson)
+  --max-concurrency N   open loop: at most N requests in flight; later arrivals wait
+  --seed N              seed of arrival times and sampled prompts (default: 0)
+  --requests N          requests per level (default: max(3 × concurrency, 10); open loop: ${OPEN_LOOP_SECONDS} s of
+                        arrivals, max(${OPEN_LOOP_SECONDS} × rate, 10), and at rate inf 3 × --max-concurrency or 100)
+
+  What is sent:
+  --dataset NAME        builtin (default), random, or sharegpt FILE (a ShareGPT JSON file)
+  --prompts FILE        one prompt per line, or JSONL of chat messages
+  --input-len N         random prompts of about N tokens, a new one for every request
+  --prefix-len N        random: a prefix of N tokens shared by every prompt, before its own
+  --range-ratio R       random: lengths drawn from [len × (1 − R), len × (1 + R)] (0 ≤ R < 1; default 0)
   --output-len N        exactly N output tokens: max_tokens N and ignore_eos (vLLM, SGLang)
+  --max-tokens N        max_tokens of every request (default: 256; with sharegpt a cap on the reply's length)
+  --temperature T       sampling temperature (default: 0)
   --endpoint E          chat (/v1/chat/completions, default) or completions (/v1/completions)
+
+  What is kept:
+  --goodput SLOS        targets in ms, e.g. ttft:500 tpot:50 e2el:4000: stores request goodput per level
+  --percentiles LIST    percentiles to report, e.g. 50,90,95,99,99.9 (default: 99)
+  --save-detailed       keep every request's TTFT, TPOT, e2e, tokens and error in the run
+  --metrics-url URL     the server's Prometheus metrics (default: /metrics beside the API, when it answers)
+  --metrics-interval MS how often to scrape them while a level runs (default: 250)
+  --no-metrics          do not read the server's metrics
   --api-key-env NAME    the environment variable holding the API key (default: OPENAI_API_KEY)
   --timeout S           seconds a request may take before it counts as failed (default: 600)
   --warmup N            requests sent before measuring, not counted (default: 1)
@@ -42,7 +64,21 @@ const OPTIONS = {
   "base-url": { type: "string" },
   model: { type: "string" },
   concurrency: { type: "string" },
+  "request-rate": { type: "string" },
+  burstiness: { type: "string" },
+  "max-concurrency": { type: "string" },
+  seed: { type: "string" },
   requests: { type: "string" },
+  dataset: { type: "string" },
+  "dataset-path": { type: "string" },
+  "prefix-len": { type: "string" },
+  "range-ratio": { type: "string" },
+  goodput: { type: "string", multiple: true },
+  percentiles: { type: "string" },
+  "save-detailed": { type: "boolean" },
+  "metrics-url": { type: "string" },
+  "metrics-interval": { type: "string" },
+  "no-metrics": { type: "boolean" },
   "max-tokens": { type: "string" },
   temperature: { type: "string" },
   prompts: { type: "string" },
@@ -76,7 +112,26 @@ export interface BenchOptions {
   baseUrlNote?: string;
   model?: string;
   concurrency: number[];
+  /** Open loop: the request rates; null for a closed loop. */
+  requestRates: RequestRate[] | null;
+  burstiness: number;
+  maxConcurrency?: number;
+  seed: number;
   requests: number | null;
+  dataset: "builtin" | "random" | "sharegpt" | "prompts";
+  /** The ShareGPT file of `--dataset sharegpt FILE`. */
+  datasetPath?: string;
+  prefixLen?: number;
+  rangeRatio?: number;
+  /** `--output-len`, when given. */
+  outputLen?: number;
+  /** True when --max-tokens was given (ShareGPT then caps each reply's length with it). */
+  maxTokensGiven: boolean;
+  goodput?: GoodputTargets;
+  percentiles: number[];
+  saveDetailed: boolean;
+  /** null: --no-metrics. */
+  metrics: { url?: URL; intervalMs: number } | null;
   maxTokens: number;
   temperature: number;
   ignoreEos: boolean;
@@ -111,6 +166,100 @@ function decimal(name: string, text: string | undefined, min: number, exclusive 
     throw new BenchUsageError(`--${name} must be a number ${exclusive ? ">" : "≥"} ${min}, not "${text}"`);
   }
   return value;
+}
+
+/**
+ * "1,2,4,inf" → [1, 2, 4, "inf"]: ascending, "inf" (or "infinity") last, without repeats. Rates may be
+ * fractions (0.5 req/s).
+ */
+export function parseRequestRates(text: string): RequestRate[] {
+  const parts = text
+    .split(",")
+    .map((part) => part.trim())
+    .filter((part) => part !== "");
+  if (parts.length === 0) throw new BenchUsageError("--request-rate needs at least one rate, e.g. 1,2,4,inf");
+  const rates: RequestRate[] = parts.map((part) => {
+    if (/^(inf|infinity)$/i.test(part)) return "inf";
+    const value = Number(part);
+    if (!/^\d*\.?\d+$/.test(part) || !(value > 0) || value > 1_000_000) {
+      throw new BenchUsageError(`--request-rate: "${part}" is not a rate above 0 (requests per second) or inf`);
+    }
+    return value;
+  });
+  const finite = [...new Set(rates.filter((rate): rate is number => rate !== "inf"))].sort((a, b) => a - b);
+  return rates.includes("inf") ? [...finite, "inf"] : finite;
+}
+
+const GOODPUT_METRICS = ["ttft", "tpot", "e2el"] as const;
+
+/** vLLM's `--goodput` pairs, "ttft:500", in ms; a metric named twice keeps its last target. */
+export function parseGoodput(pairs: readonly string[]): GoodputTargets {
+  const targets: GoodputTargets = {};
+  const items = pairs.flatMap((pair) => pair.split(/[\s,]+/)).filter((item) => item !== "");
+  if (items.length === 0) throw new BenchUsageError("--goodput needs targets, e.g. --goodput ttft:500 tpot:50");
+  for (const item of items) {
+    const match = /^([a-z0-9_]+):(.+)$/i.exec(item);
+    const metric = match?.[1]?.toLowerCase();
+    if (!match || !GOODPUT_METRICS.includes(metric as (typeof GOODPUT_METRICS)[number])) {
+      throw new BenchUsageError(
+        `--goodput takes METRIC:MS pairs with METRIC one of ttft, tpot, e2el (e.g. ttft:500), not "${item}"`,
+      );
+    }
+    const value = Number(match[2]);
+    if (match[2]!.trim() === "" || !Number.isFinite(value) || value < 0) {
+      throw new BenchUsageError(`--goodput ${metric}: the target is a number of ms ≥ 0, not "${match[2]}"`);
+    }
+    targets[metric as (typeof GOODPUT_METRICS)[number]] = value;
+  }
+  return targets;
+}
+
+/** "50,90,99.9" → [50, 90, 99.9]: each from 0 to 100, ascending, without repeats. */
+export function parsePercentiles(text: string): number[] {
+  const parts = text
+    .split(",")
+    .map((part) => part.trim())
+    .filter((part) => part !== "");
+  if (parts.length === 0) throw new BenchUsageError("--percentiles needs at least one, e.g. 50,90,99");
+  const values = parts.map((part) => {
+    const value = Number(part);
+    if (!/^\d+(\.\d{1,3})?$/.test(part) || value > 100) {
+      throw new BenchUsageError(`--percentiles: "${part}" is not a percentile from 0 to 100 (up to three decimals)`);
+    }
+    return value;
+  });
+  const unique = [...new Set(values)].sort((a, b) => a - b);
+  if (unique.length > 20) throw new BenchUsageError("--percentiles: at most 20");
+  return unique;
+}
+
+/**
+ * vLLM's spellings, taken as they are: `--goodput ttft:500 tpot:50` (several values after one option) and
+ * `--dataset sharegpt FILE` (the file right after the dataset's name).
+ */
+export function expandArgv(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let index = 0; index < argv.length; index += 1) {
+    const arg = argv[index]!;
+    out.push(arg);
+    if (arg === "--goodput") {
+      out.push(argv[index + 1] ?? "");
+      index += 1;
+      while (index + 1 < argv.length && /^[a-z0-9_]+:/i.test(argv[index + 1]!)) {
+        out.push("--goodput", argv[index + 1]!);
+        index += 1;
+      }
+    } else if (arg === "--dataset" && argv[index + 1] === "sharegpt") {
+      out.push("sharegpt");
+      index += 1;
+      const next = argv[index + 1];
+      if (next !== undefined && !next.startsWith("--")) {
+        out.push("--dataset-path", next);
+        index += 1;
+      }
+    }
+  }
+  return out;
 }
 
 /** "1,4,8" → [1, 4, 8], ascending and without repeats (a run has one point per level). */
@@ -158,7 +307,7 @@ export function parseBaseUrl(text: string): { url: URL; note?: string } {
 
 function parseOptionValues(argv: readonly string[]) {
   try {
-    return parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: false, strict: true }).values;
+    return parseArgs({ args: expandArgv(argv), options: OPTIONS, allowPositionals: false, strict: true }).values;
   } catch (error) {
     throw new BenchUsageError(error instanceof Error ? error.message : String(error));
   }
@@ -170,7 +319,15 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     help: values.help ?? false,
     baseUrl: new URL("http://localhost:8000/v1"),
     concurrency: DEFAULT_CONCURRENCY,
+    requestRates: null,
+    burstiness: 1,
+    seed: 0,
     requests: null,
+    dataset: "builtin",
+    maxTokensGiven: false,
+    percentiles: [99],
+    saveDetailed: false,
+    metrics: { intervalMs: 250 },
     maxTokens: 256,
     temperature: 0,
     ignoreEos: false,
@@ -188,7 +345,35 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   const options: BenchOptions = { ...defaults, baseUrl: base.url };
   if (base.note) options.baseUrlNote = base.note;
   if (values.model !== undefined) options.model = values.model;
+  if (values.concurrency !== undefined && values["request-rate"] !== undefined) {
+    throw new BenchUsageError(
+      "--concurrency and --request-rate exclude each other: a closed loop keeps N requests in flight, an open loop sends them at a rate (cap it with --max-concurrency)",
+    );
+  }
   if (values.concurrency !== undefined) options.concurrency = parseConcurrencyList(values.concurrency);
+  if (values["request-rate"] !== undefined) options.requestRates = parseRequestRates(values["request-rate"]);
+  const openOnly = (name: string) => {
+    if (options.requestRates === null)
+      throw new BenchUsageError(`--${name} shapes an open loop: give --request-rate too (e.g. --request-rate 1,2,4)`);
+  };
+  if (values.burstiness !== undefined) {
+    openOnly("burstiness");
+    const text = values.burstiness.trim();
+    const value = /^(inf|infinity)$/i.test(text) ? Number.POSITIVE_INFINITY : Number(text);
+    if (text === "" || !(value > 0))
+      throw new BenchUsageError(`--burstiness must be a number > 0 or inf, not "${text}"`);
+    options.burstiness = value;
+  }
+  const maxConcurrency = integer("max-concurrency", values["max-concurrency"], 1);
+  if (maxConcurrency !== undefined) {
+    openOnly("max-concurrency");
+    options.maxConcurrency = maxConcurrency;
+  }
+  const seed = integer("seed", values.seed, 0);
+  if (seed !== undefined) {
+    if (seed > 2_147_483_647) throw new BenchUsageError(`--seed must be at most 2147483647, not "${values.seed}"`);
+    options.seed = seed;
+  }
   options.requests = integer("requests", values.requests, 1) ?? null;
 
   const maxTokens = integer("max-tokens", values["max-tokens"], 1);
@@ -199,17 +384,79 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     );
   }
   options.maxTokens = outputLen ?? maxTokens ?? 256;
+  options.maxTokensGiven = maxTokens !== undefined;
   options.ignoreEos = outputLen !== undefined;
+  if (outputLen !== undefined) options.outputLen = outputLen;
   options.temperature = decimal("temperature", values.temperature, 0) ?? 0;
 
-  if (values.prompts !== undefined && values["input-len"] !== undefined) {
+  const dataset =
+    values.dataset ??
+    (values.prompts !== undefined ? "prompts" : values["input-len"] !== undefined ? "random" : "builtin");
+  if (!["builtin", "random", "sharegpt", "prompts"].includes(dataset)) {
+    throw new BenchUsageError(`--dataset is builtin, random or sharegpt FILE, not "${dataset}"`);
+  }
+  options.dataset = dataset as BenchOptions["dataset"];
+  if (values.prompts !== undefined && options.dataset !== "prompts") {
     throw new BenchUsageError(
-      "--prompts and --input-len exclude each other: the prompts come from the file or are synthetic",
+      `--prompts and --dataset ${options.dataset} exclude each other: the prompts come from one source`,
     );
+  }
+  if (values["dataset-path"] !== undefined && options.dataset !== "sharegpt")
+    throw new BenchUsageError("--dataset-path goes with --dataset sharegpt");
+  if (options.dataset === "sharegpt") {
+    if (values["dataset-path"] === undefined)
+      throw new BenchUsageError(
+        "--dataset sharegpt needs the file: --dataset sharegpt ShareGPT_V3_unfiltered_cleaned_split.json",
+      );
+    options.datasetPath = values["dataset-path"];
   }
   if (values.prompts !== undefined) options.promptsFile = values.prompts;
   const inputLen = integer("input-len", values["input-len"], 1);
+  const prefixLen = integer("prefix-len", values["prefix-len"], 0);
+  const rangeRatio = decimal("range-ratio", values["range-ratio"], 0);
+  if (rangeRatio !== undefined && rangeRatio >= 1)
+    throw new BenchUsageError(`--range-ratio must be below 1 (lengths stay above 0), not "${values["range-ratio"]}"`);
+  if (options.dataset === "random") {
+    if (inputLen === undefined)
+      throw new BenchUsageError("--dataset random needs --input-len N (the prompt length in tokens)");
+  } else {
+    const stray = [
+      inputLen !== undefined ? "--input-len" : null,
+      prefixLen !== undefined ? "--prefix-len" : null,
+      rangeRatio !== undefined ? "--range-ratio" : null,
+    ].filter((name): name is string => name !== null);
+    if (stray.length > 0) {
+      const source = options.dataset === "prompts" ? "--prompts" : `--dataset ${options.dataset}`;
+      throw new BenchUsageError(
+        `${stray.join(", ")} shape${stray.length === 1 ? "s" : ""} random prompts and exclude${stray.length === 1 ? "s" : ""} ${source}: the prompts come from one source`,
+      );
+    }
+  }
   if (inputLen !== undefined) options.inputLen = inputLen;
+  if (prefixLen !== undefined && prefixLen > 0) options.prefixLen = prefixLen;
+  if (rangeRatio !== undefined && rangeRatio > 0) options.rangeRatio = rangeRatio;
+
+  if (values.goodput !== undefined) options.goodput = parseGoodput(values.goodput);
+  if (values.percentiles !== undefined) options.percentiles = parsePercentiles(values.percentiles);
+  options.saveDetailed = values["save-detailed"] ?? false;
+  if (values["no-metrics"] && (values["metrics-url"] !== undefined || values["metrics-interval"] !== undefined))
+    throw new BenchUsageError("--no-metrics excludes --metrics-url and --metrics-interval");
+  if (values["no-metrics"]) options.metrics = null;
+  else {
+    const intervalMs = integer("metrics-interval", values["metrics-interval"], 50) ?? 250;
+    options.metrics = { intervalMs };
+    if (values["metrics-url"] !== undefined) {
+      let url: URL;
+      try {
+        url = new URL(values["metrics-url"]);
+      } catch {
+        throw new BenchUsageError(`--metrics-url is not a URL: "${values["metrics-url"]}"`);
+      }
+      if (url.protocol !== "http:" && url.protocol !== "https:")
+        throw new BenchUsageError(`--metrics-url must be http:// or https://, not "${values["metrics-url"]}"`);
+      options.metrics.url = url;
+    }
+  }
 
   const endpoint = values.endpoint ?? "chat";
   if (endpoint !== "chat" && endpoint !== "completions")

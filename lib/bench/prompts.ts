@@ -1,14 +1,20 @@
 /**
  * What the benchmark sends: the built-in prompts, a prompts file (one prompt per line, or JSONL of chat
- * messages), or synthetic prompts of a given length.
+ * messages), random prompts of a given length (with a length range and a shared prefix, as vLLM's random
+ * dataset), or conversations sampled from a ShareGPT file (sharegpt.ts).
  */
+import type { Workload } from "@/lib/runs/schema";
+import { integerBetween, seededUniform } from "./random";
 
 export interface ChatMessage {
   role: string;
   content: string;
 }
 
-export type Prompt = { kind: "text"; text: string } | { kind: "chat"; messages: ChatMessage[] };
+export type Prompt = ({ kind: "text"; text: string } | { kind: "chat"; messages: ChatMessage[] }) & {
+  /** This request's own max_tokens (a dataset that sets each request's output length); else the run's. */
+  maxTokens?: number;
+};
 
 export interface PromptSource {
   /** The workload's `dataset`. */
@@ -17,6 +23,10 @@ export interface PromptSource {
   distinct: number | null;
   /** The prompt of the run's `index`-th request; sources cycle through their prompts. */
   at(index: number): Prompt;
+  /** What the source adds to the run's workload beyond `dataset` (lengths, prefix, range). */
+  workload?: Partial<Workload>;
+  /** What the run's metadata should say about the source (its file and checksum). */
+  metadata?: Record<string, string | number>;
 }
 
 export const BUILTIN_DATASET = "servebench built-in prompts";
@@ -125,31 +135,78 @@ const WORDS = (
   "result change morning reason research girl moment air teacher force education river music light market"
 ).split(" ");
 
-/** mulberry32: a small seeded generator, so synthetic prompts are the same on every run. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
+/** The words of a prompt, drawn from `uniform`. */
+function words(count: number, uniform: () => number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < count; i += 1) out.push(WORDS[Math.floor(uniform() * WORDS.length)]!);
+  return out;
+}
+
+/**
+ * The generator of the `index`-th random prompt: its own stream, so a prompt does not depend on which others
+ * were drawn before it. Seed 0 gives the prompts servebench has always sent.
+ */
+function promptUniform(seed: number, index: number): () => number {
+  return seededUniform((Math.imul(seed, 0x9e3779b1) + index + 1) >>> 0);
 }
 
 /** A prompt of `inputLen` random common words: about `inputLen` tokens, plus what the chat template adds. */
-export function syntheticPrompt(inputLen: number, index: number): string {
-  const next = generator(index + 1);
-  const words: string[] = [];
-  for (let i = 0; i < inputLen; i += 1) words.push(WORDS[Math.floor(next() * WORDS.length)]!);
-  return words.join(" ");
+export function syntheticPrompt(inputLen: number, index: number, seed = 0): string {
+  return words(inputLen, promptUniform(seed, index)).join(" ");
 }
 
-/** A different prompt for every request, so no request is served from another's prefix cache. */
-export function syntheticPrompts(inputLen: number): PromptSource {
+export interface RandomDatasetOptions {
+  /** Tokens (words) of each prompt's own part. */
+  inputLen: number;
+  /** Words of a prefix every prompt starts with (0: none). */
+  prefixLen?: number;
+  /** Lengths are drawn uniformly from [floor(len × (1 − r)), ceil(len × (1 + r))]; 0 keeps them fixed. */
+  rangeRatio?: number;
+  /** The output length around which each request's max_tokens is drawn (with the range ratio); unset: the run's. */
+  outputLen?: number;
+  seed?: number;
+}
+
+/** The inclusive length range vLLM's random dataset draws from: floor(len × (1 − r)) … ceil(len × (1 + r)). */
+export function lengthRange(length: number, rangeRatio: number, min = 0): [number, number] {
+  const low = Math.max(min, Math.floor(length * (1 - rangeRatio)));
+  const high = Math.max(low, Math.ceil(length * (1 + rangeRatio)));
+  return [low, high];
+}
+
+/**
+ * Random prompts as vLLM's random dataset defines them: each request's input length (and, with an output
+ * length, its max_tokens) drawn uniformly from the length range, after a prefix of `prefixLen` words shared
+ * by every prompt (so a prefix cache can serve it). A different prompt for every request, so no request is
+ * served from another's cache beyond the shared prefix.
+ */
+export function randomPrompts(options: RandomDatasetOptions): PromptSource {
+  const { inputLen, prefixLen = 0, rangeRatio = 0, outputLen, seed = 0 } = options;
+  const prefix = prefixLen > 0 ? words(prefixLen, seededUniform((seed ^ 0x5bd1e995) >>> 0)).join(" ") : "";
+  // A prompt is never empty: without a prefix, its own part has at least one word.
+  const inputRange = lengthRange(inputLen, rangeRatio, prefixLen > 0 ? 0 : 1);
+  const outputRange = outputLen === undefined ? null : lengthRange(outputLen, rangeRatio, 1);
+  const workload: Partial<Workload> = { input_len: inputLen };
+  if (prefixLen > 0) workload.prefix_len = prefixLen;
+  if (rangeRatio > 0) workload.range_ratio = rangeRatio;
   return {
     dataset: SYNTHETIC_DATASET,
     distinct: null,
-    at: (index) => ({ kind: "text", text: syntheticPrompt(inputLen, index) }),
+    workload,
+    at: (index) => {
+      const uniform = promptUniform(seed, index);
+      // Drawn only when there is a range, so a fixed length sends the same words as before.
+      const length = rangeRatio > 0 ? integerBetween(uniform, inputRange[0], inputRange[1]) : inputLen;
+      const own = words(length, uniform).join(" ");
+      const text = prefix === "" ? own : own === "" ? prefix : `${prefix} ${own}`;
+      const prompt: Prompt = { kind: "text", text };
+      if (outputRange && rangeRatio > 0) prompt.maxTokens = integerBetween(uniform, outputRange[0], outputRange[1]);
+      return prompt;
+    },
   };
+}
+
+/** A different prompt of `inputLen` words for every request (`--input-len` alone). */
+export function syntheticPrompts(inputLen: number, seed = 0): PromptSource {
+  return randomPrompts({ inputLen, seed });
 }

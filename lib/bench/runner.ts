@@ -1,12 +1,30 @@
 /**
- * The benchmark: ask the server what it is, warm it up, then run every concurrency level as a closed loop
- * (`concurrency` workers, each sending its next request when the last one ends) and aggregate each level.
- * An abort signal (Ctrl-C) stops it between requests and returns what was measured, marked partial.
+ * The benchmark: ask the server what it is, warm it up, then measure every load level and aggregate it.
+ * A closed-loop level has `concurrency` workers, each sending its next request when the last one ends; an
+ * open-loop level sends its requests at arrival times drawn for a request rate (Poisson, or gamma with a
+ * burstiness, as vLLM does), optionally no more than `maxConcurrency` at once. While a level runs, the
+ * server's Prometheus /metrics is scraped for its own view of it. An abort signal (Ctrl-C) stops it between
+ * requests and returns what was measured, marked partial.
  */
-import { createPool, getJson, type HttpPool, streamRequest } from "./client";
-import { aggregateLevel, clip, type LevelResult, levelWarnings, type RequestRecord } from "./metrics";
-import type { Prompt, PromptSource } from "./prompts";
+import { setMaxListeners } from "node:events";
+import { formatLoadLevel, formatNumber } from "@/lib/format";
+import type { RequestRate } from "@/lib/runs/schema";
+import { createPool, getJson, getText, type HttpPool, streamRequest } from "./client";
 import {
+  type AggregateOptions,
+  aggregateLevel,
+  clip,
+  type GoodputTargets,
+  type LevelResult,
+  type LoadLevel,
+  levelWarnings,
+  type RequestRecord,
+} from "./metrics";
+import { hasEngineMetrics } from "./prometheus";
+import type { Prompt, PromptSource } from "./prompts";
+import { arrivalTimesMs } from "./random";
+import {
+  ContextError,
   type ExplicitContext,
   parseModelList,
   parseVersion,
@@ -14,12 +32,37 @@ import {
   resolveContext,
   type ServerProbe,
 } from "./server-info";
+import { type LevelWatchResult, ServerMetricsWatcher } from "./server-metrics";
 import type { Endpoint } from "./sse";
+
+export interface MetricsConfig {
+  /** `--metrics-url`; unset: `/metrics` at the server's root, used when it answers. */
+  url?: URL;
+  intervalMs: number;
+}
 
 export interface BenchConfig {
   /** The OpenAI-compatible API root, e.g. http://host:8000/v1. */
   baseUrl: URL;
+  /** Closed-loop levels; ignored when `requestRates` is set. */
   concurrency: number[];
+  /** Open-loop levels: requests per second, "inf" for all at once. */
+  requestRates?: RequestRate[];
+  /** Gamma shape of the times between arrivals (1: Poisson; Infinity: evenly spaced). */
+  burstiness?: number;
+  /** Open loop: at most this many requests in flight; later arrivals wait in the client. */
+  maxConcurrency?: number;
+  /** Seeds the arrival times (and, through the prompt source, the prompts). */
+  seed?: number;
+  goodput?: GoodputTargets;
+  /** Percentiles to report beyond the fixed fields. */
+  percentiles?: number[];
+  /** Keep per-request results on each point. */
+  saveDetailed?: boolean;
+  /** Rows of per-request results a point keeps at most (default: the run format's limit). */
+  detailLimit?: number;
+  /** Scrape the server's /metrics; null: never. */
+  metrics?: MetricsConfig | null;
   /** Requests per level; null for the default, max(3 × concurrency, 10). */
   requests: number | null;
   maxTokens: number;
@@ -39,7 +82,7 @@ export interface BenchConfig {
 }
 
 export interface LevelProgress {
-  concurrency: number;
+  level: LoadLevel;
   done: number;
   failed: number;
   total: number;
@@ -52,7 +95,8 @@ export type BenchEvent =
   | { type: "context"; context: ResolvedContext }
   | { type: "warmup-start"; requests: number }
   | { type: "warmup-end"; requests: number; failed: number; duration_s: number; errors: string[] }
-  | { type: "level-start"; concurrency: number; total: number }
+  | { type: "metrics"; line: string }
+  | { type: "level-start"; level: LoadLevel; total: number }
   | { type: "level-progress"; progress: LevelProgress }
   | { type: "level-end"; level: LevelResult; progress: LevelProgress };
 
@@ -70,13 +114,32 @@ export interface BenchResult {
   /** True when interrupted: `levels` holds what was measured before. */
   partial: boolean;
   started_at: Date;
+  /** The /metrics the server figures were scraped from, when they were. */
+  metrics_url?: string;
 }
 
 export const DEFAULT_CONCURRENCY = [1, 4, 8, 16, 32, 64, 128];
 
-/** Enough requests for at least three full waves of the level, and ten at low concurrency. */
-export function requestsFor(concurrency: number, requests: number | null): number {
-  return requests ?? Math.max(3 * concurrency, 10);
+/** Seconds of arrivals an open-loop level lasts by default. */
+export const OPEN_LOOP_SECONDS = 30;
+
+/**
+ * Requests a level sends. Closed loop: at least three full waves of the level, and ten at low concurrency.
+ * Open loop: 30 s of arrivals at the rate, at least ten; at an unbounded rate, three waves of the cap, or 100.
+ */
+export function requestsFor(level: number | LoadLevel, requests: number | null, maxConcurrency?: number): number {
+  if (requests !== null) return requests;
+  const load: LoadLevel = typeof level === "number" ? { concurrency: level } : level;
+  if ("concurrency" in load) return Math.max(3 * load.concurrency, 10);
+  if (load.request_rate === "inf") return maxConcurrency !== undefined ? Math.max(3 * maxConcurrency, 10) : 100;
+  return Math.max(10, Math.ceil(OPEN_LOOP_SECONDS * load.request_rate));
+}
+
+/** The levels a run measures, in order. */
+export function loadLevels(config: Pick<BenchConfig, "concurrency" | "requestRates">): LoadLevel[] {
+  if (config.requestRates && config.requestRates.length > 0)
+    return config.requestRates.map((rate) => ({ request_rate: rate }));
+  return config.concurrency.map((concurrency) => ({ concurrency }));
 }
 
 /** The server's root (where SGLang and vLLM serve /get_server_info and /version): the API URL without `/v1`. */
@@ -109,7 +172,7 @@ export function requestBody(
     if (prompt.kind !== "text") throw new Error("the completions endpoint takes text prompts");
     body.prompt = prompt.text;
   }
-  body.max_tokens = config.maxTokens;
+  body.max_tokens = prompt.maxTokens ?? config.maxTokens;
   body.temperature = config.temperature;
   if (config.ignoreEos) body.ignore_eos = true;
   body.stream = true;
@@ -146,22 +209,159 @@ function redact(text: string | undefined, secret: string | undefined): string | 
   return text.split(secret).join("(redacted)");
 }
 
+/** The metrics endpoint: the explicit one, or /metrics beside the API. */
+export function metricsUrlOf(config: Pick<BenchConfig, "baseUrl" | "metrics">): URL | null {
+  if (config.metrics === null || config.metrics === undefined) return null;
+  return config.metrics.url ?? apiUrl(serverRoot(config.baseUrl), "metrics");
+}
+
+/**
+ * Finds out whether the server's metrics can be read, before measuring. A --metrics-url that does not answer
+ * with vLLM or SGLang metrics stops the run (the user asked for it); a /metrics that is merely absent is a note.
+ */
+async function openMetrics(
+  config: BenchConfig,
+  pool: HttpPool,
+  emit: (event: BenchEvent) => void,
+): Promise<ServerMetricsWatcher | null> {
+  const url = metricsUrlOf(config);
+  if (!url || !config.metrics) return null;
+  const explicit = config.metrics.url !== undefined;
+  // The API key goes only to the API's own host: a --metrics-url elsewhere must not receive it.
+  const headers = url.origin === config.baseUrl.origin ? authHeaders(config) : {};
+  const answer = await getText(pool, url, headers, PROBE_TIMEOUT_MS, 16_000_000, "text/plain, */*;q=0.1");
+  const shown = url.href;
+  let problem: string | null = null;
+  if (!answer.ok) problem = answer.error;
+  else if (!hasEngineMetrics(answer.text)) problem = "it answers, but with no vLLM or SGLang metric (vllm:…, sglang:…)";
+  if (problem !== null) {
+    if (explicit) throw new ContextError(`--metrics-url ${shown}: ${problem}`);
+    emit({
+      type: "metrics",
+      line: `server metrics: not collected (${shown}: ${problem}; SGLang serves them with --enable-metrics; --metrics-url names another address)`,
+    });
+    return null;
+  }
+  emit({ type: "metrics", line: `server metrics: ${shown} every ${config.metrics.intervalMs} ms` });
+  return new ServerMetricsWatcher(url, headers, config.metrics.intervalMs);
+}
+
+/** What a level's server figures add to its point, and the warnings they bring. */
+function applyServerFigures(level: LevelResult, watch: LevelWatchResult, url: URL): string[] {
+  const warnings: string[] = [];
+  const label = formatLoadLevel(level.point);
+  Object.assign(level.point, watch.figures);
+  const sources = Object.entries(watch.sources);
+  if (sources.length > 0) level.point.sources = { ...(level.point.sources ?? {}), ...Object.fromEntries(sources) };
+  if (watch.failed > 0) {
+    warnings.push(
+      clip(
+        `${label}: ${watch.failed} of ${watch.attempts} scrapes of ${url.href} failed${watch.failed === watch.attempts ? ", so the level has no server figures" : ""}: ${watch.firstError ?? "unknown error"}`,
+      ),
+    );
+  }
+  for (const note of watch.notes) warnings.push(clip(`${label}: server metrics: ${note}`));
+  return warnings;
+}
+
+/** A counting semaphore: open-loop arrivals beyond the cap wait their turn, first come first served. */
+function semaphore(limit: number) {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return {
+    async acquire(): Promise<void> {
+      if (active < limit) {
+        active += 1;
+        return;
+      }
+      await new Promise<void>((resolve) => waiting.push(resolve));
+    },
+    release(): void {
+      const next = waiting.shift();
+      if (next) next();
+      else active -= 1;
+    },
+    /** Let every waiter go without a slot (an interruption). */
+    drain(): void {
+      for (const next of waiting.splice(0)) next();
+    },
+  };
+}
+
+function sleepUntil(at: number, signal: AbortSignal | undefined): Promise<void> {
+  const delay = at - performance.now();
+  if (delay <= 0 || signal?.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, delay);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}
+
+/**
+ * An open-loop level's warning when requests went out slower than the rate: the cap held them back, or the
+ * client itself could not keep up. Measured over the sends, as inference-perf's achieved rate is.
+ */
+function openLoopWarning(
+  level: LevelResult,
+  records: readonly RequestRecord[],
+  maxConcurrency?: number,
+): string | null {
+  const rate = (level.point as { request_rate?: RequestRate }).request_rate;
+  if (typeof rate !== "number" || records.length < 3) return null;
+  const sends = records.map((record) => record.start_ms).sort((a, b) => a - b);
+  const arrivals = records.map((record) => record.arrival_ms ?? record.start_ms).sort((a, b) => a - b);
+  const span = (times: number[]) => (times[times.length - 1]! - times[0]!) / 1000;
+  const achieved = span(sends) > 0 ? (sends.length - 1) / span(sends) : Number.POSITIVE_INFINITY;
+  const planned = span(arrivals) > 0 ? (arrivals.length - 1) / span(arrivals) : Number.POSITIVE_INFINITY;
+  if (achieved >= 0.9 * planned) return null;
+  const waits = records.map((record) => record.start_ms - (record.arrival_ms ?? record.start_ms));
+  const held = waits.filter((wait) => wait > 5).length;
+  const meanWait = waits.reduce((sum, wait) => sum + wait, 0) / waits.length;
+  const why =
+    maxConcurrency !== undefined && held > 0
+      ? `--max-concurrency ${maxConcurrency} held ${held} of ${records.length} requests back (mean wait ${formatNumber(meanWait)} ms)`
+      : "the client could not send them on time";
+  return `${formatLoadLevel(level.point)}: requests went out at ${formatNumber(achieved)} req/s where their arrival times called for ${formatNumber(planned)} req/s: ${why}`;
+}
+
 export async function runBenchmark(config: BenchConfig, hooks: BenchHooks = {}): Promise<BenchResult> {
   const { signal } = hooks;
+  // Every request in flight listens for the interruption: hundreds at once are expected, not a leak.
+  if (signal) setMaxListeners(0, signal);
   const emit = hooks.onEvent ?? (() => {});
-  const maxConcurrency = Math.max(...config.concurrency);
-  const pool = createPool(config.baseUrl, maxConcurrency);
+  const levels = loadLevels(config);
+  const open = levels.some((level) => "request_rate" in level);
+  const totals = levels.map((level) => requestsFor(level, config.requests, config.maxConcurrency));
+  // Closed loop: as many connections as the highest level. Open loop: as many as may be in flight, the cap
+  // or every request of a level; an agent that queued requests would add its wait to their TTFT.
+  const connections = open
+    ? (config.maxConcurrency ?? Math.max(...totals))
+    : Math.max(...levels.map((level) => ("concurrency" in level ? level.concurrency : 1)));
+  const pool = createPool(config.baseUrl, connections);
   const chatUrl = apiUrl(config.baseUrl, config.endpoint === "chat" ? "chat/completions" : "completions");
   const headers = authHeaders(config);
   const started_at = new Date();
+  let watcher: ServerMetricsWatcher | null = null;
+  const aggregate: AggregateOptions = {};
+  if (config.goodput) aggregate.goodput = config.goodput;
+  if (config.percentiles) aggregate.percentiles = config.percentiles;
+  if (config.saveDetailed) aggregate.detail = true;
+  if (config.detailLimit !== undefined) aggregate.detailLimit = config.detailLimit;
   try {
     const context = resolveContext(config.explicit, await probeServer(pool, config));
     emit({ type: "context", context });
+    watcher = await openMetrics(config, pool, emit);
     const warnings: string[] = [];
     const result: BenchResult = { context, levels: [], warnings, partial: false, started_at };
+    if (watcher) result.metrics_url = watcher.url.href;
 
     let liveChunks = 0;
-    const send = async (index: number): Promise<RequestRecord> => {
+    const send = async (index: number, arrival_ms?: number): Promise<RequestRecord> => {
       const body = JSON.stringify(requestBody(config, context.model, config.prompts.at(index)));
       const record = await streamRequest(pool, {
         url: chatUrl,
@@ -174,6 +374,7 @@ export async function runBenchmark(config: BenchConfig, hooks: BenchHooks = {}):
           liveChunks += 1;
         },
       });
+      if (arrival_ms !== undefined) record.arrival_ms = arrival_ms;
       const error = redact(record.error, config.apiKey);
       if (error !== undefined) record.error = error;
       return record;
@@ -202,20 +403,20 @@ export async function runBenchmark(config: BenchConfig, hooks: BenchHooks = {}):
         warnings.push(clip(`warm-up: ${failed} of ${config.warmup} requests failed: ${errors.join("; ")}`));
     }
 
-    for (const concurrency of config.concurrency) {
+    for (const [levelIndex, load] of levels.entries()) {
       if (signal?.aborted) break;
-      const total = requestsFor(concurrency, config.requests);
-      emit({ type: "level-start", concurrency, total });
+      const total = totals[levelIndex]!;
+      emit({ type: "level-start", level: load, total });
       const records: RequestRecord[] = [];
-      let next = 0;
       let failed = 0;
       liveChunks = 0;
+      const watch = watcher ? await watcher.beginLevel() : null;
       const begin = performance.now();
       const progress = (): LevelProgress => {
         const elapsed_s = (performance.now() - begin) / 1000;
         const done = records.filter((record) => record.status !== "aborted").length;
         return {
-          concurrency,
+          level: load,
           done,
           failed,
           total,
@@ -228,43 +429,80 @@ export async function runBenchmark(config: BenchConfig, hooks: BenchHooks = {}):
         hooks.progressIntervalMs ?? 500,
       );
       ticker.unref();
-      const worker = async () => {
-        while (next < total && !signal?.aborted) {
-          // Each level starts at the first prompt, so every level sends the same prompts.
-          const record = await send(next++);
-          records.push(record);
-          if (record.status === "failed") failed += 1;
-          if (record.status !== "aborted") emit({ type: "level-progress", progress: progress() });
-        }
+      const finish = (record: RequestRecord) => {
+        records.push(record);
+        if (record.status === "failed") failed += 1;
+        if (record.status !== "aborted") emit({ type: "level-progress", progress: progress() });
       };
+      let sent = 0;
       try {
-        await Promise.all(Array.from({ length: Math.min(concurrency, total) }, worker));
+        if ("concurrency" in load) {
+          const worker = async () => {
+            while (sent < total && !signal?.aborted) {
+              // Each level starts at the first prompt, so every level sends the same prompts.
+              finish(await send(sent++));
+            }
+          };
+          await Promise.all(Array.from({ length: Math.min(load.concurrency, total) }, worker));
+        } else {
+          const rate = load.request_rate === "inf" ? Number.POSITIVE_INFINITY : load.request_rate;
+          const arrivals = arrivalTimesMs(total, rate, config.burstiness ?? 1, config.seed ?? 0);
+          const gate = config.maxConcurrency !== undefined ? semaphore(config.maxConcurrency) : null;
+          const onAbort = () => gate?.drain();
+          signal?.addEventListener("abort", onAbort, { once: true });
+          const tasks: Promise<void>[] = [];
+          try {
+            for (let index = 0; index < total; index += 1) {
+              const due = begin + arrivals[index]!;
+              await sleepUntil(due, signal);
+              if (signal?.aborted) break;
+              sent += 1;
+              tasks.push(
+                (async () => {
+                  if (gate) await gate.acquire();
+                  try {
+                    finish(await send(index, due));
+                  } finally {
+                    gate?.release();
+                  }
+                })(),
+              );
+            }
+            await Promise.all(tasks);
+          } finally {
+            signal?.removeEventListener("abort", onAbort);
+          }
+        }
       } finally {
         clearInterval(ticker);
       }
-      const level = aggregateLevel(concurrency, records);
+      const serverView = watch ? await watch.stop() : null;
+      const level = aggregateLevel(load, records, aggregate);
       // Requests never sent because of the interruption count as cut off too.
       level.aborted += total - records.length;
       if (level.completed + level.failed > 0) {
+        if (serverView && watcher) warnings.push(...applyServerFigures(level, serverView, watcher.url));
         result.levels.push(level);
-        if (total < concurrency) {
+        if ("concurrency" in load && total < load.concurrency) {
           warnings.push(
-            `C=${concurrency}: only ${total} requests per level, so this level never had ${concurrency} requests in flight`,
+            `C=${load.concurrency}: only ${total} requests per level, so this level never had ${load.concurrency} requests in flight`,
           );
         }
+        const late = "request_rate" in load ? openLoopWarning(level, records, config.maxConcurrency) : null;
+        if (late) warnings.push(late);
         warnings.push(...levelWarnings(level));
         emit({ type: "level-end", level, progress: progress() });
       }
     }
-    const complete =
-      result.levels.length === config.concurrency.length && result.levels.every((level) => level.aborted === 0);
+    const complete = result.levels.length === levels.length && result.levels.every((level) => level.aborted === 0);
     if (signal?.aborted && !complete) {
       result.partial = true;
-      const measured = result.levels.map((level) => `C=${level.point.concurrency}`).join(", ") || "no level";
+      const measured = result.levels.map((level) => formatLoadLevel(level.point)).join(", ") || "no level";
       warnings.push(`partial run: interrupted (Ctrl-C) before every level was measured; measured: ${measured}`);
     }
     return result;
   } finally {
+    watcher?.close();
     pool.close();
   }
 }

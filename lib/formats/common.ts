@@ -4,7 +4,10 @@
  */
 import { LATENCY_KEYS, type LatencyKey, type RequestRate, type ResultPoint } from "@/lib/runs/schema";
 
-export type PointField = Exclude<keyof ResultPoint, "sources" | "concurrency" | "request_rate">;
+export type PointField = Exclude<
+  keyof ResultPoint,
+  "sources" | "concurrency" | "request_rate" | "requests" | "percentiles"
+>;
 
 /** Multiply a value in these units by the factor to get ms. */
 export const TO_MS = { ms: 1, s: 1000, us: 0.001, ns: 0.000_001 } as const;

@@ -29,6 +29,7 @@ import {
   type NotImported,
   type RunContext,
   type SourceFile,
+  type Supplement,
 } from "./types";
 
 export interface UploadFile {
@@ -111,6 +112,7 @@ export function readUploads(files: readonly UploadFile[], parsers: readonly Form
   const expanded = expandUploads(files);
   if (expanded.length === 0) throw new AppError("bad_request", "The upload holds no files.");
 
+  const supplements: IndexedSupplement[] = [];
   for (const upload of expanded) {
     let source: SourceFile | null = null;
     let decodeError: DecodeError | null = null;
@@ -178,6 +180,10 @@ export function readUploads(files: readonly UploadFile[], parsers: readonly Form
       continue;
     }
     for (const fragment of fragments) {
+      if (fragment.supplement) {
+        supplements.push({ fragment, supplement: fragment.supplement, format: parser.id });
+        continue;
+      }
       if (fragment.points.length === 0) {
         // A part of the file with no load level to file its figures under (a trace replay, say).
         const why = fragment.warnings.length > 0 ? fragment.warnings.join(" ") : "no load points";
@@ -194,6 +200,7 @@ export function readUploads(files: readonly UploadFile[], parsers: readonly Form
       result.fragments.push({ ...fragment, index: result.fragments.length, formatLabel: parser.label });
     }
   }
+  attachSupplements(result, supplements);
   return result;
 }
 
@@ -202,6 +209,66 @@ function detects(parser: FormatParser, file: SourceFile): boolean {
     return parser.detect(file);
   } catch {
     return false;
+  }
+}
+
+interface IndexedSupplement {
+  fragment: Fragment;
+  supplement: Supplement;
+  format: FormatId;
+}
+
+/**
+ * Merge each supplement (server-side figures from a file of their own) into the one point of the fragment it
+ * pairs with. One without a partner among the uploaded files is reported as skipped, saying why.
+ */
+function attachSupplements(result: ParsedUpload, supplements: readonly IndexedSupplement[]): void {
+  const mismatches: { target: IndexedFragment; text: string }[] = [];
+  for (const { fragment, supplement, format } of supplements) {
+    const target = result.fragments.find(
+      (candidate) => candidate.pairKey === supplement.pairKey && candidate.points.length === 1,
+    );
+    const point = target?.points[0];
+    if (!target || !point) {
+      result.skipped.push({
+        file: describe(fragment),
+        format,
+        reason: `server-side figures with no client-side file of the same load level beside it to attach them to (${supplement.pairKey.split("/").pop()})`,
+      });
+      continue;
+    }
+    const sources: Record<string, string> = { ...(point.sources ?? {}) };
+    const merged = point as Record<string, unknown>;
+    for (const [field, value] of Object.entries(supplement.figures)) {
+      if (value === undefined || merged[field] !== undefined) continue;
+      merged[field] = value;
+      const source = supplement.sources[field];
+      if (source !== undefined) sources[field] = source;
+    }
+    if (Object.keys(sources).length > 0) point.sources = sources;
+    target.warnings.push(...fragment.warnings);
+    const completed = point.completed;
+    const counted = supplement.serverRequests;
+    if (
+      counted !== undefined &&
+      completed !== undefined &&
+      completed > 0 &&
+      (counted > 1.5 * completed || counted < 0.5 * completed)
+    ) {
+      mismatches.push({ target, text: `${fragment.file}: ${counted} vs ${completed}` });
+    }
+  }
+  // One warning for all the levels whose server count is off, so a sweep of seven says it once.
+  if (mismatches.length > 0) {
+    // A run's warning is at most 1,000 characters: the first levels are named, the rest counted.
+    const named = mismatches.slice(0, 6).map((item) => item.text);
+    const more = mismatches.length > 6 ? `; and ${mismatches.length - 6} more` : "";
+    const warning =
+      `The server counted other numbers of requests over these load levels' windows than the client completed (server vs client: ${named.join("; ")}${more}): its figures there may include other traffic or a wider window than the level's.`.slice(
+        0,
+        1000,
+      );
+    for (const { target } of mismatches) if (!target.warnings.includes(warning)) target.warnings.push(warning);
   }
 }
 

@@ -7,8 +7,10 @@
  *   One stage is one load point.
  * - `summary_lifecycle_metrics.json`: the same statistics over every request of every stage together. Its
  *   `load_summary` has no requested rate: it is not one load level, so it is recognized and not imported.
- * - `stage_N_prometheus_metrics.json` / `summary_prometheus_metrics.json`: what the model server's own
- *   Prometheus metrics said over the stage. Recognized and not imported (see docs/formats/inference-perf.md).
+ * - `stage_N_prometheus_metrics.json`: what the model server's own Prometheus metrics said over stage N. Its
+ *   figures go to the `server_*` fields of stage N's point, paired by the stage number in the two file names
+ *   (the file has no load level of its own). `summary_prometheus_metrics.json` spans every stage: recognized,
+ *   not imported. See docs/formats/inference-perf.md for each key's definition, which changed between versions.
  *
  * The files do not name the model (it is in the report's config.yaml).
  *
@@ -17,9 +19,23 @@
  * tokens, first token included. Before v0.5.0 the "token" times were the arrival times of stream lines
  * (≤ v0.2) or SSE events (v0.3–v0.4), not of tokens; those reports' TPOT is not imported.
  */
-import type { ResultPoint } from "@/lib/runs/schema";
+import type { ResultPoint, ServerMetricField } from "@/lib/runs/schema";
 import { asRecord, isNaNValue, PointBuilder, toConcurrency, toNumber } from "./common";
-import { FormatError, type FormatParser, type Fragment, type RunContext, type SourceFile } from "./types";
+import {
+  FormatError,
+  type FormatParser,
+  type Fragment,
+  type RunContext,
+  type SourceFile,
+  type Supplement,
+} from "./types";
+
+/** `reports/stage_3_lifecycle_metrics.json` → `reports/stage_3`: what pairs a stage's two files. */
+function stageKey(name: string, kind: "lifecycle" | "prometheus"): string | undefined {
+  const match = new RegExp(`^(.*/)?stage_(\\d+)_${kind}_metrics\\.json$`, "i").exec(name.replace(/\\/g, "/"));
+  if (!match) return undefined;
+  return `${match[1] ?? ""}stage_${Number(match[2])}`;
+}
 
 type Stat = "mean" | "median" | "p90" | "p95" | "p99";
 
@@ -200,16 +216,17 @@ function parseLifecycle(file: SourceFile): Fragment[] {
   if (achieved !== null) metadata.achieved_rate = achieved;
   metadata.report_layout = tokenTimed ? "v0.5+ (token-timed)" : "before v0.5 (stream-timed)";
   context.metadata = metadata;
-  return [
-    {
-      format: "inference-perf",
-      file: file.name,
-      part: "",
-      context,
-      points: [point],
-      warnings: [...warnings, ...builder.warnings],
-    },
-  ];
+  const fragment: Fragment = {
+    format: "inference-perf",
+    file: file.name,
+    part: "",
+    context,
+    points: [point],
+    warnings: [...warnings, ...builder.warnings],
+  };
+  const pairKey = stageKey(file.name, "lifecycle");
+  if (pairKey !== undefined) fragment.pairKey = pairKey;
+  return [fragment];
 }
 
 export const inferencePerfLifecycleParser: FormatParser = {
@@ -230,10 +247,129 @@ export const inferencePerfLifecycleParser: FormatParser = {
 /* ------------------------------------------------------------------------------------------------------ */
 /* Prometheus reports                                                                                       */
 
+/** A summary's statistic as a number; undefined when absent, not a number, or negative. */
+function stat(successes: Record<string, unknown>, key: string, name: string): number | undefined {
+  const value = asRecord(successes[key])?.[name];
+  const number = toNumber(value);
+  return number !== null && number >= 0 ? number : undefined;
+}
+
+/** Every statistic of a summary is 0: inference-perf's way of writing "the query found nothing". */
+function allZero(successes: Record<string, unknown>, key: string): boolean {
+  const summary = asRecord(successes[key]);
+  if (!summary) return false;
+  const values = Object.values(summary).map(toNumber);
+  return values.length > 0 && values.every((value) => value === 0);
+}
+
+/**
+ * A stage's Prometheus report → the server figures of that stage's point. inference-perf writes 0 for any
+ * query that found nothing (`execute_query` returns 0.0 then), so a 0 is kept only where a zero is what a
+ * working server reports at light load (requests waiting, preemptions of the 2026 layout); elsewhere a 0 is
+ * "not read" and left out with a warning. Keys whose definition changed are read by layout: reports with
+ * `inter_token_latency` (inference-perf's vLLM 0.15 metrics, February 2026 on) against the earlier ones.
+ */
+function parsePrometheus(file: SourceFile): Fragment[] {
+  const parts = reportParts(file.data);
+  if (!parts)
+    throw new FormatError(
+      "",
+      "An inference-perf Prometheus report should have load_summary, successes and failures objects.",
+    );
+  const pairKey = stageKey(file.name, "prometheus");
+  // The summary over all stages, or a report renamed past recognition: no one stage's point to attach it to.
+  if (pairKey === undefined) return [];
+  const { successes } = parts;
+  const current = "inter_token_latency" in successes;
+  const figures: Partial<ResultPoint> = {};
+  const sources: Record<string, string> = {};
+  const warnings: string[] = [];
+  const where = file.name.split("/").pop() ?? file.name;
+  const put = (field: ServerMetricField, value: number, key: string) => {
+    (figures as Record<string, number>)[field] = value;
+    sources[field] = `${where}: successes.${key}`;
+  };
+  const count = toNumber(successes.count);
+  const served = count !== null && count > 0;
+  const notRead = (key: string, why: string) =>
+    warnings.push(`inference-perf Prometheus report: successes.${key} not imported: ${why}`);
+  const ZERO =
+    "it is 0 while the server completed requests, which is how inference-perf writes a query that found nothing (the metric is not exposed under the name it asked for)";
+
+  const waiting = stat(successes, "queue_len", "mean");
+  if (waiting !== undefined) put("server_waiting_requests_mean", waiting, "queue_len.mean");
+
+  const running = stat(successes, "num_requests_running", "mean");
+  if (running !== undefined) {
+    if (running === 0 && served) notRead("num_requests_running.mean", ZERO);
+    else put("server_running_requests_mean", running, "num_requests_running.mean");
+  }
+
+  const kv = stat(successes, "kv_cache_usage_percentage", "mean");
+  if (kv !== undefined) {
+    if (served && allZero(successes, "kv_cache_usage_percentage")) notRead("kv_cache_usage_percentage", ZERO);
+    else if (kv > 1) notRead("kv_cache_usage_percentage.mean", `it is ${kv}, not a share from 0 to 1`);
+    else put("server_kv_cache_usage_mean", kv, "kv_cache_usage_percentage.mean");
+  }
+
+  const preemptions = stat(successes, "num_preemptions_total", "mean");
+  if (preemptions !== undefined) {
+    if (current) put("server_preemptions", Math.round(preemptions), "num_preemptions_total.mean");
+    else
+      notRead(
+        "num_preemptions_total",
+        "before inference-perf's February 2026 layout it is the mean, over the stage's window, of vLLM's cumulative preemption counter (preemptions since the server started), not preemptions during the stage",
+      );
+  }
+
+  const prefix = stat(successes, "prefix_cache_hit_percent", "mean");
+  if (prefix !== undefined) {
+    if (prefix === 0)
+      notRead(
+        "prefix_cache_hit_percent",
+        "it is 0, which inference-perf writes both when no prompt token was looked up and when the prefix-cache counters could not be read",
+      );
+    else if (prefix > 100) notRead("prefix_cache_hit_percent.mean", `it is ${prefix}, not a percentage`);
+    else put("server_prefix_cache_hit_rate", prefix / 100, "prefix_cache_hit_percent.mean");
+  }
+
+  const seconds = (key: string, field: ServerMetricField) => {
+    const value = stat(successes, key, "mean");
+    if (value === undefined) return;
+    if (value === 0) {
+      if (served) notRead(`${key}.mean`, ZERO);
+      return;
+    }
+    put(field, value * 1000, `${key}.mean`);
+  };
+  seconds("time_to_first_token", "server_mean_ttft_ms");
+  if (current) {
+    // vllm:request_time_per_output_token_seconds: per request, the first token excluded.
+    seconds("time_per_output_token", "server_mean_tpot_ms");
+    seconds("inter_token_latency", "server_mean_itl_ms");
+  } else {
+    // vllm:time_per_output_token_seconds, which observed every gap between tokens: an ITL, per token.
+    seconds("time_per_output_token", "server_mean_itl_ms");
+  }
+
+  const supplement: Supplement = { pairKey, figures, sources };
+  if (count !== null) supplement.serverRequests = count;
+  return [
+    {
+      format: "inference-perf",
+      file: file.name,
+      part: "",
+      context: {},
+      points: [],
+      warnings,
+      supplement,
+    },
+  ];
+}
+
 export const inferencePerfPrometheusParser: FormatParser = {
   id: "inference-perf",
-  label:
-    "inference-perf stage_N_prometheus_metrics.json / summary_prometheus_metrics.json (model-server metrics, not imported)",
+  label: "inference-perf stage_N_prometheus_metrics.json (model-server metrics, merged into stage N's point)",
   signature:
     "`load_summary` and `failures` empty, `successes` with server-side `rate`, `queue_len`, `kv_cache_usage_percentage`, `time_per_output_token`… directly under it",
   detect(file: SourceFile): boolean {
@@ -243,15 +379,7 @@ export const inferencePerfPrometheusParser: FormatParser = {
       return false;
     }
   },
-  // Server-side histogram estimates over a query window that does not match the stage: see the docs.
-  parse(file: SourceFile): Fragment[] {
-    if (!reportParts(file.data))
-      throw new FormatError(
-        "",
-        "An inference-perf Prometheus report should have load_summary, successes and failures objects.",
-      );
-    return [];
-  },
+  parse: parsePrometheus,
 };
 
 export const inferencePerfParsers: readonly FormatParser[] = [

@@ -109,6 +109,24 @@ export interface Fragment {
   used?: string[];
   /** Stated numbers the parser read and chose not to keep, with the reason; the pipeline adds the ones nobody read. */
   notImported?: NotImported[];
+  /**
+   * Names the fragment's one load point for a supplement from another file (inference-perf writes a stage's
+   * server-side figures to a file of their own, which has no load level).
+   */
+  pairKey?: string;
+  /** Figures for the point of the fragment with the same `pairKey`: this fragment has no points of its own. */
+  supplement?: Supplement;
+}
+
+/** Server-side figures of a load point that another file holds (see `Fragment.pairKey`). */
+export interface Supplement {
+  pairKey: string;
+  /** Merged into the point; a field the point already has keeps its value. */
+  figures: Partial<ResultPoint>;
+  /** Field → where it came from, as in `ResultPoint.sources`. */
+  sources: Record<string, string>;
+  /** Requests the server counted over the point's window, to check against the client's count. */
+  serverRequests?: number;
 }
 
 export interface FormatParser {

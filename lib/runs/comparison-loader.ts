@@ -14,7 +14,7 @@ export interface LoadedComparison {
 
 async function loadComparisonUncached(view: CompareView): Promise<LoadedComparison> {
   const capped = view.runIds.slice(0, MAX_COMPARED_RUNS);
-  const { runs, missing } = await getRunsByIds(capped);
+  const { runs, missing } = await getRunsByIds(capped, { withoutRequestDetail: true });
   const kept = { ...view, runIds: runs.map((run) => run.id) };
   return {
     comparison: runs.length > 0 ? buildComparison(runs, kept) : null,

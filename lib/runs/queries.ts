@@ -9,7 +9,7 @@ import { newSeriesId, seriesIdentity } from "@/lib/series/key";
 import { contentHash } from "./content-hash";
 import { type Headline, headline } from "./derived";
 import type { RunDocument } from "./normalize";
-import { LATENCY_KEYS, type ResultPoint, RUN_FORMAT } from "./schema";
+import { LATENCY_KEYS, type ResultPoint, RUN_FORMAT, SERVER_METRIC_KEYS } from "./schema";
 
 /** Short, URL-safe and unguessable: 72 random bits in 12 base64url characters. */
 export function newRunId(): string {
@@ -65,16 +65,21 @@ const POINT_NUMBER_KEYS = [
   "total_token_throughput",
   "decode_throughput",
   ...LATENCY_KEYS,
+  ...SERVER_METRIC_KEYS,
 ] as const;
 
-type PointRow = Prisma.ResultPointGetPayload<object>;
+type PointRow = Omit<Prisma.ResultPointGetPayload<object>, "requestsJson"> & { requestsJson?: string | null };
 type RunRow = Prisma.RunGetPayload<{ include: { tags: true } }>;
-type RunRowWithPoints = Prisma.RunGetPayload<{ include: { tags: true; points: true } }>;
+type RunRowWithPoints = Omit<Prisma.RunGetPayload<{ include: { tags: true; points: true } }>, "points"> & {
+  points: PointRow[];
+};
 
 function pointToRow(point: ResultPoint, position: number): Omit<Prisma.ResultPointCreateManyInput, "runId"> {
   const row: Omit<Prisma.ResultPointCreateManyInput, "runId"> = {
     position,
     sourcesJson: point.sources ? JSON.stringify(point.sources) : null,
+    percentilesJson: point.percentiles ? JSON.stringify(point.percentiles) : null,
+    requestsJson: point.requests ? JSON.stringify(point.requests) : null,
     concurrency: point.concurrency ?? null,
     request_rate: typeof point.request_rate === "number" ? point.request_rate : null,
     request_rate_infinite: point.request_rate === "inf",
@@ -97,6 +102,11 @@ export function rowToPoint(row: PointRow): ResultPoint {
     const value = row[key];
     if (value !== null) point[key] = value;
   }
+  const percentiles = parseJson<ResultPoint["percentiles"]>(row.percentilesJson);
+  if (percentiles) point.percentiles = percentiles;
+  // Absent when the query left the column out (comparisons do: per-request rows are shown on the run page only).
+  const requests = parseJson<ResultPoint["requests"]>(row.requestsJson ?? null);
+  if (requests) point.requests = requests;
   const sources = parseJson<Record<string, string>>(row.sourcesJson);
   if (sources) point.sources = sources;
   return point;
@@ -343,11 +353,22 @@ export async function getRunOrThrow(id: string): Promise<StoredRun> {
   return documentOf(row);
 }
 
+export interface GetRunsOptions {
+  /**
+   * Leave out each point's per-request rows (`requests`): a comparison charts the points' figures and would
+   * otherwise load, and send to the browser, thousands of rows per run for nothing.
+   */
+  withoutRequestDetail?: boolean;
+}
+
 /** Runs by id, in the order asked for; unknown ids are returned separately so a page can say which. */
-export async function getRunsByIds(ids: readonly string[]): Promise<{ runs: StoredRun[]; missing: string[] }> {
+export async function getRunsByIds(
+  ids: readonly string[],
+  options: GetRunsOptions = {},
+): Promise<{ runs: StoredRun[]; missing: string[] }> {
   const rows = await db().run.findMany({
     where: { id: { in: [...ids] } },
-    include: { tags: true, points: true },
+    include: { tags: true, points: options.withoutRequestDetail ? { omit: { requestsJson: true } } : true },
   });
   const byId = new Map(rows.map((row) => [row.id, documentOf(row)]));
   const runs: StoredRun[] = [];

@@ -24,6 +24,12 @@ export const LIMITS = {
   notImportedFieldChars: 500,
   /** Repeats of one load level in one run. */
   repeats: 100,
+  /** Per-request rows (`requests`) of one load point, and of all points of a run together. */
+  requestRowsPerPoint: 10_000,
+  requestRowsPerRun: 100_000,
+  requestErrorMessages: 100,
+  /** Extra percentiles per latency metric (`percentiles`). */
+  extraPercentiles: 20,
   maxInt: 2_147_483_647,
 } as const;
 
@@ -93,6 +99,150 @@ const latencyShape = Object.fromEntries(
   }),
 ) as Record<LatencyKey, z.ZodOptional<z.ZodNumber>>;
 
+/**
+ * What the model server's own Prometheus metrics said during a load point (vLLM's and SGLang's names are
+ * read; docs/metrics.md#server-metrics). A figure the server does not expose is absent, never 0.
+ */
+export const SERVER_METRIC_FIELDS = {
+  server_running_requests_mean: "Mean number of requests the server was running (in its batch) during the load point.",
+  server_running_requests_max: "Largest number of requests the server was running at one scrape during the load point.",
+  server_waiting_requests_mean: "Mean number of requests waiting in the server's queue during the load point.",
+  server_waiting_requests_max: "Largest number of requests waiting in the server's queue at one scrape.",
+  server_kv_cache_usage_mean: "Mean share of the KV cache in use during the load point, 0–1.",
+  server_kv_cache_usage_max: "Largest share of the KV cache in use at one scrape, 0–1.",
+  server_preemptions: "Requests the server preempted (SGLang: retracted) during the load point.",
+  server_prefix_cache_hit_rate: "Share of prompt tokens served from the prefix cache during the load point, 0–1.",
+  server_spec_acceptance_rate: "Share of drafted tokens the target model accepted during the load point, 0–1.",
+  server_spec_acceptance_length:
+    "Mean tokens produced per speculative verification step: 1 + accepted drafted tokens / drafts (vLLM's acceptance length).",
+  server_mean_ttft_ms: "Mean time to first token by the server's own histogram during the load point, in ms.",
+  server_mean_tpot_ms:
+    "Mean time per output token by the server's own per-request histogram (first token excluded), in ms.",
+  server_mean_itl_ms: "Mean interval between output tokens by the server's own per-token histogram, in ms.",
+  server_metrics_samples: "Scrapes of the server's /metrics taken during the load point.",
+} as const;
+export type ServerMetricField = keyof typeof SERVER_METRIC_FIELDS;
+export const SERVER_METRIC_KEYS = Object.keys(SERVER_METRIC_FIELDS) as ServerMetricField[];
+const SERVER_FRACTION_FIELDS = new Set<ServerMetricField>([
+  "server_kv_cache_usage_mean",
+  "server_kv_cache_usage_max",
+  "server_prefix_cache_hit_rate",
+  "server_spec_acceptance_rate",
+]);
+const SERVER_COUNT_FIELDS = new Set<ServerMetricField>(["server_preemptions", "server_metrics_samples"]);
+
+const serverShape = Object.fromEntries(
+  SERVER_METRIC_KEYS.map((key) => {
+    const base = SERVER_FRACTION_FIELDS.has(key)
+      ? z.number().min(0, "must be a share from 0 to 1").max(1, "must be a share from 0 to 1 (not a percentage)")
+      : SERVER_COUNT_FIELDS.has(key)
+        ? count()
+        : nonNegative();
+    return [key, base.optional().describe(SERVER_METRIC_FIELDS[key])];
+  }),
+) as Record<ServerMetricField, z.ZodOptional<z.ZodNumber>>;
+
+const TOO_MANY_ROWS = `at most ${LIMITS.requestRowsPerPoint.toLocaleString("en-US")} requests per load point: keep an evenly spaced sample of them (servebench bench --save-detailed does, and says so)`;
+const nullableColumn = <T extends z.ZodTypeAny>(item: T) =>
+  z.array(item.nullable()).max(LIMITS.requestRowsPerPoint, TOO_MANY_ROWS);
+
+/**
+ * Each request of a load point, stored column by column (one array per figure, one entry per request, in
+ * the order they were sent) so that thousands of requests stay small. Failed requests have null figures and
+ * an index into `errors`.
+ */
+export const RequestDetailSchema = z
+  .strictObject({
+    total: count().describe(
+      "Requests of the load point that finished (completed or failed). When the arrays are shorter, they hold an evenly spaced sample of them.",
+    ),
+    start_ms: z
+      .array(nonNegative())
+      .max(LIMITS.requestRowsPerPoint, TOO_MANY_ROWS)
+      .optional()
+      .describe("When each request was sent, in ms after the load point's first request."),
+    queue_ms: z
+      .array(nonNegative())
+      .max(LIMITS.requestRowsPerPoint, TOO_MANY_ROWS)
+      .optional()
+      .describe(
+        "How long each request waited in the client before it was sent (its arrival time to its send time; a cap on concurrency holds it back), in ms.",
+      ),
+    ttft_ms: nullableColumn(nonNegative()).describe("Time to first token of each request, in ms; null when it failed."),
+    tpot_ms: nullableColumn(nonNegative()).describe(
+      "Time per output token of each request, in ms; null when it failed or generated one token or none.",
+    ),
+    e2el_ms: nullableColumn(nonNegative()).describe("End-to-end latency of each request, in ms; null when it failed."),
+    input_tokens: nullableColumn(count()).optional().describe("Prompt tokens of each request (the server's count)."),
+    output_tokens: nullableColumn(count()).describe("Generated tokens of each request; null when it failed."),
+    error: z
+      .array(
+        z
+          .number()
+          .int()
+          .min(0)
+          .max(LIMITS.requestErrorMessages - 1)
+          .nullable(),
+      )
+      .max(LIMITS.requestRowsPerPoint)
+      .optional()
+      .describe("For each request, the index of its failure reason in `errors`; null when it completed."),
+    errors: z
+      .array(z.string().trim().min(1).max(1_000))
+      .max(LIMITS.requestErrorMessages)
+      .optional()
+      .describe("The distinct failure reasons."),
+  })
+  .superRefine((detail, ctx) => {
+    const rows = detail.ttft_ms.length;
+    const columns = ["start_ms", "queue_ms", "tpot_ms", "e2el_ms", "input_tokens", "output_tokens", "error"] as const;
+    for (const column of columns) {
+      const values = detail[column];
+      if (values !== undefined && values.length !== rows) {
+        ctx.addIssue({
+          code: "custom",
+          path: [column],
+          message: `has ${values.length} entries but ttft_ms has ${rows}: every column has one entry per request`,
+        });
+      }
+    }
+    if (rows > detail.total) {
+      ctx.addIssue({ code: "custom", path: ["total"], message: `is ${detail.total}, fewer than the ${rows} rows` });
+    }
+    const reasons = detail.errors?.length ?? 0;
+    detail.error?.forEach((index, row) => {
+      if (index !== null && index >= reasons) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["error", row],
+          message: `is ${index}, but errors has ${reasons} entr${reasons === 1 ? "y" : "ies"}`,
+        });
+      }
+    });
+  })
+  .describe(
+    `Per-request results of the load point (\`servebench bench --save-detailed\`): at most ${LIMITS.requestRowsPerPoint.toLocaleString("en-US")} rows per point and ${LIMITS.requestRowsPerRun.toLocaleString("en-US")} per run.`,
+  );
+export type RequestDetail = z.output<typeof RequestDetailSchema>;
+
+export const PERCENTILE_METRICS = ["ttft", "tpot", "itl", "e2el"] as const;
+export type PercentileMetric = (typeof PERCENTILE_METRICS)[number];
+/** "p75", "p99.9": a percentile between 0 and 100 with at most three decimals. */
+export const PERCENTILE_KEY = /^p(100|\d{1,2}(\.\d{1,3})?)$/;
+
+export const ExtraPercentilesSchema = z
+  .partialRecord(
+    z.enum(PERCENTILE_METRICS),
+    z
+      .record(z.string().regex(PERCENTILE_KEY, 'must be a percentile key such as "p75" or "p99.9"'), nonNegative())
+      .refine((record) => Object.keys(record).length <= LIMITS.extraPercentiles, {
+        message: `at most ${LIMITS.extraPercentiles} percentiles per metric`,
+      }),
+  )
+  .describe(
+    'Percentiles asked for beyond the median, p90, p95 and p99 fields, in ms, per metric: `{ "ttft": { "p75": 130.2, "p99.9": 410 } }`.',
+  );
+
 export const RequestRateSchema = z
   .union([z.number().positive(), z.literal("inf")])
   .describe('Requests per second the load generator aimed at; "inf" sends every request at once.');
@@ -141,6 +291,9 @@ export const ResultPointSchema = z
           "bench_one_batch_server calls output_throughput. Higher than output_throughput; never shown as it.",
       ),
     ...latencyShape,
+    percentiles: ExtraPercentilesSchema.optional(),
+    ...serverShape,
+    requests: RequestDetailSchema.optional(),
     sources: z
       .record(z.string().max(64), z.string().max(300))
       .optional()
@@ -170,6 +323,39 @@ export const WorkloadSchema = z
     output_len: count().optional().describe("Requested output length in tokens (max_tokens)."),
     num_prompts: count().optional().describe("Requests sent per load point."),
     temperature: z.number().min(0).max(100).optional().describe("Sampling temperature."),
+    prefix_len: count()
+      .optional()
+      .describe(
+        "Tokens of a prefix shared by every prompt, before the `input_len` tokens of its own (random dataset).",
+      ),
+    range_ratio: z
+      .number()
+      .min(0)
+      .max(0.999)
+      .optional()
+      .describe(
+        "Prompt and output lengths are drawn uniformly from [len × (1 − r), len × (1 + r)] around input_len and output_len.",
+      ),
+    burstiness: z
+      .union([z.number().positive().max(1_000_000), z.literal("inf")])
+      .optional()
+      .describe(
+        'Open loop: the shape of the gamma distribution of the times between arrivals; 1 is a Poisson process, lower is burstier, "inf" evenly spaced.',
+      ),
+    max_concurrency: z
+      .number()
+      .int()
+      .min(1)
+      .max(1_000_000)
+      .optional()
+      .describe("Open loop: at most this many requests in flight; later arrivals wait in the client."),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(LIMITS.maxInt)
+      .optional()
+      .describe("Seed of the arrival times and prompt sampling: the same seed sends the same workload."),
   })
   .describe("What the load generator sent. Runs are comparable only when their workloads match.");
 
@@ -341,6 +527,14 @@ export const RunDocumentSchema = z
           "and repeat (number repeats with `repeat`: 1, 2, …)",
       });
     });
+    const requestRows = doc.results.reduce((sum, point) => sum + (point.requests?.ttft_ms.length ?? 0), 0);
+    if (requestRows > LIMITS.requestRowsPerRun) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["results"],
+        message: `holds ${requestRows} per-request rows (\`requests\`); at most ${LIMITS.requestRowsPerRun} per run: keep a sample of each point's requests`,
+      });
+    }
     if (doc.flags && !Array.isArray(doc.flags) && Object.keys(doc.flags).length > LIMITS.flags) {
       ctx.addIssue({ code: "custom", path: ["flags"], message: `at most ${LIMITS.flags} flags` });
     }

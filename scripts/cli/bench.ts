@@ -1,5 +1,5 @@
 /**
- * `servebench bench --base-url URL [options]`: measure an OpenAI-compatible server at each concurrency level,
+ * `servebench bench --base-url URL [options]`: measure an OpenAI-compatible server at each load level,
  * write the servebench/v1 run to a file and, with --upload, store it and print its link. Exits 2 on bad
  * usage, 1 when nothing completed or the upload was rejected, 130 after Ctrl-C (the partial run is written).
  */
@@ -12,11 +12,20 @@ import {
   PromptFileError,
   type PromptSource,
   parsePromptFile,
-  syntheticPrompts,
+  randomPrompts,
 } from "../../lib/bench/prompts";
 import { headlineLine, levelLine, progressLine, summaryTable } from "../../lib/bench/report";
-import { type BenchConfig, type BenchEvent, type BenchResult, runBenchmark } from "../../lib/bench/runner";
+import {
+  type BenchConfig,
+  type BenchEvent,
+  type BenchResult,
+  loadLevels,
+  requestsFor,
+  runBenchmark,
+} from "../../lib/bench/runner";
 import { ContextError } from "../../lib/bench/server-info";
+import { readShareGpt } from "../../lib/bench/sharegpt";
+import { formatLoadLevel } from "../../lib/format";
 
 export { BENCH_USAGE };
 
@@ -30,7 +39,13 @@ function fail(message: string): void {
   process.stderr.write(`servebench bench: ${message}\n`);
 }
 
-function loadPrompts(options: BenchOptions): PromptSource {
+/** The most requests one level sends: a sampled dataset needs that many prompts (every level starts at the first). */
+function promptsNeeded(options: BenchOptions): number {
+  const levels = loadLevels({ concurrency: options.concurrency, requestRates: options.requestRates ?? undefined });
+  return Math.max(...levels.map((level) => requestsFor(level, options.requests, options.maxConcurrency)));
+}
+
+async function loadPrompts(options: BenchOptions): Promise<PromptSource> {
   if (options.promptsFile !== undefined) {
     let text: string;
     try {
@@ -48,7 +63,19 @@ function loadPrompts(options: BenchOptions): PromptSource {
     }
     return source;
   }
-  if (options.inputLen !== undefined) return syntheticPrompts(options.inputLen);
+  if (options.dataset === "sharegpt" && options.datasetPath !== undefined) {
+    const shareGpt: Parameters<typeof readShareGpt>[1] = { count: promptsNeeded(options), seed: options.seed };
+    if (options.outputLen !== undefined) shareGpt.outputLen = options.outputLen;
+    else if (options.maxTokensGiven) shareGpt.maxTokens = options.maxTokens;
+    return readShareGpt(options.datasetPath, shareGpt);
+  }
+  if (options.dataset === "random" && options.inputLen !== undefined) {
+    const random: Parameters<typeof randomPrompts>[0] = { inputLen: options.inputLen, seed: options.seed };
+    if (options.prefixLen !== undefined) random.prefixLen = options.prefixLen;
+    if (options.rangeRatio !== undefined) random.rangeRatio = options.rangeRatio;
+    if (options.outputLen !== undefined) random.outputLen = options.outputLen;
+    return randomPrompts(random);
+  }
   return builtinPrompts();
 }
 
@@ -80,8 +107,11 @@ function eventPrinter(): (event: BenchEvent) => void {
         if (event.failed > 0)
           print(`  warm-up: ${event.failed} of ${event.requests} failed: ${event.errors.join("; ")}`);
         break;
+      case "metrics":
+        print(event.line);
+        break;
       case "level-start":
-        if (live) process.stderr.write(`C=${event.concurrency}  0/${event.total} requests`);
+        if (live) process.stderr.write(`${formatLoadLevel(event.level)}  0/${event.total} requests`);
         break;
       case "level-progress":
         if (live) process.stderr.write(`\r\x1b[K${progressLine(event.progress)}`);
@@ -143,7 +173,7 @@ export async function runBench(argv: string[]): Promise<number> {
     apiKey = process.env[options.apiKeyEnv] || undefined;
     if (options.apiKeyEnvGiven && apiKey === undefined)
       throw new BenchUsageError(`--api-key-env ${options.apiKeyEnv}: the variable is not set`);
-    prompts = loadPrompts(options);
+    prompts = await loadPrompts(options);
   } catch (error) {
     if (error instanceof BenchUsageError || error instanceof PromptFileError) {
       fail(`${error.message}\n\n${BENCH_USAGE}`);
@@ -154,7 +184,11 @@ export async function runBench(argv: string[]): Promise<number> {
 
   const config: BenchConfig = {
     baseUrl: options.baseUrl,
-    concurrency: options.concurrency,
+    concurrency: options.requestRates ? [] : options.concurrency,
+    seed: options.seed,
+    percentiles: options.percentiles,
+    saveDetailed: options.saveDetailed,
+    metrics: options.metrics,
     requests: options.requests,
     maxTokens: options.maxTokens,
     temperature: options.temperature,
@@ -166,6 +200,12 @@ export async function runBench(argv: string[]): Promise<number> {
     explicit: {},
   };
   if (options.inputLen !== undefined) config.inputLen = options.inputLen;
+  if (options.requestRates) {
+    config.requestRates = options.requestRates;
+    config.burstiness = options.burstiness;
+    if (options.maxConcurrency !== undefined) config.maxConcurrency = options.maxConcurrency;
+  }
+  if (options.goodput) config.goodput = options.goodput;
   if (apiKey !== undefined) config.apiKey = apiKey;
   if (options.model !== undefined) config.explicit.model = options.model;
   if (options.engine !== undefined) config.explicit.engine = options.engine;
@@ -173,11 +213,25 @@ export async function runBench(argv: string[]): Promise<number> {
   if (options.run.command !== undefined) config.explicit.command = options.run.command;
 
   if (options.baseUrlNote) print(options.baseUrlNote);
-  const perLevel = options.requests === null ? "max(3 × C, 10)" : String(options.requests);
+  const rates = options.requestRates;
+  const load = rates
+    ? `open loop at ${rates.join(",")} req/s · ${options.burstiness === 1 ? "Poisson arrivals" : `gamma arrivals, burstiness ${options.burstiness}`}${options.maxConcurrency !== undefined ? ` · at most ${options.maxConcurrency} in flight` : ""} · seed ${options.seed}`
+    : `C=${options.concurrency.join(",")}`;
+  const perLevel =
+    options.requests !== null ? String(options.requests) : rates ? "max(30 × rate, 10)" : "max(3 × C, 10)";
+  const maxTokens =
+    prompts.at(0).maxTokens !== undefined ? "max_tokens per request" : `max_tokens ${options.maxTokens}`;
   print(
-    `servebench bench ${publicUrl(options.baseUrl)} · C=${options.concurrency.join(",")} · ${perLevel} requests per level · ` +
-      `max_tokens ${options.maxTokens}${options.ignoreEos ? " (ignore_eos)" : ""} · temperature ${options.temperature} · ${prompts.dataset}`,
+    `servebench bench ${publicUrl(options.baseUrl)} · ${load} · ${perLevel} requests per level · ` +
+      `${maxTokens}${options.ignoreEos ? " (ignore_eos)" : ""} · temperature ${options.temperature} · ${prompts.dataset}`,
   );
+  if (options.goodput) {
+    print(
+      `goodput targets: ${Object.entries(options.goodput)
+        .map(([metric, ms]) => `${metric} ≤ ${ms} ms`)
+        .join(", ")}`,
+    );
+  }
   if (apiKey !== undefined) print(`API key: from $${options.apiKeyEnv}`);
 
   const controller = new AbortController();
@@ -211,7 +265,7 @@ export async function runBench(argv: string[]): Promise<number> {
   const doc = buildRunDocument(config, options.run, result);
 
   print();
-  for (const line of summaryTable(result.levels)) print(line);
+  for (const line of summaryTable(result.levels, options.percentiles)) print(line);
   print(headlineLine(result.levels));
   if (result.warnings.length > 0) {
     print(`warnings (${result.warnings.length}, kept in the run):`);

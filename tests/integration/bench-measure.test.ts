@@ -89,7 +89,8 @@ function levelClock(): { onEvent: (event: BenchEvent) => void; wall_s: Map<numbe
   return {
     wall_s,
     onEvent: (event) => {
-      if (event.type === "level-start") started.set(event.concurrency, performance.now());
+      if (event.type === "level-start" && "concurrency" in event.level)
+        started.set(event.level.concurrency, performance.now());
       if (event.type === "level-end")
         wall_s.set(
           event.level.point.concurrency!,
@@ -337,7 +338,12 @@ describe("Ctrl-C", () => {
       onEvent: (event) => {
         events.push(event.type);
         // Interrupt C=2 as soon as its first request is done: one is then in flight, two not sent.
-        if (event.type === "level-progress" && event.progress.concurrency === 2 && event.progress.done === 1)
+        if (
+          event.type === "level-progress" &&
+          "concurrency" in event.progress.level &&
+          event.progress.level.concurrency === 2 &&
+          event.progress.done === 1
+        )
           controller.abort();
       },
     });

@@ -5,6 +5,14 @@
  * answers /v1/models and, when configured, SGLang's /get_server_info and vLLM's /version, and fails on
  * purpose in the ways real servers do. Token k of a request is due at slot + TTFT + k × interval, on an
  * absolute schedule, so timer lateness does not add up.
+ *
+ * It records when every generation request arrived, so open-loop arrivals can be measured against the rate
+ * they were sent at; and it serves a Prometheus /metrics, with vLLM's or SGLang's names, whose figures follow
+ * the load it is under: running and waiting requests are its slots and queue at the moment of the scrape,
+ * KV-cache usage is `kvUsagePerRequest` per running request, a request that found every slot taken counts
+ * as a preemption, prefix-cache hits are the prompt words a request shares with an earlier prompt's start,
+ * speculative decoding accepts `speculative.accepted` of `speculative.tokens` drafted tokens per step, and
+ * its TTFT / TPOT / ITL histograms observe what each request took on the server's side.
  */
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
@@ -43,6 +51,12 @@ export interface TestServerSettings {
   fault: Fault | null | ((index: number) => Fault | null);
   /** When set, generation requests need "Authorization: Bearer <apiKey>". */
   apiKey: string | null;
+  /** GET /metrics with vLLM's or SGLang's metric names; null answers 404. */
+  metrics: "vllm" | "sglang" | null;
+  /** Share of the KV cache each running request holds (usage is capped at 1). */
+  kvUsagePerRequest: number;
+  /** Speculative decoding: drafted tokens per step and how many of them are accepted; null: off. */
+  speculative: { tokens: number; accepted: number } | null;
 }
 
 export interface TestServerStats {
@@ -53,6 +67,10 @@ export interface TestServerStats {
   completedTokens: number;
   bodies: Record<string, unknown>[];
   authorization: (string | undefined)[];
+  /** performance.now() when each generation request arrived (its body fully read), in arrival order. */
+  arrivals_ms: number[];
+  /** GET /metrics answered. */
+  scrapes: number;
 }
 
 export interface OpenAITestServer {
@@ -78,25 +96,138 @@ export const DEFAULT_TEST_SERVER_SETTINGS: TestServerSettings = {
   version: null,
   fault: null,
   apiKey: null,
+  metrics: null,
+  kvUsagePerRequest: 0.1,
+  speculative: null,
 };
 
 function emptyStats(): TestServerStats {
-  return { requests: 0, inFlight: 0, maxInFlight: 0, completedTokens: 0, bodies: [], authorization: [] };
+  return {
+    requests: 0,
+    inFlight: 0,
+    maxInFlight: 0,
+    completedTokens: 0,
+    bodies: [],
+    authorization: [],
+    arrivals_ms: [],
+    scrapes: 0,
+  };
 }
 
 function words(text: string): number {
   return text.split(/\s+/).filter(Boolean).length;
 }
 
-function promptTokens(body: Record<string, unknown>): number {
-  if (typeof body.prompt === "string") return words(body.prompt);
+function promptText(body: Record<string, unknown>): string {
+  if (typeof body.prompt === "string") return body.prompt;
   if (Array.isArray(body.messages)) {
-    return body.messages.reduce<number>((sum, message: unknown) => {
-      const content = (message as { content?: unknown }).content;
-      return sum + (typeof content === "string" ? words(content) : 0);
-    }, 0);
+    return body.messages
+      .map((message: unknown) => {
+        const content = (message as { content?: unknown }).content;
+        return typeof content === "string" ? content : "";
+      })
+      .join(" ");
   }
-  return 0;
+  return "";
+}
+
+function promptTokens(body: Record<string, unknown>): number {
+  return words(promptText(body));
+}
+
+/** A Prometheus histogram's running sum and count (buckets are not needed by what reads them). */
+interface Histogram {
+  sum: number;
+  count: number;
+}
+
+/** The server-side counters behind /metrics. They only grow, as Prometheus counters do. */
+interface MetricCounters {
+  preemptions: number;
+  prefixQueries: number;
+  prefixHits: number;
+  drafts: number;
+  draftTokens: number;
+  acceptedTokens: number;
+  ttft: Histogram;
+  tpot: Histogram;
+  itl: Histogram;
+}
+
+function emptyCounters(): MetricCounters {
+  return {
+    preemptions: 0,
+    prefixQueries: 0,
+    prefixHits: 0,
+    drafts: 0,
+    draftTokens: 0,
+    acceptedTokens: 0,
+    ttft: { sum: 0, count: 0 },
+    tpot: { sum: 0, count: 0 },
+    itl: { sum: 0, count: 0 },
+  };
+}
+
+/** Words a prompt shares with the start of the most similar earlier prompt: what a prefix cache would hit. */
+function sharedPrefixWords(prompt: string[], earlier: readonly string[][]): number {
+  let best = 0;
+  for (const other of earlier) {
+    let shared = 0;
+    while (shared < prompt.length && shared < other.length && prompt[shared] === other[shared]) shared += 1;
+    best = Math.max(best, shared);
+  }
+  return best;
+}
+
+function exposition(
+  names: "vllm" | "sglang",
+  state: { running: number; waiting: number; kvUsage: number },
+  counters: MetricCounters,
+): string {
+  const model = 'model_name="test-model"';
+  const lines: string[] = [];
+  const metric = (name: string, type: string, value: number, labels = model) => {
+    lines.push(`# HELP ${name} test server metric`, `# TYPE ${name} ${type}`, `${name}{${labels}} ${value}`);
+  };
+  const histogram = (name: string, h: Histogram) => {
+    lines.push(
+      `# TYPE ${name} histogram`,
+      `${name}_bucket{le="+Inf",${model}} ${h.count}`,
+      `${name}_sum{${model}} ${h.sum}`,
+      `${name}_count{${model}} ${h.count}`,
+    );
+  };
+  if (names === "vllm") {
+    metric("vllm:num_requests_running", "gauge", state.running, `${model},engine="0"`);
+    metric("vllm:num_requests_waiting", "gauge", state.waiting, `${model},engine="0"`);
+    metric("vllm:kv_cache_usage_perc", "gauge", state.kvUsage, `${model},engine="0"`);
+    metric("vllm:num_preemptions_total", "counter", counters.preemptions);
+    metric("vllm:prefix_cache_queries_total", "counter", counters.prefixQueries);
+    metric("vllm:prefix_cache_hits_total", "counter", counters.prefixHits);
+    if (counters.drafts > 0) {
+      metric("vllm:spec_decode_num_drafts_total", "counter", counters.drafts);
+      metric("vllm:spec_decode_num_draft_tokens_total", "counter", counters.draftTokens);
+      metric("vllm:spec_decode_num_accepted_tokens_total", "counter", counters.acceptedTokens);
+    }
+    histogram("vllm:time_to_first_token_seconds", counters.ttft);
+    histogram("vllm:request_time_per_output_token_seconds", counters.tpot);
+    histogram("vllm:inter_token_latency_seconds", counters.itl);
+  } else {
+    metric("sglang:num_running_reqs", "gauge", state.running);
+    metric("sglang:num_queue_reqs", "gauge", state.waiting);
+    metric("sglang:token_usage", "gauge", state.kvUsage);
+    metric("sglang:num_retracted_requests_total", "counter", counters.preemptions);
+    metric("sglang:prompt_tokens_total", "counter", counters.prefixQueries);
+    if (counters.prefixHits > 0) metric("sglang:cached_tokens_total", "counter", counters.prefixHits);
+    // SGLang always exposes its speculative gauges, at 0 when speculative decoding is off.
+    const length = counters.drafts > 0 ? 1 + counters.acceptedTokens / counters.drafts : 0;
+    const rate = counters.draftTokens > 0 ? counters.acceptedTokens / counters.draftTokens : 0;
+    metric("sglang:spec_accept_length", "gauge", length);
+    metric("sglang:spec_accept_rate", "gauge", rate);
+    histogram("sglang:time_to_first_token_seconds", counters.ttft);
+    histogram("sglang:inter_token_latency_seconds", counters.itl);
+  }
+  return `${lines.join("\n")}\n`;
 }
 
 function json(res: http.ServerResponse, status: number, body: unknown): void {
@@ -108,6 +239,8 @@ function json(res: http.ServerResponse, status: number, body: unknown): void {
 export async function startOpenAITestServer(initial: Partial<TestServerSettings> = {}): Promise<OpenAITestServer> {
   const settings: TestServerSettings = { ...DEFAULT_TEST_SERVER_SETTINGS, ...initial };
   let stats = emptyStats();
+  let counters = emptyCounters();
+  const recentPrompts: string[][] = [];
   let arrivals = 0;
   let active = 0;
   const queue: (() => void)[] = [];
@@ -130,6 +263,8 @@ export async function startOpenAITestServer(initial: Partial<TestServerSettings>
       active += 1;
       start();
     } else {
+      // Every slot taken: the stand-in for a preemption, so the counter follows the load.
+      counters.preemptions += 1;
       queue.push(start);
     }
   };
@@ -146,6 +281,8 @@ export async function startOpenAITestServer(initial: Partial<TestServerSettings>
     chat: boolean,
   ) => {
     const index = arrivals++;
+    const arrivedAt = performance.now();
+    stats.arrivals_ms.push(arrivedAt);
     stats.requests += 1;
     stats.bodies.push(body);
     stats.authorization.push(req.headers.authorization);
@@ -212,6 +349,11 @@ export async function startOpenAITestServer(initial: Partial<TestServerSettings>
       stats.inFlight += 1;
       stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
       const slotAt = performance.now();
+      const promptWords = promptText(body).split(/\s+/).filter(Boolean);
+      counters.prefixQueries += promptWords.length;
+      counters.prefixHits += sharedPrefixWords(promptWords, recentPrompts);
+      recentPrompts.push(promptWords);
+      if (recentPrompts.length > 64) recentPrompts.shift();
       res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
       // vLLM opens a chat stream with the assistant's role and empty content: not a token.
       if (chat)
@@ -272,6 +414,23 @@ export async function startOpenAITestServer(initial: Partial<TestServerSettings>
           }
           send("[DONE]");
           stats.completedTokens += tokens;
+          // The server's own view of the request: from its arrival (queueing included) to its tokens.
+          const firstTokenAt = slotAt + settings.ttftMs;
+          counters.ttft.sum += (firstTokenAt - arrivedAt) / 1000;
+          counters.ttft.count += 1;
+          if (tokens > 1) {
+            counters.tpot.sum += settings.itlMs / 1000;
+            counters.tpot.count += 1;
+            counters.itl.sum += ((tokens - 1) * settings.itlMs) / 1000;
+            counters.itl.count += tokens - 1;
+          }
+          if (settings.speculative) {
+            // Each step proposes `tokens` drafts, accepts `accepted` of them and adds the target's own token.
+            const steps = Math.ceil(tokens / (settings.speculative.accepted + 1));
+            counters.drafts += steps;
+            counters.draftTokens += steps * settings.speculative.tokens;
+            counters.acceptedTokens += steps * settings.speculative.accepted;
+          }
           res.end();
           stop();
         }, due - performance.now());
@@ -299,6 +458,16 @@ export async function startOpenAITestServer(initial: Partial<TestServerSettings>
         json(res, 200, settings.serverInfo);
       } else if (url.pathname === "/version" && settings.version !== null) {
         json(res, 200, { version: settings.version });
+      } else if (url.pathname === "/metrics" && settings.metrics !== null) {
+        stats.scrapes += 1;
+        const running = stats.inFlight;
+        const text = exposition(
+          settings.metrics,
+          { running, waiting: queue.length, kvUsage: Math.min(1, running * settings.kvUsagePerRequest) },
+          counters,
+        );
+        res.writeHead(200, { "content-type": "text/plain; version=0.0.4; charset=utf-8" });
+        res.end(text);
       } else {
         json(res, 404, { detail: "Not Found" });
       }
@@ -341,6 +510,8 @@ export async function startOpenAITestServer(initial: Partial<TestServerSettings>
     },
     resetStats() {
       stats = emptyStats();
+      counters = emptyCounters();
+      recentPrompts.length = 0;
       arrivals = 0;
     },
     close() {

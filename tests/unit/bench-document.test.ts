@@ -164,7 +164,7 @@ describe("buildRunDocument", () => {
     });
   });
 
-  it("synthetic prompts: input_len, and num_prompts when every level sends the same number", () => {
+  it("synthetic prompts: input_len, the seed that drew them, and num_prompts when every level sends the same number", () => {
     const synthetic = buildRunDocument(
       {
         ...config,
@@ -183,6 +183,7 @@ describe("buildRunDocument", () => {
       input_len: 128,
       output_len: 64,
       num_prompts: 8,
+      seed: 0,
       temperature: 0.7,
     });
     expect(synthetic.metadata).toMatchObject({ requests_per_level: 8, ignore_eos: true });

@@ -149,7 +149,7 @@ describe("parseBenchArgs", () => {
     ],
     [
       ["--base-url", "http://h/v1", "--prompts", "p.txt", "--input-len", "8"],
-      "--prompts and --input-len exclude each other: the prompts come from the file or are synthetic",
+      "--input-len shapes random prompts and excludes --prompts: the prompts come from one source",
     ],
     [
       ["--base-url", "http://h/v1", "--env", "1X=2"],

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { LatencyDistributionChart } from "@/components/charts/LatencyDistributionChart";
 import { LoadChart } from "@/components/charts/LoadChart";
 import { LoadTooltipProvider } from "@/components/charts/LoadTooltip";
 import { FlagsTable, KeyValueTable } from "@/components/runs/ConfigTables";
@@ -8,9 +9,11 @@ import { DeleteRunButton } from "@/components/runs/DeleteRunButton";
 import { ImportReport } from "@/components/runs/ImportReport";
 import { PointsTable, SourcesTable } from "@/components/runs/PointsTable";
 import { RunEditor } from "@/components/runs/RunEditor";
+import { ServerMetricsPanel } from "@/components/runs/ServerMetricsPanel";
 import { RunSeriesPanel } from "@/components/series/RunSeriesPanel";
 import { buttonClass, Card, DefinitionList, DemoBadge, PageHeader, Section, Tag } from "@/components/ui/primitives";
 import { buildComparison, parseCompareView } from "@/lib/analysis/comparison";
+import { hasRequestDetail, latencyDistributions } from "@/lib/analysis/server-metrics";
 import { AppError } from "@/lib/errors";
 import { formatDateTime, formatDuration, formatHardware, formatLoadLevel, formatNumber } from "@/lib/format";
 import { formatName } from "@/lib/formats/names";
@@ -174,6 +177,22 @@ export default async function RunPage({ params }: { params: Params }) {
         </div>
       </LoadTooltipProvider>
 
+      <ServerMetricsPanel runs={[run]} domain={alone.domain} />
+
+      {hasRequestDetail(run.results) ? (
+        <Section title="Distribution of each level's requests" id="distribution">
+          <p className="mb-3 max-w-3xl text-sm text-zinc-600 dark:text-zinc-400">
+            From the run&apos;s per-request results: at each latency, the share of a level&apos;s requests that took no
+            longer. The median is where a curve crosses 50%; the tail is where it flattens towards 100%.
+          </p>
+          <LatencyDistributionChart
+            distributions={(["ttft", "tpot", "e2el"] as const).map((metric) =>
+              latencyDistributions(run.results, metric),
+            )}
+          />
+        </Section>
+      ) : null}
+
       <Section title={`Results (${run.results.length} load level${run.results.length === 1 ? "" : "s"})`}>
         <PointsTable points={run.results} />
         <SourcesTable points={run.results} />
@@ -219,6 +238,29 @@ export default async function RunPage({ params }: { params: Params }) {
               { label: "Output length", value: workload.output_len ?? "—" },
               { label: "Prompts", value: workload.num_prompts ?? "—" },
               { label: "Temperature", value: workload.temperature ?? "—" },
+              ...(workload.prefix_len !== undefined
+                ? [{ label: "Shared prefix", value: `${workload.prefix_len} tokens` }]
+                : []),
+              ...(workload.range_ratio !== undefined
+                ? [{ label: "Length range ratio", value: workload.range_ratio }]
+                : []),
+              ...(workload.burstiness !== undefined
+                ? [
+                    {
+                      label: "Arrivals",
+                      value:
+                        workload.burstiness === 1
+                          ? "Poisson (burstiness 1)"
+                          : workload.burstiness === "inf"
+                            ? "evenly spaced (burstiness ∞)"
+                            : `gamma, burstiness ${workload.burstiness}`,
+                    },
+                  ]
+                : []),
+              ...(workload.max_concurrency !== undefined
+                ? [{ label: "Max concurrency", value: workload.max_concurrency }]
+                : []),
+              ...(workload.seed !== undefined ? [{ label: "Seed", value: workload.seed }] : []),
               ...(speculative
                 ? [
                     { label: "Speculative method", value: speculative.method ?? "—" },

@@ -226,20 +226,93 @@ describe("kubecon-na-2025-vllm: stage_N_lifecycle_metrics.json (v0.2-era report,
     expect(inferencePerfLifecycleParser.parse(source)).toEqual([]);
   });
 
-  test.each([
-    ...STAGES.map((stage) => `${DIR}/stage_${stage}_prometheus_metrics.json`),
-    `${DIR}/summary_prometheus_metrics.json`,
-  ])("%s (server-side Prometheus metrics) is recognized and not imported", (file) => {
-    const source = loadFixture(file);
+  test.each(STAGES)(
+    "stage_%s_prometheus_metrics.json (the server's own metrics, an early 2025 layout) is a supplement for stage N's point",
+    (stage) => {
+      const file = `${DIR}/stage_${stage}_prometheus_metrics.json`;
+      const source = loadFixture(file);
+      expect(detecting(source)).toEqual([inferencePerfPrometheusParser]);
+      const fragments = inferencePerfPrometheusParser.parse(source);
+      expect(fragments).toHaveLength(1);
+      const fragment = fragments[0]!;
+      expect(fragment.points).toEqual([]);
+      const supplement = fragment.supplement!;
+      expect(supplement.pairKey).toBe(`${DIR}/stage_${stage}`);
+      expect(supplement.serverRequests).toBe(at(file, "successes.count"));
+      // The layout before inference-perf's February 2026 metrics: time_per_output_token came from
+      // vllm:time_per_output_token_seconds, which observed every gap between tokens: an ITL.
+      expect(supplement.figures).toEqual({
+        server_waiting_requests_mean: at(file, "successes.queue_len.mean"),
+        server_mean_ttft_ms: (at(file, "successes.time_to_first_token.mean") as number) * 1000,
+        server_mean_itl_ms: (at(file, "successes.time_per_output_token.mean") as number) * 1000,
+      });
+      expect(supplement.sources.server_mean_itl_ms).toBe(
+        `stage_${stage}_prometheus_metrics.json: successes.time_per_output_token.mean`,
+      );
+      // Zeros that cannot be true, and a key that meant something else then, are left out and said.
+      expect(fragment.warnings).toEqual([
+        "inference-perf Prometheus report: successes.kv_cache_usage_percentage not imported: it is 0 while the server completed requests, which is how inference-perf writes a query that found nothing (the metric is not exposed under the name it asked for)",
+        "inference-perf Prometheus report: successes.num_preemptions_total not imported: before inference-perf's February 2026 layout it is the mean, over the stage's window, of vLLM's cumulative preemption counter (preemptions since the server started), not preemptions during the stage",
+        "inference-perf Prometheus report: successes.prefix_cache_hit_percent not imported: it is 0, which inference-perf writes both when no prompt token was looked up and when the prefix-cache counters could not be read",
+      ]);
+    },
+  );
+
+  it("summary_prometheus_metrics.json spans every stage: recognized, not imported", () => {
+    const source = loadFixture(`${DIR}/summary_prometheus_metrics.json`);
     expect(detecting(source)).toEqual([inferencePerfPrometheusParser]);
     expect(inferencePerfPrometheusParser.parse(source)).toEqual([]);
   });
+});
 
-  it("the Prometheus report does not describe the same requests as the client-side stage", () => {
-    // Why it is not merged into the stage's point: stage 0 sent 60 requests of ~204 prompt tokens.
-    expect(at(`${DIR}/stage_0_lifecycle_metrics.json`, "successes.count")).toBe(60);
-    expect(at(`${DIR}/stage_0_prometheus_metrics.json`, "successes.count")).toBe(937);
-    expect(at(`${DIR}/stage_0_prometheus_metrics.json`, "successes.prompt_len.mean")).toBe(4995);
+describe("the 2026 Prometheus layout (hand-made, inference-perf #348 keys)", () => {
+  const FOLDER = "inference-perf/hand-made-2026-report";
+  const files = ["stage_0_lifecycle_metrics.json", "stage_0_prometheus_metrics.json"].map((name) => ({
+    name: `${FOLDER}/${name}`,
+    bytes: fs.readFileSync(path.join(FIXTURES_DIR, FOLDER, name)),
+  }));
+
+  it("merges the stage's server figures into its point: requests running and waiting, KV cache, preemptions, prefix cache, engine TTFT, TPOT and ITL", () => {
+    const parsed = readUploads(files, inferencePerfParsers);
+    expect(parsed.fragments).toHaveLength(1);
+    expect(parsed.skipped).toEqual([]);
+    const point = parsed.fragments[0]!.points[0]!;
+    const file = `${FOLDER}/stage_0_prometheus_metrics.json`;
+    expect(point).toMatchObject({
+      concurrency: 16,
+      completed: 398,
+      server_waiting_requests_mean: 3.2,
+      server_running_requests_mean: 12.8,
+      server_kv_cache_usage_mean: 0.41,
+      // The increase of vllm:num_preemptions over the stage: preemptions during it.
+      server_preemptions: 3,
+      server_prefix_cache_hit_rate: 0.375,
+    });
+    expect(point.server_mean_ttft_ms).toBeCloseTo((at(file, "successes.time_to_first_token.mean") as number) * 1000, 9);
+    // From #348 on, time_per_output_token is vllm:request_time_per_output_token_seconds: per request, vLLM's TPOT.
+    expect(point.server_mean_tpot_ms).toBeCloseTo(8.7, 9);
+    expect(point.server_mean_itl_ms).toBeCloseTo(8.5, 9);
+    // A p99 of the gauge is not its maximum: no max is imported.
+    expect(point.server_kv_cache_usage_max).toBeUndefined();
+    expect(point.sources?.server_preemptions).toBe(
+      "stage_0_prometheus_metrics.json: successes.num_preemptions_total.mean",
+    );
+    // The client's figures keep their own sources.
+    expect(point.sources?.completed).toBe("successes.count");
+    expect(parsed.fragments[0]!.warnings).toEqual([]);
+  });
+
+  it("a stage's Prometheus report without its lifecycle report is skipped, saying why", () => {
+    const parsed = readUploads([files[1]!], inferencePerfParsers);
+    expect(parsed.fragments).toEqual([]);
+    expect(parsed.skipped).toEqual([
+      {
+        file: `${FOLDER}/stage_0_prometheus_metrics.json`,
+        format: "inference-perf",
+        reason:
+          "server-side figures with no client-side file of the same load level beside it to attach them to (stage_0)",
+      },
+    ]);
   });
 });
 
@@ -337,7 +410,7 @@ describe("hand-made traps", () => {
 });
 
 describe("upload pipeline", () => {
-  it("the report folder becomes seven points; the summary and the Prometheus reports are skipped", () => {
+  it("the report folder becomes seven points with their stages' server figures; the two summaries are skipped", () => {
     const files = fixtureFiles(DIR).map((file) => ({
       name: file,
       bytes: fs.readFileSync(path.join(FIXTURES_DIR, file)),
@@ -347,12 +420,29 @@ describe("upload pipeline", () => {
     expect(
       parsed.fragments.map((fragment) => fragment.points[0]!.request_rate).sort((a, b) => Number(a) - Number(b)),
     ).toEqual([1, 31.4, 61.79, 92.19, 122.59, 152.98, 183.38]);
-    expect(parsed.skipped.map((skip) => path.basename(skip.file)).sort()).toEqual(
-      [
-        ...STAGES.map((stage) => `stage_${stage}_prometheus_metrics.json`),
-        "summary_lifecycle_metrics.json",
-        "summary_prometheus_metrics.json",
-      ].sort(),
+    expect(parsed.skipped.map((skip) => path.basename(skip.file)).sort()).toEqual([
+      "summary_lifecycle_metrics.json",
+      "summary_prometheus_metrics.json",
+    ]);
+    for (const stage of STAGES) {
+      const fragment = parsed.fragments.find((candidate) =>
+        candidate.file.endsWith(`stage_${stage}_lifecycle_metrics.json`),
+      )!;
+      const point = fragment.points[0]!;
+      const prometheus = `${DIR}/stage_${stage}_prometheus_metrics.json`;
+      expect(point.request_rate).toBe(at(stageFile(stage), "load_summary.requested_rate"));
+      expect(point.server_waiting_requests_mean).toBe(at(prometheus, "successes.queue_len.mean"));
+      expect(point.server_mean_ttft_ms).toBeCloseTo(
+        (at(prometheus, "successes.time_to_first_token.mean") as number) * 1000,
+        9,
+      );
+    }
+    // The server's count over stage 0's window is not the stage's 60 requests: the figures are kept, and the
+    // run says they may include other traffic.
+    const first = parsed.fragments.find((fragment) => fragment.file.endsWith("stage_0_lifecycle_metrics.json"))!;
+    expect(at(stageFile(0), "successes.count")).toBe(60);
+    expect(first.warnings).toContain(
+      `The server counted other numbers of requests over these load levels' windows than the client completed (server vs client: ${DIR}/stage_0_prometheus_metrics.json: 937 vs 60; ${DIR}/stage_1_prometheus_metrics.json: 4071 vs 1884; ${DIR}/stage_2_prometheus_metrics.json: 7458 vs 3707; ${DIR}/stage_3_prometheus_metrics.json: 10938 vs 5531; ${DIR}/stage_4_prometheus_metrics.json: 14849 vs 7355; ${DIR}/stage_5_prometheus_metrics.json: 18353 vs 9178; and 1 more): its figures there may include other traffic or a wider window than the level's.`,
     );
   });
 });

@@ -13,9 +13,9 @@ export const GET = apiRoute(async (request) => {
     throw new AppError("bad_request", "Name the runs to compare: ?runs=<id>,<id>.", [
       { path: "runs", message: "is required" },
     ]);
-  const { comparison } = await loadComparison(view);
+  const { comparison, runs } = await loadComparison(view);
   if (!comparison) throw new AppError("not_found", "None of these runs exist.");
-  return new Response(comparisonCsv(comparison), {
+  return new Response(comparisonCsv(comparison, runs), {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": 'attachment; filename="servebench-comparison.csv"',

@@ -3,6 +3,7 @@ import { parseCompareView } from "@/lib/analysis/comparison";
 import { AppError } from "@/lib/errors";
 import { apiRoute } from "@/lib/http/route";
 import { loadComparison } from "@/lib/runs/comparison-loader";
+import { getRunsByIds } from "@/lib/runs/queries";
 
 export const dynamic = "force-dynamic";
 
@@ -13,7 +14,9 @@ export const GET = apiRoute(async (request) => {
     throw new AppError("bad_request", "Name the runs to export: ?runs=<id>,<id>.", [
       { path: "runs", message: "is required" },
     ]);
-  const { runs } = await loadComparison(view);
-  if (runs.length === 0) throw new AppError("not_found", "None of these runs exist.");
+  const { runs: compared } = await loadComparison(view);
+  if (compared.length === 0) throw new AppError("not_found", "None of these runs exist.");
+  // The comparison leaves out per-request rows; the export is the whole documents, uploadable as they are.
+  const { runs } = await getRunsByIds(compared.map((run) => run.id));
   return NextResponse.json(runs, { headers: { "Content-Disposition": 'attachment; filename="servebench-runs.json"' } });
 });
