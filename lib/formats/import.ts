@@ -239,12 +239,26 @@ function attachSupplements(result: ParsedUpload, supplements: readonly IndexedSu
     }
     const sources: Record<string, string> = { ...(point.sources ?? {}) };
     const merged = point as Record<string, unknown>;
+    const notImported = [...(fragment.notImported ?? [])];
     for (const [field, value] of Object.entries(supplement.figures)) {
-      if (value === undefined || merged[field] !== undefined) continue;
-      merged[field] = value;
+      if (value === undefined) continue;
       const source = supplement.sources[field];
+      if (merged[field] !== undefined) {
+        if (source !== undefined && typeof value === "number") {
+          notImported.push({
+            file: describe(fragment),
+            field: source,
+            value,
+            reason: `the point already has ${field} from ${target.file}; that value is kept`,
+          });
+        }
+        continue;
+      }
+      merged[field] = value;
       if (source !== undefined) sources[field] = source;
     }
+    // The server file's numbers that nobody imported belong to the run's import report like the client file's.
+    if (notImported.length > 0) target.notImported = collapse([...(target.notImported ?? []), ...notImported]);
     if (Object.keys(sources).length > 0) point.sources = sources;
     target.warnings.push(...fragment.warnings);
     const completed = point.completed;

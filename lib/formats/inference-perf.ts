@@ -21,6 +21,7 @@
  */
 import type { ResultPoint, ServerMetricField } from "@/lib/runs/schema";
 import { asRecord, isNaNValue, PointBuilder, toConcurrency, toNumber } from "./common";
+import type { NotImported } from "./types";
 import {
   FormatError,
   type FormatParser,
@@ -291,8 +292,20 @@ function parsePrometheus(file: SourceFile): Fragment[] {
   };
   const count = toNumber(successes.count);
   const served = count !== null && count > 0;
-  const notRead = (key: string, why: string) =>
+  const notImported: NotImported[] = [];
+  const notRead = (key: string, why: string) => {
     warnings.push(`inference-perf Prometheus report: successes.${key} not imported: ${why}`);
+    // Named in the run's import report too, with the same reason, for every number under that key.
+    const node = key.split(".").reduce<unknown>((parent, part) => asRecord(parent)?.[part], successes);
+    const stats = asRecord(node)
+      ? Object.entries(asRecord(node) ?? {}).map(([name, value]) => [`${key}.${name}`, value] as const)
+      : [[key, node] as const];
+    for (const [path, value] of stats) {
+      const number = toNumber(value);
+      if (number !== null)
+        notImported.push({ file: file.name, field: `successes.${path}`, value: number, reason: why });
+    }
+  };
   const ZERO =
     "it is 0 while the server completed requests, which is how inference-perf writes a query that found nothing (the metric is not exposed under the name it asked for)";
 
@@ -363,8 +376,37 @@ function parsePrometheus(file: SourceFile): Fragment[] {
       points: [],
       warnings,
       supplement,
+      notImported,
     },
   ];
+}
+
+/** The server metrics whose mean a point keeps (the others have no field). */
+const KEPT_AS_MEAN = new Set([
+  "queue_len",
+  "num_requests_running",
+  "kv_cache_usage_percentage",
+  "num_preemptions_total",
+  "prefix_cache_hit_percent",
+  "time_to_first_token",
+  "time_per_output_token",
+  "inter_token_latency",
+]);
+
+/** Why a number of the server's report is not in the point (each kept figure is named in its sources). */
+function prometheusNotImportedReason(path: string): string | undefined {
+  if (path === "successes.count" || path === "successes.rate")
+    return "the server's own count and rate of requests over the stage: the point keeps the client's (completed, request_throughput); a warning says when the two disagree";
+  const match = /^successes\.([a-z_]+)\.(.+)$/.exec(path);
+  if (!match) return undefined;
+  const [, metric, stat] = match;
+  if (metric === "prompt_len" || metric === "output_len")
+    return `the server's ${metric === "prompt_len" ? "prompt" : "output"} length (${stat}): the point keeps the client's token counts`;
+  if (metric === "request_latency")
+    return `the server's end-to-end latency (${stat}): the point keeps the client's e2e latency statistics`;
+  if (KEPT_AS_MEAN.has(metric ?? ""))
+    return `the server's ${stat} of ${metric}: a point keeps the server's mean of it (server_*), beside the client's own statistics`;
+  return `no servebench field holds the server's ${metric}`;
 }
 
 export const inferencePerfPrometheusParser: FormatParser = {
@@ -380,6 +422,7 @@ export const inferencePerfPrometheusParser: FormatParser = {
     }
   },
   parse: parsePrometheus,
+  notImportedReason: prometheusNotImportedReason,
 };
 
 export const inferencePerfParsers: readonly FormatParser[] = [

@@ -160,6 +160,9 @@ function claimsOf(fragment: Fragment): Claim {
   for (const point of fragment.points) {
     for (const source of Object.values(point.sources ?? {})) for (const path of sourcePaths(source)) add(path);
   }
+  // A file of server-side figures for another file's point (see Fragment.supplement) claims what it hands over.
+  for (const source of Object.values(fragment.supplement?.sources ?? {}))
+    for (const path of sourcePaths(source)) add(path);
   for (const path of fragment.used ?? []) add(path);
   for (const entry of fragment.notImported ?? []) exact.add(entry.field);
   return { exact, prefixes };

@@ -6,7 +6,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { describe, expect, test } from "vitest";
+import { describe, expect, it, test } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { AppError } from "@/lib/errors";
 import { planRuns, readUploads } from "@/lib/formats/import";
@@ -251,7 +251,7 @@ describe("no figure of a recognized file disappears silently", () => {
   );
 
   test.each(fixtureFiles("inference-perf").filter((file) => /_prometheus_metrics\.json$/.test(file)))(
-    "%s (server metrics, not stored yet) is skipped whole with its reason",
+    "%s alone (server metrics with no stage beside it) is skipped whole with its reason",
     (file) => {
       const parsed = readUploads(
         [{ name: file, bytes: fs.readFileSync(path.join(FIXTURES_DIR, file)) }],
@@ -261,4 +261,30 @@ describe("no figure of a recognized file disappears silently", () => {
       expect(parsed.skipped[0]?.reason).toMatch(/\w{4,}/);
     },
   );
+
+  it("inference-perf's Prometheus files uploaded with their stages: every number is in its point or reported", () => {
+    const folder = "inference-perf/kubecon-na-2025-vllm";
+    const names = fs.readdirSync(path.join(FIXTURES_DIR, folder)).filter((name) => name.endsWith(".json"));
+    const uploads = names.map((name) => ({
+      name: `${folder}/${name}`,
+      bytes: fs.readFileSync(path.join(FIXTURES_DIR, folder, name)),
+    }));
+    const parsed = readUploads(uploads, FORMAT_PARSERS);
+    const documents = planRuns(parsed, { split: true }).runs.map((run) => run.document as Record<string, unknown>);
+    const report = documents.flatMap(
+      (document) => (document.not_imported ?? []) as { file: string; field: string; value: unknown; reason: string }[],
+    );
+    const { numbers, texts } = documentNumbers({ documents });
+    const missing: string[] = [];
+    for (const upload of uploads.filter((item) => /stage_\d+_prometheus_metrics\.json$/.test(item.name))) {
+      for (const stated of statedOf(upload.name, upload.bytes, "json")) {
+        const reported = report.some(
+          (entry) => entry.file.includes(path.basename(upload.name)) && matchesField(entry.field, stated.path),
+        );
+        if (reported || (!stated.list && held(stated.value, numbers, texts))) continue;
+        missing.push(`${path.basename(upload.name)}: ${stated.path} = ${stated.value}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
 });
