@@ -397,15 +397,13 @@ const KEPT_AS_MEAN = new Set([
 function prometheusNotImportedReason(path: string): string | undefined {
   if (path === "successes.count" || path === "successes.rate")
     return "the server's own count and rate of requests over the stage: the point keeps the client's (completed, request_throughput); a warning says when the two disagree";
-  const match = /^successes\.([a-z_]+)\.(.+)$/.exec(path);
-  if (!match) return undefined;
-  const [, metric, stat] = match;
+  const metric = /^successes\.([a-z_]+)\./.exec(path)?.[1];
+  if (metric === undefined) return undefined;
   if (metric === "prompt_len" || metric === "output_len")
-    return `the server's ${metric === "prompt_len" ? "prompt" : "output"} length (${stat}): the point keeps the client's token counts`;
-  if (metric === "request_latency")
-    return `the server's end-to-end latency (${stat}): the point keeps the client's e2e latency statistics`;
-  if (KEPT_AS_MEAN.has(metric ?? ""))
-    return `the server's ${stat} of ${metric}: a point keeps the server's mean of it (server_*), beside the client's own statistics`;
+    return "the server's prompt and output lengths: the point keeps the client's token counts";
+  if (metric === "request_latency") return "the server's end-to-end latency: the point keeps the client's";
+  if (KEPT_AS_MEAN.has(metric))
+    return "the server's median and percentiles of a metric: a point keeps the server's mean of each (server_*), beside the client's own statistics";
   return `no servebench field holds the server's ${metric}`;
 }
 
