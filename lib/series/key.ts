@@ -6,7 +6,9 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { canonicalSetting } from "@/lib/analysis/config-diff";
+import { engineDisplayName, flagText, hardwareText, shortModelName, workloadText } from "@/lib/runs/names";
 import type { RunDocument } from "@/lib/runs/normalize";
+import type { FlagValue } from "@/lib/runs/schema";
 
 /**
  * Flags that do not change what is measured: where the server listens, what it logs, where weights are cached,
@@ -79,15 +81,29 @@ export function seriesConfiguration(run: SeriesKeyInput): Record<string, unknown
   }) as Record<string, unknown>;
 }
 
+/** The most of a name the launch flags may take; the key still holds them all. */
+const NAME_FLAGS_CHARS = 100;
+
+/**
+ * What the series is called in lists, in the words run names use (lib/runs/names.ts), with the launch flags
+ * that are part of its key: two series that differ only in a flag must not read the same.
+ */
 function configurationName(run: SeriesKeyInput): string {
-  const hardware = run.hardware?.gpu
-    ? `${run.hardware.gpu_count ? `${run.hardware.gpu_count}× ` : ""}${run.hardware.gpu}`
-    : undefined;
-  const workload =
-    run.workload?.input_len !== undefined && run.workload.output_len !== undefined
-      ? `${run.workload.dataset ? `${run.workload.dataset} ` : ""}${run.workload.input_len}→${run.workload.output_len}`
-      : run.workload?.dataset;
-  return [run.engine, run.model, hardware, workload].filter(Boolean).join(" · ");
+  const configuration = seriesConfiguration(run);
+  const flags = Object.entries((configuration.flags ?? {}) as Record<string, FlagValue>)
+    .map(([name, value]) => flagText(name, value))
+    .join(" ");
+  const flagsPart = flags.length > NAME_FLAGS_CHARS ? `${flags.slice(0, NAME_FLAGS_CHARS - 1).trimEnd()}…` : flags;
+  return [
+    engineDisplayName(run.engine),
+    shortModelName(run.model),
+    hardwareText(run.hardware),
+    workloadText(run.workload),
+    flagsPart,
+  ]
+    .filter(Boolean)
+    .join(" · ")
+    .slice(0, 200);
 }
 
 export function seriesIdentity(run: SeriesKeyInput): SeriesIdentity {

@@ -20,7 +20,8 @@ describe("series keys", () => {
   it("keep upgrades, commits and the port inside one series; the launch flags, GPU and workload split it", () => {
     const first = key(base);
     expect(first.explicit).toBe(false);
-    expect(first.name).toBe("vllm · Llama-3.1-8B · 1× H100 · random 1024→128");
+    // Named as run names read, with the launch flags of its key: series that differ in a flag read apart.
+    expect(first.name).toBe("vLLM · Llama-3.1-8B · 1× H100 · random 1024→128 · --max-num-seqs 256");
     expect(key({ ...base, engine_version: "0.12.0", git_commit: "abcdef1" }).key).toBe(first.key);
     expect(key({ ...base, command: base.command.replace("8000", "9000") }).key).toBe(first.key);
     expect(key({ ...base, command: base.command.replace("256", "512") }).key).not.toBe(first.key);
