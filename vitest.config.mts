@@ -1,7 +1,22 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { findPostgresBin } from "./tests/support/postgresql";
 
 const root = fileURLToPath(new URL(".", import.meta.url)).replace(/\/$/, "");
+
+// The integration suite runs on both databases. Without PostgreSQL installed (a laptop), the PostgreSQL half is
+// left out and the summary says so (tests/support/summary-reporter.ts); in CI it always runs, and a missing
+// PostgreSQL fails the run (tests/integration/postgresql-global-setup.ts).
+const runPostgresql = findPostgresBin() !== null || Boolean(process.env.CI);
+if (!runPostgresql) process.env.SERVEBENCH_POSTGRESQL_SUITE = "not-run";
+
+const integration = {
+  include: ["tests/integration/**/*.test.ts"],
+  environment: "node" as const,
+  // Each test file gets its own database, migrated with the real migrations.
+  setupFiles: ["tests/integration/setup.ts"],
+  pool: "forks" as const,
+};
 
 export default defineConfig({
   resolve: { alias: { "@": root } },
@@ -14,15 +29,23 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: {
-          name: "integration",
-          include: ["tests/integration/**/*.test.ts"],
-          environment: "node",
-          // Each test file gets its own SQLite file, migrated with the real migrations.
-          setupFiles: ["tests/integration/setup.ts"],
-          pool: "forks",
-        },
+        test: { name: "integration", ...integration, exclude: ["tests/integration/postgresql-*.test.ts"] },
       },
+      ...(runPostgresql
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: "integration-postgresql",
+                ...integration,
+                // SQLite's own migration tests stay in the SQLite project; PostgreSQL's have a file of their own.
+                exclude: ["tests/integration/migrations.test.ts"],
+                globalSetup: ["tests/integration/postgresql-global-setup.ts"],
+                env: { SERVEBENCH_TEST_DATABASE: "postgresql" },
+              },
+            },
+          ]
+        : []),
       {
         extends: true,
         test: {

@@ -51,14 +51,68 @@ export function env(): Env {
   return cached;
 }
 
-/** The SQLite file path behind DATABASE_URL (`file:./data/x.db` → absolute path). */
-export function databaseFilePath(url: string = env().DATABASE_URL): string {
-  if (!url.startsWith("file:")) {
-    throw new Error(`DATABASE_URL must be a SQLite file URL such as file:./data/servebench.db (got "${url}")`);
+/** Where the data lives, read from DATABASE_URL: a SQLite file (the default) or a PostgreSQL database. */
+export type DatabaseTarget =
+  | { provider: "sqlite"; url: string; file: string }
+  | { provider: "postgresql"; url: string; host: string; port: number; database: string; user: string };
+
+const SQLITE_EXAMPLE = "file:./data/servebench.db";
+const POSTGRESQL_EXAMPLE = "postgresql://user:password@db.example.com:5432/servebench";
+
+/**
+ * DATABASE_URL → the database behind it. `file:<path>` (relative paths resolve against the working directory) is
+ * SQLite; `postgresql://` or `postgres://` is PostgreSQL. Anything else is refused with both forms as examples.
+ */
+export function databaseTarget(url: string = env().DATABASE_URL): DatabaseTarget {
+  const trimmed = url.trim();
+  if (trimmed.startsWith("file:")) {
+    const file = trimmed.slice("file:".length);
+    if (file === "") throw new Error(`DATABASE_URL "file:" names no file; use e.g. ${SQLITE_EXAMPLE}`);
+    // Resolved at run time against the working directory; not a build input to trace.
+    return { provider: "sqlite", url: trimmed, file: path.resolve(/*turbopackIgnore: true*/ process.cwd(), file) };
   }
-  const file = url.slice("file:".length);
-  // Resolved at run time against the working directory; not a build input to trace.
-  return path.resolve(/*turbopackIgnore: true*/ process.cwd(), file);
+  if (/^postgres(ql)?:\/\//i.test(trimmed)) {
+    let parsed: URL;
+    try {
+      parsed = new URL(trimmed);
+    } catch {
+      throw new Error(`DATABASE_URL is not a valid PostgreSQL URL; expected e.g. ${POSTGRESQL_EXAMPLE}`);
+    }
+    const database = decodeURIComponent(parsed.pathname.replace(/^\//, ""));
+    if (database === "" || database.includes("/")) {
+      throw new Error(`DATABASE_URL names no database after the host; expected e.g. ${POSTGRESQL_EXAMPLE}`);
+    }
+    return {
+      provider: "postgresql",
+      url: trimmed,
+      host: decodeURIComponent(parsed.hostname) || "localhost",
+      port: parsed.port === "" ? 5432 : Number(parsed.port),
+      database,
+      user: decodeURIComponent(parsed.username),
+    };
+  }
+  throw new Error(
+    `DATABASE_URL must be a SQLite file URL such as ${SQLITE_EXAMPLE} or a PostgreSQL URL such as ${POSTGRESQL_EXAMPLE} (got "${redactedDatabaseUrl(trimmed)}")`,
+  );
+}
+
+/** The SQLite file path behind DATABASE_URL (`file:./data/x.db` → absolute path); an error for PostgreSQL. */
+export function databaseFilePath(url: string = env().DATABASE_URL): string {
+  const target = databaseTarget(url);
+  if (target.provider !== "sqlite") throw new Error("DATABASE_URL names a PostgreSQL database, not a SQLite file");
+  return target.file;
+}
+
+/** DATABASE_URL with its password replaced by "***", for logs and messages. */
+export function redactedDatabaseUrl(url: string = env().DATABASE_URL): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@/]*@/i, "$1***@");
+}
+
+/** What the logs say about the database: the file, or the server and database without the password. */
+export function describeDatabase(target: DatabaseTarget = databaseTarget()): string {
+  return target.provider === "sqlite"
+    ? `SQLite ${target.file}`
+    : `PostgreSQL ${target.host}:${target.port}/${target.database}`;
 }
 
 export function maxBodyBytes(): number {
