@@ -1,13 +1,22 @@
+import fs from "node:fs";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
-import { findPostgresBin } from "./tests/support/postgresql";
 
 const root = fileURLToPath(new URL(".", import.meta.url)).replace(/\/$/, "");
 
 // The integration suite runs on both databases. Without PostgreSQL installed (a laptop), the PostgreSQL half is
 // left out and the summary says so (tests/support/summary-reporter.ts); in CI it always runs, and a missing
 // PostgreSQL fails the run (tests/integration/postgresql-global-setup.ts).
-const runPostgresql = findPostgresBin() !== null || Boolean(process.env.CI);
+// The same search as findPostgresBin in tests/support/postgresql.ts, which the config cannot import (a config
+// loads before TypeScript modules can).
+function postgresqlInstalled(): boolean {
+  const dirs = [process.env.SERVEBENCH_PG_BIN, ...(process.env.PATH ?? "").split(path.delimiter)];
+  const debian = "/usr/lib/postgresql";
+  if (fs.existsSync(debian)) for (const version of fs.readdirSync(debian)) dirs.push(path.join(debian, version, "bin"));
+  return dirs.some((dir) => dir && fs.existsSync(path.join(dir, "initdb")));
+}
+const runPostgresql = postgresqlInstalled() || Boolean(process.env.CI);
 if (!runPostgresql) process.env.SERVEBENCH_POSTGRESQL_SUITE = "not-run";
 
 const integration = {
