@@ -7,6 +7,11 @@ import { z } from "zod";
 const EnvSchema = z.object({
   DATABASE_URL: z.string().min(1).default("file:./data/servebench.db"),
   PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
+  /**
+   * How long a write waits for a lock held by another writer before it is answered 503 database_busy, in ms:
+   * SQLite's busy timeout and PostgreSQL's lock_timeout alike.
+   */
+  SERVEBENCH_LOCK_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(10_000),
   /** Largest accepted request body, in MB (10^6 bytes). */
   // A vLLM result saved with --save-detailed (per-request arrays) runs to tens of MB.
   SERVEBENCH_MAX_BODY_MB: z.coerce.number().positive().max(1024).default(100),
@@ -39,6 +44,11 @@ const EnvSchema = z.object({
 export type Env = z.infer<typeof EnvSchema>;
 
 let cached: Env | undefined;
+
+/** Read the environment again on the next env() (scripts and tests that change process.env). */
+export function reloadEnv(): void {
+  cached = undefined;
+}
 
 export function env(): Env {
   if (cached) return cached;

@@ -9,7 +9,7 @@
  */
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { type DatabaseTarget, databaseTarget } from "@/lib/env";
+import { type DatabaseTarget, databaseTarget, env } from "@/lib/env";
 import { Prisma, PrismaClient } from "@/lib/generated/prisma/client";
 import {
   Prisma as PostgresqlPrisma,
@@ -17,8 +17,6 @@ import {
 } from "@/lib/generated/prisma-postgresql/client";
 import type { Provider } from "./schema-files";
 
-// Writers wait this long for SQLite's write lock instead of failing with "database is locked".
-const BUSY_TIMEOUT_MS = 10_000;
 // Connections each app instance keeps to PostgreSQL (pg's default). Several instances share one server: size the
 // server's max_connections for instances × this (docs/deploy.md).
 const POSTGRESQL_POOL_SIZE = 10;
@@ -45,15 +43,22 @@ function checkPostgresqlClientIsCurrent(): void {
   }
 }
 
-function createClient(target: DatabaseTarget): PrismaClient {
+/**
+ * A client for the database `target` names. The app uses the one of db(); `servebench db copy` opens two.
+ * Writers wait up to SERVEBENCH_LOCK_TIMEOUT_MS for a lock on both databases (SQLite's busy timeout,
+ * PostgreSQL's lock_timeout) and then fail with "busy" (lib/http/database-errors.ts), rather than hang.
+ */
+export function openDatabase(target: DatabaseTarget): PrismaClient {
+  const lockTimeoutMs = env().SERVEBENCH_LOCK_TIMEOUT_MS;
   if (target.provider === "sqlite") {
-    return new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: target.file, timeout: BUSY_TIMEOUT_MS }) });
+    return new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: target.file, timeout: lockTimeoutMs }) });
   }
   checkPostgresqlClientIsCurrent();
   const adapter = new PrismaPg({
     connectionString: target.url,
     max: POSTGRESQL_POOL_SIZE,
     connectionTimeoutMillis: POSTGRESQL_CONNECT_TIMEOUT_MS,
+    lock_timeout: lockTimeoutMs,
   });
   return new PostgresqlPrismaClient({ adapter }) as unknown as PrismaClient;
 }
@@ -61,7 +66,7 @@ function createClient(target: DatabaseTarget): PrismaClient {
 export function db(): PrismaClient {
   if (!globalForPrisma.servebenchPrisma) {
     const target = databaseTarget();
-    globalForPrisma.servebenchPrisma = createClient(target);
+    globalForPrisma.servebenchPrisma = openDatabase(target);
     globalForPrisma.servebenchProvider = target.provider;
   }
   return globalForPrisma.servebenchPrisma;

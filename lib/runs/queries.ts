@@ -336,17 +336,18 @@ export async function getRunsByIds(ids: readonly string[]): Promise<{ runs: Stor
  *
  * - One SQL query picks the page's run ids with the filters, the order and LIMIT/OFFSET, served by an index for
  *   every sort; Prisma then loads those runs with their tags. The SQL is the subset SQLite and PostgreSQL share
- *   (double-quoted names, NULLS handled by splitting, not by NULLS LAST); only the text search differs.
+ *   (double-quoted names; nulls placed by splitting, not by NULLS LAST); only the text search differs.
  * - Sorting by a figure lists the runs that have it (by the figure, then newest first) and then those that do not
  *   (newest first), as two index scans rather than one sort of every row.
- * - The total of a filtered list is counted up to a limit (`COUNT_LIMIT` past the page): beyond it the answer is
- *   "more than N" (`total_exact: false`), since an exact count would read every matching run. The unfiltered
- *   total is exact, from the RunTotal row the database's triggers keep.
+ * - The same query reads a few pages past the one asked for (`PAGES_AHEAD`), which is the total of a filtered list
+ *   when it ends there; when it does not, the answer is "more than N" (`total_exact: false`): an exact count would
+ *   read every matching run, which at a million runs costs more than the page. The unfiltered total is exact,
+ *   from the RunTotal row the database's triggers keep.
  * - The text search is "searchText contains q" (both lower-cased). With three characters or more it is answered
- *   by a trigram index: SQLite's FTS5 trigram table, PostgreSQL's pg_trgm GIN index; shorter queries read the rows.
+ *   by a trigram index: SQLite's FTS5 trigram table, PostgreSQL's pg_trgm GIN index; shorter queries read rows.
  */
-const COUNT_LIMIT = 1_000;
-/** Below this many FTS matches SQLite starts from the search index; above, from the order's index. */
+const PAGES_AHEAD = 4;
+/** SQLite: up to this many FTS matches are fetched as the candidates; more, and the order's index is walked. */
 const SQLITE_SPARSE_SEARCH = 2_000;
 
 const FIGURE_COLUMNS = { single_stream: "singleStreamTokS", peak: "peakTokS" } as const;
@@ -363,39 +364,28 @@ function ftsPhrase(text: string): string {
   return `"${text.replaceAll('"', '""')}"`;
 }
 
-interface SearchPlan {
-  /** The condition on `r` for the page query. */
-  condition: Sql;
-  /** For SQLite's indexed search: count by joining from the FTS table, which stops early. */
-  ftsJoin: Sql | null;
-}
-
-async function searchPlan(text: string): Promise<SearchPlan> {
+/** The condition on `r` for "r.searchText contains text" (text lower-cased), as each database answers it best. */
+async function searchCondition(text: string): Promise<Sql> {
   const indexed = [...text].length >= 3;
   if (provider() === "postgresql") {
-    return {
-      condition: indexed
-        ? Prisma.sql`r."searchText" LIKE ${likePattern(text)}`
-        : Prisma.sql`strpos(r."searchText", ${text}) > 0`,
-      ftsJoin: null,
-    };
+    // The planner picks the trigram index or a walk of the order's index with this as a filter, by its statistics.
+    return indexed
+      ? Prisma.sql`r."searchText" LIKE ${likePattern(text)}`
+      : Prisma.sql`strpos(r."searchText", ${text}) > 0`;
   }
-  if (!indexed) return { condition: Prisma.sql`instr(r."searchText", ${text}) > 0`, ftsJoin: null };
-  const phrase = ftsPhrase(text);
-  const [probe] = await db().$queryRaw<{ n: number | bigint }[]>`
-    SELECT count(*) AS n FROM (SELECT 1 FROM "RunSearch" WHERE "RunSearch" MATCH ${phrase} LIMIT ${SQLITE_SPARSE_SEARCH}) AS m`;
-  const sparse = Number(probe?.n ?? 0) < SQLITE_SPARSE_SEARCH;
-  return {
-    // Few matches: start from the index. Many: walk the order's index and test each row, which finds a page of
-    // them after reading a few pages' worth of rows.
-    condition: sparse
-      ? Prisma.sql`r.rowid IN (SELECT rowid FROM "RunSearch" WHERE "RunSearch" MATCH ${phrase})`
-      : Prisma.sql`instr(r."searchText", ${text}) > 0`,
-    ftsJoin: Prisma.sql`JOIN "RunSearch" ON "RunSearch".rowid = r.rowid AND "RunSearch" MATCH ${phrase}`,
-  };
+  if (!indexed) return Prisma.sql`instr(r."searchText", ${text}) > 0`;
+  const matches = await db().$queryRaw<{ id: number | bigint }[]>`
+    SELECT rowid AS id FROM "RunSearch" WHERE "RunSearch" MATCH ${ftsPhrase(text)} LIMIT ${SQLITE_SPARSE_SEARCH + 1}`;
+  if (matches.length <= SQLITE_SPARSE_SEARCH) {
+    // Few matches: they are the candidates, read once from the index.
+    if (matches.length === 0) return Prisma.sql`1 = 0`;
+    return Prisma.sql`r.rowid IN (${Prisma.join(matches.map((row) => Number(row.id)))})`;
+  }
+  // Many: walking the order's index and testing each row finds a page of them after a few pages' worth of rows.
+  return Prisma.sql`instr(r."searchText", ${text}) > 0`;
 }
 
-async function conditionsOf(query: RunListQuery): Promise<{ conditions: Sql[]; search: SearchPlan | null }> {
+async function conditionsOf(query: RunListQuery): Promise<Sql[]> {
   const conditions: Sql[] = [];
   if (query.engine) conditions.push(Prisma.sql`r."engine" = ${query.engine.toLowerCase()}`);
   if (query.model) conditions.push(Prisma.sql`r."model" = ${query.model}`);
@@ -405,8 +395,8 @@ async function conditionsOf(query: RunListQuery): Promise<{ conditions: Sql[]; s
       Prisma.sql`EXISTS (SELECT 1 FROM "RunTag" t WHERE t."runId" = r."id" AND t."tag" = ${query.tag.toLowerCase()})`,
     );
   }
-  const search = query.q ? await searchPlan(query.q.toLowerCase()) : null;
-  return { conditions, search };
+  if (query.q) conditions.push(await searchCondition(query.q.toLowerCase()));
+  return conditions;
 }
 
 function whereSql(conditions: readonly Sql[]): Sql {
@@ -414,75 +404,69 @@ function whereSql(conditions: readonly Sql[]): Sql {
 }
 
 async function pageIds(conditions: readonly Sql[], order: Sql, limit: number, offset: number): Promise<string[]> {
+  if (limit <= 0) return [];
   const rows = await db().$queryRaw<{ id: string }[]>`
     SELECT r."id" AS id FROM "Run" r ${whereSql(conditions)} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`;
   return rows.map((row) => row.id);
 }
 
-async function countUpTo(conditions: readonly Sql[], join: Sql | null, limit: number): Promise<number> {
+async function countUpTo(conditions: readonly Sql[], limit: number): Promise<number> {
   const [row] = await db().$queryRaw<{ n: number | bigint }[]>`
-    SELECT count(*) AS n FROM (SELECT 1 FROM "Run" r ${join ?? Prisma.empty} ${whereSql(conditions)} LIMIT ${limit}) AS m`;
+    SELECT count(*) AS n FROM (SELECT 1 FROM "Run" r ${whereSql(conditions)} LIMIT ${limit}) AS m`;
   return Number(row?.n ?? 0);
 }
 
-/** The run ids of one page, in the query's order. */
-async function listRunIds(query: RunListQuery, conditions: readonly Sql[]): Promise<string[]> {
+/** Up to `take` run ids from `offset` on, in the query's order. */
+async function listRunIds(query: RunListQuery, conditions: readonly Sql[], take: number): Promise<string[]> {
   const offset = (query.page - 1) * query.per_page;
   const dir = Prisma.raw(query.dir === "asc" ? "ASC" : "DESC");
-  if (query.sort === "date")
-    return pageIds(conditions, Prisma.sql`r."sortAt" ${dir}, r."id" ${dir}`, query.per_page, offset);
+  if (query.sort === "date") return pageIds(conditions, Prisma.sql`r."sortAt" ${dir}, r."id" ${dir}`, take, offset);
   if (query.sort === "single_stream" || query.sort === "peak") {
     const column = Prisma.raw(`r."${FIGURE_COLUMNS[query.sort]}"`);
     const withFigure = [...conditions, Prisma.sql`${column} IS NOT NULL`];
-    const first = await pageIds(
-      withFigure,
-      Prisma.sql`${column} ${dir}, r."sortAt" DESC, r."id" DESC`,
-      query.per_page,
-      offset,
-    );
-    if (first.length === query.per_page) return first;
-    // The page runs past the runs with the figure: fewer than offset + per_page of them, so counting is cheap.
-    const figured = first.length > 0 ? offset + first.length : await countUpTo(withFigure, null, offset + 1);
+    const first = await pageIds(withFigure, Prisma.sql`${column} ${dir}, r."sortAt" DESC, r."id" DESC`, take, offset);
+    if (first.length === take) return first;
+    // The window runs past the runs with the figure: fewer than offset + take of them, so counting is cheap.
+    const figured = first.length > 0 ? offset + first.length : await countUpTo(withFigure, offset + 1);
     const rest = await pageIds(
       [...conditions, Prisma.sql`${column} IS NULL`],
       Prisma.sql`r."sortAt" DESC, r."id" DESC`,
-      query.per_page - first.length,
+      take - first.length,
       Math.max(0, offset - figured),
     );
     return [...first, ...rest];
   }
   const column = Prisma.raw(`r."${TEXT_SORT_COLUMNS[query.sort]}"`);
-  return pageIds(conditions, Prisma.sql`${column} ${dir}, r."sortAt" DESC, r."id" DESC`, query.per_page, offset);
+  return pageIds(conditions, Prisma.sql`${column} ${dir}, r."sortAt" DESC, r."id" DESC`, take, offset);
 }
 
 export interface RunList {
   runs: RunSummary[];
-  /** Exact when `total_exact`; otherwise there are more than this many (the count stopped there). */
+  /** Exact when `total_exact`; otherwise there are more than this many. */
   total: number;
   total_exact: boolean;
 }
 
 export async function listRuns(query: RunListQuery): Promise<RunList> {
-  const { conditions, search } = await conditionsOf(query);
-  const all = search ? [...conditions, search.condition] : conditions;
+  const conditions = await conditionsOf(query);
   const offset = (query.page - 1) * query.per_page;
-  const limit = offset + COUNT_LIMIT;
-  const [ids, counted] = await Promise.all([
-    listRunIds(query, all),
-    all.length === 0
-      ? countRuns()
-      : search?.ftsJoin
-        ? countUpTo(conditions, search.ftsJoin, limit + 1)
-        : countUpTo(all, null, limit + 1),
+  const take = query.per_page * (1 + PAGES_AHEAD) + 1;
+  const [window, totalAll] = await Promise.all([
+    listRunIds(query, conditions, take),
+    conditions.length === 0 ? countRuns() : Promise.resolve(null),
   ]);
+  const ids = window.slice(0, query.per_page);
   const rows = ids.length === 0 ? [] : await db().run.findMany({ where: { id: { in: ids } }, include: { tags: true } });
   const byId = new Map(rows.map((row) => [row.id, row]));
   const runs = ids.flatMap((id) => {
     const row = byId.get(id);
     return row ? [summaryOf(row)] : [];
   });
-  const exact = all.length === 0 || counted <= limit;
-  return { runs, total: exact ? counted : limit, total_exact: exact };
+  if (totalAll !== null) return { runs, total: totalAll, total_exact: true };
+  if (window.length === take) return { runs, total: offset + take - 1, total_exact: false };
+  // A page past the end: how many there are is below the offset, counted up to it.
+  const total = window.length > 0 || offset === 0 ? offset + window.length : await countUpTo(conditions, offset);
+  return { runs, total, total_exact: true };
 }
 
 /** Every run as a document, oldest first, fetched a page at a time so memory stays flat however many there are. */

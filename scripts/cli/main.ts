@@ -2,6 +2,7 @@
  * `servebench <command>`: the command line of servebench, for scripts and CI.
  */
 import { BENCH_USAGE, runBench } from "./bench";
+import { DB_USAGE, runDb } from "./db-copy";
 import { runUpload, UPLOAD_USAGE } from "./upload";
 
 const USAGE = `Usage: servebench <command> [options]
@@ -9,10 +10,13 @@ const USAGE = `Usage: servebench <command> [options]
 Commands:
   upload   send benchmark results files to a servebench server
   bench    measure an OpenAI-compatible inference server and write (or upload) the run
+  db copy  copy a whole history from one database to another (SQLite → PostgreSQL)
 
 ${UPLOAD_USAGE}
 
-${BENCH_USAGE}`;
+${BENCH_USAGE}
+
+${DB_USAGE}`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -22,6 +26,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === "upload") return runUpload(rest);
   if (command === "bench") return runBench(rest);
+  if (command === "db") return runDb(rest);
   process.stderr.write(`servebench: unknown command "${command}"\n\n${USAGE}\n`);
   return 2;
 }

@@ -1,11 +1,17 @@
--- The history at a million runs: figure sorts served by an index in both directions, the total kept by
--- triggers, and a trigram index for the text search.
+-- The history at a million runs: the newest-first order and the figure sorts served by an index (the id is the
+-- tie-break), the total kept by triggers, and a trigram index for the text search.
+
+-- DropIndex
+DROP INDEX "Run_sortAt_idx";
 
 -- DropIndex
 DROP INDEX "Run_singleStreamTokS_idx";
 
 -- DropIndex
 DROP INDEX "Run_peakTokS_idx";
+
+-- CreateIndex
+CREATE INDEX "Run_sortAt_id_idx" ON "Run"("sortAt", "id");
 
 -- CreateIndex
 CREATE INDEX "Run_singleStreamTokS_sortAt_idx" ON "Run"("singleStreamTokS", "sortAt");

@@ -3,6 +3,9 @@
 -- Ported by hand: the total's triggers (PL/pgSQL) and, for SQLite's FTS5 trigram table, a pg_trgm GIN index.
 
 -- DropIndex
+DROP INDEX "Run_sortAt_idx";
+
+-- DropIndex
 DROP INDEX "Run_peakTokS_idx";
 
 -- DropIndex
@@ -14,6 +17,9 @@ CREATE TABLE "RunTotal" (
     "runs" INTEGER NOT NULL,
     CONSTRAINT "RunTotal_pkey" PRIMARY KEY ("id")
 );
+
+-- CreateIndex
+CREATE INDEX "Run_sortAt_id_idx" ON "Run"("sortAt", "id");
 
 -- CreateIndex
 CREATE INDEX "Run_peakTokS_sortAt_idx" ON "Run"("peakTokS", "sortAt");
