@@ -60,6 +60,8 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["tests/e2e/**/*.test.ts"],
+          // Several instances on one PostgreSQL: where PostgreSQL is installed (always in CI).
+          exclude: runPostgresql ? [] : ["tests/e2e/postgresql-*.test.ts"],
           environment: "node",
           // Builds the app when needed and serves it with `next start` on a fresh database.
           globalSetup: ["tests/e2e/global-setup.ts"],
