@@ -483,31 +483,42 @@ function printScale(scale: ScaleFigures, firstRunName: string): boolean[] {
   const verdicts: boolean[] = [];
   log("");
   log(
-    `The history at scale (TTFB medians of ${30} requests after 5 warm-ups; ratio = largest size / ${SMALL} runs, target ≤ ${TARGET.historyRatio}×; compare target < ${TARGET.compareMs} ms)`,
+    `The history at scale (TTFB medians of ${SAMPLES} requests after ${WARMUPS} warm-ups; × = that size / ${SMALL} runs measured in turns with it, target ≤ ${TARGET.historyRatio}× at the largest; compare target < ${TARGET.compareMs} ms at the largest)`,
   );
   if (scale.postgresqlNote) log(scale.postgresqlNote);
   const forms = historyForms(firstRunName);
   for (const database of scale.databases) {
     const sizes = database.sizes;
-    const base = sizes.find((size) => size.runs === SMALL);
     const largest = sizes[sizes.length - 1];
-    if (!base || !largest) continue;
-    const rows: string[][] = [["Request", ...sizes.map((size) => `${size.runs} runs`), "ratio", "Result"]];
+    if (!largest) continue;
+    // Each size's ratio is to the 100-run server measured in turns with it (scripts/bench/scale.ts).
+    const ratioOf = (
+      size: (typeof sizes)[number],
+      pick: (figures: { forms: Record<string, Series>; api: Series }) => Series,
+    ) => (size.baseline ? pick(size).ttfb.median / pick(size.baseline).ttfb.median : 1);
+    const rows: string[][] = [
+      [
+        "Request",
+        ...sizes.map((size) => `${size.runs} runs`),
+        ...sizes.slice(1).map((size) => `× at ${size.runs}`),
+        "Result",
+      ],
+    ];
     for (const form of forms) {
-      const ratio = largest.forms[form.key]!.ttfb.median / base.forms[form.key]!.ttfb.median;
-      const result = verdict(ratio, TARGET.historyRatio, true);
+      const ratios = sizes.slice(1).map((size) => ratioOf(size, (figures) => figures.forms[form.key]!));
+      const result = verdict(ratios[ratios.length - 1] ?? 1, TARGET.historyRatio, true);
       verdicts.push(result.met);
       rows.push([
         form.label,
         ...sizes.map((size) => ms(size.forms[form.key]!.ttfb.median)),
-        `${ratio.toFixed(2)}×`,
+        ...ratios.map((ratio) => `${ratio.toFixed(2)}×`),
         result.text,
       ]);
     }
     rows.push([
       "GET /api/runs",
       ...sizes.map((size) => ms(size.api.ttfb.median)),
-      `${(largest.api.ttfb.median / base.api.ttfb.median).toFixed(2)}×`,
+      ...sizes.slice(1).map((size) => `${ratioOf(size, (figures) => figures.api).toFixed(2)}×`),
       "(no target)",
     ]);
     const compareResult = verdict(largest.compare.ttfb.median, TARGET.compareMs, true);
@@ -515,12 +526,20 @@ function printScale(scale: ScaleFigures, firstRunName: string): boolean[] {
     rows.push([
       `/compare of ${COMPARED_RUNS} runs`,
       ...sizes.map((size) => ms(size.compare.ttfb.median)),
-      "",
+      ...sizes.slice(1).map(() => ""),
       compareResult.text,
     ]);
+    const baselines = sizes
+      .slice(1)
+      .map(
+        (size) => `${size.runs}: ${forms.map((form) => ms(size.baseline!.forms[form.key]!.ttfb.median)).join(" / ")}`,
+      );
     log("");
     log(`${database.kind === "sqlite" ? "SQLite" : "PostgreSQL"}`);
     log(table(rows));
+    log(
+      `  the ${SMALL}-run server measured in turns with each size (${forms.map((form) => form.key).join(" / ")}): ${baselines.join("; ")}`,
+    );
     const uploads = database.uploads;
     if (uploads) {
       const lostOrDoubled = uploads.storedAfter - uploads.storedBefore - uploads.created;

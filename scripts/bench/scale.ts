@@ -9,7 +9,7 @@ import http from "node:http";
 import path from "node:path";
 import pg from "pg";
 import { type Cluster, findPostgresBin, startCluster } from "../../tests/support/postgresql";
-import { measure, quantile, type Series, timedRequest } from "./http";
+import { measure, measurePair, quantile, type Series, timedRequest } from "./http";
 import { type SeedRun, streamRuns, writeDatabase } from "./seed";
 import { writePostgresql } from "./seed-postgresql";
 import { type Server, startServer, stopServer, type Workspace } from "./workspace";
@@ -38,6 +38,8 @@ export interface SizeFigures {
   forms: Record<string, Series>;
   api: Series;
   compare: Series;
+  /** The 100-run server measured in turns with this one (absent for the 100-run size itself): the ratio's base. */
+  baseline?: { forms: Record<string, Series>; api: Series };
 }
 
 export interface UploadFigures {
@@ -242,75 +244,129 @@ export async function measureScale(options: ScaleOptions): Promise<ScaleFigures>
       cluster = await startCluster({
         settings: { fsync: "on", synchronous_commit: "on", full_page_writes: "on", shared_buffers: "1GB" },
       });
+      // Ctrl-C: run.ts stops the servers and exits; the cluster must stop too (stop() is synchronous).
+      const running = cluster;
+      for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => running.stop());
     }
-    for (const size of sizes) {
-      for (const figures of databases) {
-        const label = `${figures.kind}-${size}`;
-        const started = performance.now();
-        let database: string;
-        if (figures.kind === "sqlite") {
-          database = path.join(workspace.root, "data", `scale-${size}.db`);
-          fs.mkdirSync(path.dirname(database), { recursive: true });
-          writeDatabase(database, streamRuns(size), path.join(workspace.app, "prisma", "migrations"));
-        } else {
-          database = await cluster!.createDatabase(`scale_${size}`);
-          await writePostgresql(database, streamRuns(size));
+    const writeSize = async (kind: DatabaseKind, size: number): Promise<string> => {
+      const started = performance.now();
+      let database: string;
+      if (kind === "sqlite") {
+        database = path.join(workspace.root, "data", `scale-${size}.db`);
+        fs.mkdirSync(path.dirname(database), { recursive: true });
+        writeDatabase(database, streamRuns(size), path.join(workspace.app, "prisma", "migrations"));
+      } else {
+        database = await cluster!.createDatabase(`scale_${size}`);
+        await writePostgresql(database, streamRuns(size));
+      }
+      log(`${kind}-${size}: wrote ${size} runs in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      return database;
+    };
+    const dropSize = async (kind: DatabaseKind, size: number, database: string) => {
+      if (kind === "sqlite") {
+        for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(database + suffix, { force: true });
+        return;
+      }
+      const admin = new pg.Client({ connectionString: cluster!.urlFor("postgres") });
+      await admin.connect();
+      await admin.query(`DROP DATABASE "scale_${size}" WITH (FORCE)`);
+      await admin.end();
+    };
+    const checkAnswers = async (server: Server, size: number) => {
+      for (const probe of probes) {
+        const body = (await timedRequest(`${server.url}${probe}`)).body
+          .toString("utf8")
+          .replace(/"created_at":"[^"]*"/g, "");
+        const key = `${size} ${probe}`;
+        const other = answers.get(key);
+        if (other === undefined) answers.set(key, body);
+        else {
+          equivalence.checked += 1;
+          if (other !== body) equivalence.differences.push(`${size} runs, GET ${probe}`);
         }
-        log(`${label}: wrote ${size} runs in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-        const server = await startServer(workspace, repo, database, label);
-        try {
-          for (const probe of probes) {
-            const body = (await timedRequest(`${server.url}${probe}`)).body
-              .toString("utf8")
-              .replace(/"created_at":"[^"]*"/g, "");
-            const key = `${size} ${probe}`;
-            const other = answers.get(key);
-            if (other === undefined) answers.set(key, body);
-            else {
-              equivalence.checked += 1;
-              if (other !== body) equivalence.differences.push(`${size} runs, GET ${probe}`);
-            }
-          }
-          const measured: SizeFigures = {
-            runs: size,
-            forms: {},
-            api: await measure(`${label} api`, `${server.url}/api/runs`, SAMPLES, WARMUPS),
-            compare: await measure(
-              `${label} compare`,
-              `${server.url}/compare?runs=${compared.map((run) => run.id).join(",")}`,
-              SAMPLES,
-              WARMUPS,
-            ),
-          };
-          for (const form of forms) {
-            measured.forms[form.key] = await measure(
-              `${label} ${form.key}`,
-              `${server.url}${form.path}`,
+      }
+    };
+    const compareUrl = (server: Server) => `${server.url}/compare?runs=${compared.map((run) => run.id).join(",")}`;
+
+    for (const figures of databases) {
+      const kind = figures.kind;
+      const [smallest, ...larger] = sizes;
+      // The smallest history's server stays up: every larger size is measured in turns with it.
+      const baseDatabase = await writeSize(kind, smallest!);
+      const base = await startServer(workspace, repo, baseDatabase, `${kind}-${smallest}`);
+      try {
+        await checkAnswers(base, smallest!);
+        const alone: SizeFigures = {
+          runs: smallest!,
+          forms: {},
+          api: await measure(`${kind}-${smallest} api`, `${base.url}/api/runs`, SAMPLES, WARMUPS),
+          compare: await measure(`${kind}-${smallest} compare`, compareUrl(base), SAMPLES, WARMUPS),
+        };
+        for (const form of forms) {
+          alone.forms[form.key] = await measure(`${kind} ${form.key}`, `${base.url}${form.path}`, SAMPLES, WARMUPS);
+        }
+        figures.sizes.push(alone);
+        for (const size of larger) {
+          const label = `${kind}-${size}`;
+          const database = await writeSize(kind, size);
+          const server = await startServer(workspace, repo, database, label);
+          try {
+            await checkAnswers(server, size);
+            const [baseApi, api] = await measurePair(
+              `${label} api`,
+              [`${base.url}/api/runs`, `${server.url}/api/runs`],
               SAMPLES,
               WARMUPS,
             );
+            const measured: SizeFigures = {
+              runs: size,
+              forms: {},
+              api,
+              compare: await measure(`${label} compare`, compareUrl(server), SAMPLES, WARMUPS),
+              baseline: { forms: {}, api: baseApi },
+            };
+            for (const form of forms) {
+              const [baseSeries, series] = await measurePair(
+                `${label} ${form.key}`,
+                [`${base.url}${form.path}`, `${server.url}${form.path}`],
+                SAMPLES,
+                WARMUPS,
+              );
+              measured.forms[form.key] = series;
+              measured.baseline!.forms[form.key] = baseSeries;
+            }
+            figures.sizes.push(measured);
+            log(
+              `${label}: ${forms
+                .map(
+                  (form) =>
+                    `${form.key} ${measured.forms[form.key]!.ttfb.median.toFixed(1)} (100: ${measured.baseline!.forms[form.key]!.ttfb.median.toFixed(1)})`,
+                )
+                .join(
+                  ", ",
+                )} ms; api ${measured.api.ttfb.median.toFixed(1)}, compare ${measured.compare.ttfb.median.toFixed(1)} ms`,
+            );
+          } finally {
+            await stopServer(server);
           }
-          figures.sizes.push(measured);
-          log(
-            `${label}: ${forms.map((form) => `${form.key} ${measured.forms[form.key]!.ttfb.median.toFixed(1)}`).join(", ")} ms; api ${measured.api.ttfb.median.toFixed(1)}, compare ${measured.compare.ttfb.median.toFixed(1)} ms`,
-          );
-        } finally {
-          await stopServer(server);
+          // Uploads at 100,000 runs, from 2 app instances on the one database.
+          if (size === 100_000) {
+            log(`${label}: uploads from 2 app instances, ${UPLOAD_CONNECTIONS} connections for ${UPLOAD_SECONDS} s`);
+            figures.uploads = await measureUploads(
+              workspace,
+              repo,
+              database,
+              label,
+              UPLOAD_CONNECTIONS,
+              UPLOAD_SECONDS,
+            );
+          }
+          await dropSize(kind, size, database);
         }
-        // Uploads at the largest default size (100,000 runs), then the database goes to free the disk.
-        if (size === 100_000) {
-          log(`${label}: uploads from 2 app instances, ${UPLOAD_CONNECTIONS} connections for ${UPLOAD_SECONDS} s`);
-          figures.uploads = await measureUploads(workspace, repo, database, label, UPLOAD_CONNECTIONS, UPLOAD_SECONDS);
-        }
-        if (figures.kind === "sqlite") {
-          for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(database + suffix, { force: true });
-        } else {
-          const admin = new pg.Client({ connectionString: cluster!.urlFor("postgres") });
-          await admin.connect();
-          await admin.query(`DROP DATABASE "scale_${size}" WITH (FORCE)`);
-          await admin.end();
-        }
+      } finally {
+        await stopServer(base);
       }
+      await dropSize(kind, smallest!, baseDatabase);
     }
   } finally {
     cluster?.stop();
