@@ -43,6 +43,9 @@ const EnvSchema = z.object({
 
 export type Env = z.infer<typeof EnvSchema>;
 
+/** Every variable servebench reads (the README and docs/deploy.md list each). */
+export const ENV_VARIABLES = Object.keys(EnvSchema.shape);
+
 let cached: Env | undefined;
 
 /** Read the environment again on the next env() (scripts and tests that change process.env). */
