@@ -47,8 +47,9 @@ export default defineConfig({
               test: {
                 name: "integration-postgresql",
                 ...integration,
-                // SQLite's own migration tests stay in the SQLite project; PostgreSQL's have a file of their own.
-                exclude: ["tests/integration/migrations.test.ts"],
+                // SQLite's own migration tests stay in the SQLite project (PostgreSQL's have a file of their own),
+                // and so does the inference-server bench runner's, which touches no database.
+                exclude: ["tests/integration/migrations.test.ts", "tests/integration/bench-measure.test.ts"],
                 globalSetup: ["tests/integration/postgresql-global-setup.ts"],
                 env: { SERVEBENCH_TEST_DATABASE: "postgresql" },
               },

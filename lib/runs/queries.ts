@@ -339,16 +339,14 @@ export async function getRunsByIds(ids: readonly string[]): Promise<{ runs: Stor
  *   (double-quoted names; nulls placed by splitting, not by NULLS LAST); only the text search differs.
  * - Sorting by a figure lists the runs that have it (by the figure, then newest first) and then those that do not
  *   (newest first), as two index scans rather than one sort of every row.
- * - The same query reads a few pages past the one asked for (`PAGES_AHEAD`), which is the total of a filtered list
+ * - The same query reads a page past the one asked for (`PAGES_AHEAD`), which is the total of a filtered list
  *   when it ends there; when it does not, the answer is "more than N" (`total_exact: false`): an exact count would
  *   read every matching run, which at a million runs costs more than the page. The unfiltered total is exact,
  *   from the RunTotal row the database's triggers keep.
  * - The text search is "searchText contains q" (both lower-cased). With three characters or more it is answered
  *   by a trigram index: SQLite's FTS5 trigram table, PostgreSQL's pg_trgm GIN index; shorter queries read rows.
  */
-const PAGES_AHEAD = 4;
-/** SQLite: up to this many FTS matches are fetched as the candidates; more, and the order's index is walked. */
-const SQLITE_SPARSE_SEARCH = 2_000;
+const PAGES_AHEAD = 1;
 
 const FIGURE_COLUMNS = { single_stream: "singleStreamTokS", peak: "peakTokS" } as const;
 const TEXT_SORT_COLUMNS = { name: "name", engine: "engine", model: "model" } as const;
@@ -365,7 +363,7 @@ function ftsPhrase(text: string): string {
 }
 
 /** The condition on `r` for "r.searchText contains text" (text lower-cased), as each database answers it best. */
-async function searchCondition(text: string): Promise<Sql> {
+async function searchCondition(text: string, take: number): Promise<Sql> {
   const indexed = [...text].length >= 3;
   if (provider() === "postgresql") {
     // The planner picks the trigram index or a walk of the order's index with this as a filter, by its statistics.
@@ -374,18 +372,20 @@ async function searchCondition(text: string): Promise<Sql> {
       : Prisma.sql`strpos(r."searchText", ${text}) > 0`;
   }
   if (!indexed) return Prisma.sql`instr(r."searchText", ${text}) > 0`;
+  // Two ways to find a window of `take` matches among `total` runs: read the M matches from the index and sort
+  // them (cost ~ M), or walk the order's index testing each row until `take` match (cost ~ take × total / M).
+  // They cost the same at M = √(take × total): fetch up to that many matches; more means the walk is cheaper.
+  const sparseLimit = Math.max(200, Math.round(Math.sqrt(take * Math.max(1, await countRuns()))));
   const matches = await db().$queryRaw<{ id: number | bigint }[]>`
-    SELECT rowid AS id FROM "RunSearch" WHERE "RunSearch" MATCH ${ftsPhrase(text)} LIMIT ${SQLITE_SPARSE_SEARCH + 1}`;
-  if (matches.length <= SQLITE_SPARSE_SEARCH) {
-    // Few matches: they are the candidates, read once from the index.
+    SELECT rowid AS id FROM "RunSearch" WHERE "RunSearch" MATCH ${ftsPhrase(text)} LIMIT ${sparseLimit + 1}`;
+  if (matches.length <= sparseLimit) {
     if (matches.length === 0) return Prisma.sql`1 = 0`;
     return Prisma.sql`r.rowid IN (${Prisma.join(matches.map((row) => Number(row.id)))})`;
   }
-  // Many: walking the order's index and testing each row finds a page of them after a few pages' worth of rows.
   return Prisma.sql`instr(r."searchText", ${text}) > 0`;
 }
 
-async function conditionsOf(query: RunListQuery): Promise<Sql[]> {
+async function conditionsOf(query: RunListQuery, take: number): Promise<Sql[]> {
   const conditions: Sql[] = [];
   if (query.engine) conditions.push(Prisma.sql`r."engine" = ${query.engine.toLowerCase()}`);
   if (query.model) conditions.push(Prisma.sql`r."model" = ${query.model}`);
@@ -395,7 +395,7 @@ async function conditionsOf(query: RunListQuery): Promise<Sql[]> {
       Prisma.sql`EXISTS (SELECT 1 FROM "RunTag" t WHERE t."runId" = r."id" AND t."tag" = ${query.tag.toLowerCase()})`,
     );
   }
-  if (query.q) conditions.push(await searchCondition(query.q.toLowerCase()));
+  if (query.q) conditions.push(await searchCondition(query.q.toLowerCase(), take));
   return conditions;
 }
 
@@ -448,9 +448,9 @@ export interface RunList {
 }
 
 export async function listRuns(query: RunListQuery): Promise<RunList> {
-  const conditions = await conditionsOf(query);
   const offset = (query.page - 1) * query.per_page;
   const take = query.per_page * (1 + PAGES_AHEAD) + 1;
+  const conditions = await conditionsOf(query, take);
   const [window, totalAll] = await Promise.all([
     listRunIds(query, conditions, take),
     conditions.length === 0 ? countRuns() : Promise.resolve(null),

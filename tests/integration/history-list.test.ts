@@ -1,7 +1,7 @@
 /**
  * The history's list as both databases must answer it (this file runs on SQLite and on PostgreSQL): the same
  * case rules in the text search, byte-order sorting of names, runs without the sorted figure last in both
- * directions and across pages, a total that is exact without filters and read a few pages ahead with them, and
+ * directions and across pages, a total that is exact without filters and read a page ahead with them, and
  * the filter menus.
  */
 import { beforeAll, describe, expect, it } from "vitest";
@@ -122,7 +122,7 @@ describe("the totals and the filter menus", () => {
     expect(options.gpus).toEqual([]);
   });
 
-  it("counts every run exactly, and a filtered list up to 4 pages past the page", async () => {
+  it("counts every run exactly, and a filtered list up to a page past the page", async () => {
     const before = await countRuns();
     expect(before).toBe(5);
     const now = new Date("2026-01-01T00:00:00Z");
@@ -147,10 +147,10 @@ describe("the totals and the filter menus", () => {
     const plain = await list("per_page=10");
     expect({ total: plain.total, exact: plain.total_exact }).toEqual({ total: 1_035, exact: true });
     const filtered = await list("engine=tgi&per_page=10");
-    expect({ total: filtered.total, exact: filtered.total_exact }).toEqual({ total: 50, exact: false });
+    expect({ total: filtered.total, exact: filtered.total_exact }).toEqual({ total: 20, exact: false });
     const deep = await list("engine=tgi&per_page=10&page=3");
-    expect({ total: deep.total, exact: deep.total_exact }).toEqual({ total: 70, exact: false });
-    const last = await list("engine=tgi&per_page=10&page=100");
+    expect({ total: deep.total, exact: deep.total_exact }).toEqual({ total: 40, exact: false });
+    const last = await list("engine=tgi&per_page=10&page=102");
     expect({ total: last.total, exact: last.total_exact, runs: last.runs.length }).toEqual({
       total: 1_030,
       exact: true,
@@ -164,7 +164,7 @@ describe("the totals and the filter menus", () => {
     });
     const searched = await list("q=bulk%20run&per_page=10");
     expect({ total: searched.total, exact: searched.total_exact, first: searched.runs.length }).toEqual({
-      total: 50,
+      total: 20,
       exact: false,
       first: 10,
     });
