@@ -62,6 +62,20 @@ export interface DatabaseFigures {
   uploads: UploadFigures | null;
 }
 
+/** Servers this module started and has not stopped: on Ctrl-C they go down with the benchmark. */
+const live = new Set<Server>();
+
+async function start(workspace: Workspace, repo: string, database: string, label: string): Promise<Server> {
+  const server = await startServer(workspace, repo, database, label);
+  live.add(server);
+  return server;
+}
+
+async function stop(server: Server): Promise<void> {
+  await stopServer(server);
+  live.delete(server);
+}
+
 const SAMPLES = 30;
 const WARMUPS = 5;
 export const UPLOAD_CONNECTIONS = 32;
@@ -167,8 +181,8 @@ async function measureUploads(
   seconds: number,
 ): Promise<UploadFigures> {
   const servers = [
-    await startServer(workspace, repo, database, `${label}-a`),
-    await startServer(workspace, repo, database, `${label}-b`),
+    await start(workspace, repo, database, `${label}-a`),
+    await start(workspace, repo, database, `${label}-b`),
   ];
   try {
     const storedBefore = await totalRuns(servers[0]!);
@@ -194,7 +208,7 @@ async function measureUploads(
       storedAfter,
     };
   } finally {
-    for (const server of servers) await stopServer(server);
+    for (const server of servers) await stop(server);
   }
 }
 
@@ -238,15 +252,19 @@ export async function measureScale(options: ScaleOptions): Promise<ScaleFigures>
     "/api/runs?q=cuda-graph&per_page=100",
     "/api/runs?engine=sglang&tag=no-cuda-graphs&per_page=100",
   ];
+  // Ctrl-C: run.ts stops its servers and exits; this module's servers and the cluster must go too.
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => {
+      for (const server of live) server.child.kill("SIGKILL");
+      cluster?.stop();
+    });
+  }
   try {
     if (kinds.includes("postgresql")) {
       // Durable as a real server is: fsync and synchronous commit on (unlike the test clusters).
       cluster = await startCluster({
         settings: { fsync: "on", synchronous_commit: "on", full_page_writes: "on", shared_buffers: "1GB" },
       });
-      // Ctrl-C: run.ts stops the servers and exits; the cluster must stop too (stop() is synchronous).
-      const running = cluster;
-      for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => running.stop());
     }
     const writeSize = async (kind: DatabaseKind, size: number): Promise<string> => {
       const started = performance.now();
@@ -293,7 +311,7 @@ export async function measureScale(options: ScaleOptions): Promise<ScaleFigures>
       const [smallest, ...larger] = sizes;
       // The smallest history's server stays up: every larger size is measured in turns with it.
       const baseDatabase = await writeSize(kind, smallest!);
-      const base = await startServer(workspace, repo, baseDatabase, `${kind}-${smallest}`);
+      const base = await start(workspace, repo, baseDatabase, `${kind}-${smallest}`);
       try {
         await checkAnswers(base, smallest!);
         const alone: SizeFigures = {
@@ -309,7 +327,7 @@ export async function measureScale(options: ScaleOptions): Promise<ScaleFigures>
         for (const size of larger) {
           const label = `${kind}-${size}`;
           const database = await writeSize(kind, size);
-          const server = await startServer(workspace, repo, database, label);
+          const server = await start(workspace, repo, database, label);
           try {
             await checkAnswers(server, size);
             const [baseApi, api] = await measurePair(
@@ -347,7 +365,7 @@ export async function measureScale(options: ScaleOptions): Promise<ScaleFigures>
                 )} ms; api ${measured.api.ttfb.median.toFixed(1)}, compare ${measured.compare.ttfb.median.toFixed(1)} ms`,
             );
           } finally {
-            await stopServer(server);
+            await stop(server);
           }
           // Uploads at 100,000 runs, from 2 app instances on the one database.
           if (size === 100_000) {
@@ -364,7 +382,7 @@ export async function measureScale(options: ScaleOptions): Promise<ScaleFigures>
           await dropSize(kind, size, database);
         }
       } finally {
-        await stopServer(base);
+        await stop(base);
       }
       await dropSize(kind, smallest!, baseDatabase);
     }
