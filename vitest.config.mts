@@ -11,7 +11,9 @@ const root = fileURLToPath(new URL(".", import.meta.url)).replace(/\/$/, "");
 // The same search as findPostgresBin in tests/support/postgresql.ts, which the config cannot import (a config
 // loads before TypeScript modules can).
 function postgresqlInstalled(): boolean {
-  const dirs = [process.env.SERVEBENCH_PG_BIN, ...(process.env.PATH ?? "").split(path.delimiter)];
+  const fromEnv = process.env.SERVEBENCH_PG_BIN;
+  if (fromEnv) return fs.existsSync(path.join(fromEnv, "initdb"));
+  const dirs = (process.env.PATH ?? "").split(path.delimiter);
   const debian = "/usr/lib/postgresql";
   if (fs.existsSync(debian)) for (const version of fs.readdirSync(debian)) dirs.push(path.join(debian, version, "bin"));
   return dirs.some((dir) => dir && fs.existsSync(path.join(dir, "initdb")));
