@@ -347,6 +347,8 @@ export async function getRunsByIds(ids: readonly string[]): Promise<{ runs: Stor
  *   by a trigram index: SQLite's FTS5 trigram table, PostgreSQL's pg_trgm GIN index; shorter queries read rows.
  */
 const PAGES_AHEAD = 1;
+/** SQLite: how many of the newest runs the text search looks at to judge how common the searched text is. */
+const SEARCH_SAMPLE = 2_000;
 
 const FIGURE_COLUMNS = { single_stream: "singleStreamTokS", peak: "peakTokS" } as const;
 const TEXT_SORT_COLUMNS = { name: "name", engine: "engine", model: "model" } as const;
@@ -374,8 +376,19 @@ async function searchCondition(text: string, take: number): Promise<Sql> {
   if (!indexed) return Prisma.sql`instr(r."searchText", ${text}) > 0`;
   // Two ways to find a window of `take` matches among `total` runs: read the M matches from the index and sort
   // them (cost ~ M), or walk the order's index testing each row until `take` match (cost ~ take × total / M).
-  // They cost the same at M = √(take × total): fetch up to that many matches; more means the walk is cheaper.
-  const sparseLimit = Math.max(200, Math.round(Math.sqrt(take * Math.max(1, await countRuns()))));
+  // They cost the same at M = √(take × total), a share of √(take / total) of the runs. That share is estimated
+  // from the newest SEARCH_SAMPLE runs (a walk of its own, a few ms at most): above it, walk; below it, read the
+  // matches from the index, at most √(take × total) of them (more, and the walk wins after all).
+  const total = Math.max(1, await countRuns());
+  const breakEvenShare = Math.sqrt(take / total);
+  const [sample] = await db().$queryRaw<{ n: number | bigint; rows: number | bigint }[]>`
+    SELECT count(*) AS rows, coalesce(sum(instr(t, ${text}) > 0), 0) AS n
+    FROM (SELECT r."searchText" AS t FROM "Run" r ORDER BY r."sortAt" DESC, r."id" DESC LIMIT ${SEARCH_SAMPLE}) AS s`;
+  const sampled = Number(sample?.rows ?? 0);
+  if (sampled === SEARCH_SAMPLE && Number(sample?.n ?? 0) / sampled >= breakEvenShare) {
+    return Prisma.sql`instr(r."searchText", ${text}) > 0`;
+  }
+  const sparseLimit = Math.max(200, Math.round(Math.sqrt(take * total)));
   const matches = await db().$queryRaw<{ id: number | bigint }[]>`
     SELECT rowid AS id FROM "RunSearch" WHERE "RunSearch" MATCH ${ftsPhrase(text)} LIMIT ${sparseLimit + 1}`;
   if (matches.length <= sparseLimit) {
