@@ -5,8 +5,8 @@ const { version } = require("./package.json");
 module.exports = {
   reactStrictMode: true,
   poweredByHeader: false,
-  // Native SQLite bindings must be loaded by Node at run time, not bundled.
-  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3"],
+  // The database drivers (native SQLite bindings, pg) are loaded by Node at run time, not bundled.
+  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "pg", "@prisma/adapter-pg"],
   env: { NEXT_PUBLIC_SERVEBENCH_VERSION: version },
   // Security headers for every response: pages, API routes, static files, errors. proxy.ts replaces the
   // Content-Security-Policy below with the per-request one that carries the script nonce; this one stands

@@ -83,7 +83,11 @@ function FilterSelect({
 
 export default async function HistoryPage({ searchParams }: { searchParams: SearchParams }) {
   const query = parseListQueryLenient(await searchParams);
-  const [totalAll, { runs, total }, options] = await Promise.all([countRuns(), listRuns(query), listFilterOptions()]);
+  const [totalAll, { runs, total, total_exact: totalExact }, options] = await Promise.all([
+    countRuns(),
+    listRuns(query),
+    listFilterOptions(),
+  ]);
 
   if (totalAll === 0) {
     return (
@@ -168,7 +172,7 @@ export default async function HistoryPage({ searchParams }: { searchParams: Sear
           <RunHistoryTable runs={runs} columns={columns} changeBadges={changeBadges} />
           <nav className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm" aria-label="Pagination">
             <span className="text-zinc-600 dark:text-zinc-400" data-testid="pagination-summary">
-              {first}–{last} of {total}
+              {first}–{last} of {totalExact ? total : `more than ${total}`}
             </span>
             <span className="flex items-center gap-2">
               {query.page > 1 ? (
@@ -177,9 +181,9 @@ export default async function HistoryPage({ searchParams }: { searchParams: Sear
                 </Link>
               ) : null}
               <span className="text-zinc-600 dark:text-zinc-400">
-                Page {Math.min(query.page, pages)} of {pages}
+                Page {Math.min(query.page, pages)} of {totalExact ? pages : `more than ${pages}`}
               </span>
-              {query.page < pages ? (
+              {query.page < pages || (!totalExact && runs.length === query.per_page) ? (
                 <Link className={buttonClass} href={historyHref({ ...query, page: query.page + 1 })} rel="next">
                   Next →
                 </Link>

@@ -7,6 +7,11 @@ import { z } from "zod";
 const EnvSchema = z.object({
   DATABASE_URL: z.string().min(1).default("file:./data/servebench.db"),
   PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
+  /**
+   * How long a write waits for a lock held by another writer before it is answered 503 database_busy, in ms:
+   * SQLite's busy timeout and PostgreSQL's lock_timeout alike.
+   */
+  SERVEBENCH_LOCK_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(10_000),
   /** Largest accepted request body, in MB (10^6 bytes). */
   // A vLLM result saved with --save-detailed (per-request arrays) runs to tens of MB.
   SERVEBENCH_MAX_BODY_MB: z.coerce.number().positive().max(1024).default(100),
@@ -54,7 +59,15 @@ const EnvSchema = z.object({
 
 export type Env = z.infer<typeof EnvSchema>;
 
+/** Every variable servebench reads (the README and docs/deploy.md list each). */
+export const ENV_VARIABLES = Object.keys(EnvSchema.shape);
+
 let cached: Env | undefined;
+
+/** Read the environment again on the next env() (scripts and tests that change process.env). */
+export function reloadEnv(): void {
+  cached = undefined;
+}
 
 export function env(): Env {
   if (cached) return cached;
@@ -67,14 +80,68 @@ export function env(): Env {
   return cached;
 }
 
-/** The SQLite file path behind DATABASE_URL (`file:./data/x.db` → absolute path). */
-export function databaseFilePath(url: string = env().DATABASE_URL): string {
-  if (!url.startsWith("file:")) {
-    throw new Error(`DATABASE_URL must be a SQLite file URL such as file:./data/servebench.db (got "${url}")`);
+/** Where the data lives, read from DATABASE_URL: a SQLite file (the default) or a PostgreSQL database. */
+export type DatabaseTarget =
+  | { provider: "sqlite"; url: string; file: string }
+  | { provider: "postgresql"; url: string; host: string; port: number; database: string; user: string };
+
+const SQLITE_EXAMPLE = "file:./data/servebench.db";
+const POSTGRESQL_EXAMPLE = "postgresql://user:password@db.example.com:5432/servebench";
+
+/**
+ * DATABASE_URL → the database behind it. `file:<path>` (relative paths resolve against the working directory) is
+ * SQLite; `postgresql://` or `postgres://` is PostgreSQL. Anything else is refused with both forms as examples.
+ */
+export function databaseTarget(url: string = env().DATABASE_URL): DatabaseTarget {
+  const trimmed = url.trim();
+  if (trimmed.startsWith("file:")) {
+    const file = trimmed.slice("file:".length);
+    if (file === "") throw new Error(`DATABASE_URL "file:" names no file; use e.g. ${SQLITE_EXAMPLE}`);
+    // Resolved at run time against the working directory; not a build input to trace.
+    return { provider: "sqlite", url: trimmed, file: path.resolve(/*turbopackIgnore: true*/ process.cwd(), file) };
   }
-  const file = url.slice("file:".length);
-  // Resolved at run time against the working directory; not a build input to trace.
-  return path.resolve(/*turbopackIgnore: true*/ process.cwd(), file);
+  if (/^postgres(ql)?:\/\//i.test(trimmed)) {
+    let parsed: URL;
+    try {
+      parsed = new URL(trimmed);
+    } catch {
+      throw new Error(`DATABASE_URL is not a valid PostgreSQL URL; expected e.g. ${POSTGRESQL_EXAMPLE}`);
+    }
+    const database = decodeURIComponent(parsed.pathname.replace(/^\//, ""));
+    if (database === "" || database.includes("/")) {
+      throw new Error(`DATABASE_URL names no database after the host; expected e.g. ${POSTGRESQL_EXAMPLE}`);
+    }
+    return {
+      provider: "postgresql",
+      url: trimmed,
+      host: decodeURIComponent(parsed.hostname) || "localhost",
+      port: parsed.port === "" ? 5432 : Number(parsed.port),
+      database,
+      user: decodeURIComponent(parsed.username),
+    };
+  }
+  throw new Error(
+    `DATABASE_URL must be a SQLite file URL such as ${SQLITE_EXAMPLE} or a PostgreSQL URL such as ${POSTGRESQL_EXAMPLE} (got "${redactedDatabaseUrl(trimmed)}")`,
+  );
+}
+
+/** The SQLite file path behind DATABASE_URL (`file:./data/x.db` → absolute path); an error for PostgreSQL. */
+export function databaseFilePath(url: string = env().DATABASE_URL): string {
+  const target = databaseTarget(url);
+  if (target.provider !== "sqlite") throw new Error("DATABASE_URL names a PostgreSQL database, not a SQLite file");
+  return target.file;
+}
+
+/** DATABASE_URL with its password replaced by "***", for logs and messages. */
+export function redactedDatabaseUrl(url: string = env().DATABASE_URL): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@/]*@/i, "$1***@");
+}
+
+/** What the logs say about the database: the file, or the server and database without the password. */
+export function describeDatabase(target: DatabaseTarget = databaseTarget()): string {
+  return target.provider === "sqlite"
+    ? `SQLite ${target.file}`
+    : `PostgreSQL ${target.host}:${target.port}/${target.database}`;
 }
 
 export function maxBodyBytes(): number {

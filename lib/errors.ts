@@ -12,6 +12,9 @@ export type ErrorCode =
   | "validation_failed"
   | "unsupported_format"
   | "conflicting_files"
+  | "conflict"
+  | "database_busy"
+  | "database_unavailable"
   | "internal_error";
 
 export interface ErrorIssue {

@@ -4,24 +4,25 @@
  */
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { db } from "@/lib/db/client";
-import { migrateDatabase } from "@/lib/db/migrate";
+import { disconnectDb } from "@/lib/db/client";
+import { migrate } from "@/lib/db/migrate";
 import { seedDemoRunsIfEmpty } from "@/lib/demo/seed";
-import { databaseFilePath, env } from "@/lib/env";
+import { databaseTarget, describeDatabase, env } from "@/lib/env";
 import { ensureBuild } from "./build-state";
 
 async function main(): Promise<void> {
   process.env.NEXT_TELEMETRY_DISABLED = "1";
   const settings = env();
-  const file = databaseFilePath();
-  const migration = migrateDatabase(file);
+  const target = databaseTarget();
+  // On PostgreSQL several instances may start at once: the migrations run under a lock, once.
+  const migration = await migrate(target);
   console.log(
-    `servebench: database ${file}${migration.applied.length > 0 ? ` (applied ${migration.applied.join(", ")})` : ""}`,
+    `servebench: database ${describeDatabase(target)}${migration.applied.length > 0 ? ` (applied ${migration.applied.join(", ")})` : ""}`,
   );
   if (settings.SERVEBENCH_DEMO === "1") {
     const loaded = await seedDemoRunsIfEmpty();
     if (loaded > 0) console.log(`servebench: loaded ${loaded} demo runs (SERVEBENCH_DEMO=0 to start empty)`);
-    await db().$disconnect();
+    await disconnectDb();
   }
   ensureBuild();
 
@@ -30,7 +31,8 @@ async function main(): Promise<void> {
     ["start", "-p", String(settings.PORT)],
     {
       stdio: "inherit",
-      env: { ...process.env, DATABASE_URL: `file:${file}` },
+      // A relative SQLite path is resolved here once, so the server opens the very file that was migrated.
+      env: { ...process.env, DATABASE_URL: target.provider === "sqlite" ? `file:${target.file}` : target.url },
     },
   );
   for (const signal of ["SIGINT", "SIGTERM"] as const) {

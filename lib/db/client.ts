@@ -1,21 +1,87 @@
 /**
- * The one Prisma client of the process. Only the query modules (lib/runs/queries.ts) use it.
+ * The one Prisma client of the process, on the database DATABASE_URL names: SQLite (better-sqlite3) for a `file:`
+ * URL or none, PostgreSQL (pg) for a `postgresql://` URL. This is the only place that knows there are two.
+ *
+ * The whole code base is typed against the SQLite client, so a query feature PostgreSQL has and SQLite lacks
+ * (scalar lists, native types, case-insensitive `mode`) is a compile error rather than a PostgreSQL-only path.
+ * Both clients are generated from the same models (scripts/generate-clients.ts), so their query API is the same;
+ * the single cast below is where the PostgreSQL client is seen through the SQLite client's type.
  */
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
-import { databaseFilePath } from "@/lib/env";
-import { PrismaClient } from "@/lib/generated/prisma/client";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { type DatabaseTarget, databaseTarget, env } from "@/lib/env";
+import { Prisma, PrismaClient } from "@/lib/generated/prisma/client";
+import {
+  Prisma as PostgresqlPrisma,
+  PrismaClient as PostgresqlPrismaClient,
+} from "@/lib/generated/prisma-postgresql/client";
+import type { Provider } from "./schema-files";
 
-// Writers wait this long for SQLite's write lock instead of failing with "database is locked".
-const BUSY_TIMEOUT_MS = 10_000;
+// Connections each app instance keeps to PostgreSQL (pg's default). Several instances share one server: size the
+// server's max_connections for instances × this (docs/deploy.md).
+const POSTGRESQL_POOL_SIZE = 10;
+// A PostgreSQL server that does not answer within this long is reported as unavailable instead of hanging requests.
+const POSTGRESQL_CONNECT_TIMEOUT_MS = 5_000;
 
-const globalForPrisma = globalThis as unknown as { servebenchPrisma?: PrismaClient };
+interface Holder {
+  servebenchPrisma?: PrismaClient;
+  servebenchProvider?: Provider;
+}
+const globalForPrisma = globalThis as unknown as Holder;
 
-function createClient(): PrismaClient {
-  const adapter = new PrismaBetterSqlite3({ url: databaseFilePath(), timeout: BUSY_TIMEOUT_MS });
-  return new PrismaClient({ adapter });
+/** The PostgreSQL client must have been generated from the same models as the SQLite one. */
+function checkPostgresqlClientIsCurrent(): void {
+  for (const model of Object.values(Prisma.ModelName)) {
+    const key = `${model}ScalarFieldEnum` as const;
+    const sqlite = Object.keys((Prisma as unknown as Record<string, object>)[key] ?? {});
+    const postgresql = Object.keys((PostgresqlPrisma as unknown as Record<string, object>)[key] ?? {});
+    if (sqlite.join() !== postgresql.join()) {
+      throw new Error(
+        `The PostgreSQL Prisma client is older than prisma/schema.prisma (model ${model} differs): run \`npm run db:generate\``,
+      );
+    }
+  }
+}
+
+/**
+ * A client for the database `target` names. The app uses the one of db(); `servebench db copy` opens two.
+ * Writers wait up to SERVEBENCH_LOCK_TIMEOUT_MS for a lock on both databases (SQLite's busy timeout,
+ * PostgreSQL's lock_timeout) and then fail with "busy" (lib/http/database-errors.ts), rather than hang.
+ */
+export function openDatabase(target: DatabaseTarget): PrismaClient {
+  const lockTimeoutMs = env().SERVEBENCH_LOCK_TIMEOUT_MS;
+  if (target.provider === "sqlite") {
+    return new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: target.file, timeout: lockTimeoutMs }) });
+  }
+  checkPostgresqlClientIsCurrent();
+  const adapter = new PrismaPg({
+    connectionString: target.url,
+    max: POSTGRESQL_POOL_SIZE,
+    connectionTimeoutMillis: POSTGRESQL_CONNECT_TIMEOUT_MS,
+    lock_timeout: lockTimeoutMs,
+  });
+  return new PostgresqlPrismaClient({ adapter }) as unknown as PrismaClient;
 }
 
 export function db(): PrismaClient {
-  globalForPrisma.servebenchPrisma ??= createClient();
+  if (!globalForPrisma.servebenchPrisma) {
+    const target = databaseTarget();
+    globalForPrisma.servebenchPrisma = openDatabase(target);
+    globalForPrisma.servebenchProvider = target.provider;
+  }
   return globalForPrisma.servebenchPrisma;
+}
+
+/** Which database the process runs on, for the few queries written per database (lib/db/sql.ts). */
+export function provider(): Provider {
+  if (!globalForPrisma.servebenchProvider) db();
+  return globalForPrisma.servebenchProvider as Provider;
+}
+
+/** Close the connections (scripts and tests); the next db() opens a new client. */
+export async function disconnectDb(): Promise<void> {
+  const client = globalForPrisma.servebenchPrisma;
+  globalForPrisma.servebenchPrisma = undefined;
+  globalForPrisma.servebenchProvider = undefined;
+  await client?.$disconnect();
 }

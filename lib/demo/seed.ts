@@ -8,7 +8,12 @@ export async function seedDemoRunsIfEmpty(): Promise<number> {
   // One second apart, oldest first, so the history lists them in the order the campaign ran them.
   const start = Date.now() - DEMO_RUNS.length * 1000;
   for (const [index, run] of DEMO_RUNS.entries()) {
-    await createRun(normalizeRunDocument(run), { createdAt: new Date(start + index * 1000) });
+    try {
+      await createRun(normalizeRunDocument(run), { createdAt: new Date(start + index * 1000) });
+    } catch (error) {
+      // Several instances starting together on one PostgreSQL database: another one stored this run first.
+      if ((error as { code?: unknown }).code !== "P2002") throw error;
+    }
   }
   return DEMO_RUNS.length;
 }

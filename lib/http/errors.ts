@@ -1,6 +1,10 @@
 import { NextResponse } from "next/server";
 import { AppError, type ErrorCode, type ErrorIssue } from "@/lib/errors";
 import { WWW_AUTHENTICATE } from "./auth";
+import { databaseErrorOf } from "./database-errors";
+
+/** Seconds a client should wait before retrying a 503 (the database busy or unreachable). */
+const RETRY_AFTER_S = 2;
 
 export const ERROR_STATUS: Record<ErrorCode, number> = {
   invalid_json: 400,
@@ -12,6 +16,9 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   validation_failed: 422,
   unsupported_format: 422,
   conflicting_files: 422,
+  conflict: 409,
+  database_busy: 503,
+  database_unavailable: 503,
   internal_error: 500,
 };
 
@@ -38,6 +45,14 @@ export function errorResponse(error: unknown, context: string): NextResponse<Err
     const headers: Record<string, string> =
       error.code === "unauthorized" ? { "WWW-Authenticate": WWW_AUTHENTICATE } : {};
     return NextResponse.json(errorBody(error), { status, headers });
+  }
+  const database = databaseErrorOf(error);
+  if (database) {
+    const status = ERROR_STATUS[database.code];
+    // The underlying error goes to the log only: it can name hosts, files and queries.
+    console.error(`[servebench] ${context} → ${status} ${database.code}`, error);
+    const headers: Record<string, string> = status === 503 ? { "Retry-After": String(RETRY_AFTER_S) } : {};
+    return NextResponse.json(errorBody(database), { status, headers });
   }
   console.error(`[servebench] ${context} → 500`, error);
   const generic = new AppError("internal_error", "Something went wrong on the server; the details are in its log.");

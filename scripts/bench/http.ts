@@ -79,6 +79,43 @@ export interface Series {
   bytes: number;
 }
 
+function seriesOf(label: string, url: string, samples: Timing[]): Series {
+  const ttfbs = samples.map((sample) => sample.ttfbMs);
+  return {
+    label,
+    url,
+    samples,
+    ttfb: { median: median(ttfbs), p90: quantile(ttfbs, 0.9), min: Math.min(...ttfbs), max: Math.max(...ttfbs) },
+    total: { median: median(samples.map((sample) => sample.totalMs)) },
+    bytes: samples[0]?.bytes ?? 0,
+  };
+}
+
+/**
+ * Two URLs measured in turns, A B A B …: whatever else the machine is doing meanwhile slows both alike, so their
+ * ratio holds on a busy machine where two series taken minutes apart would not.
+ */
+export async function measurePair(
+  label: string,
+  urls: [string, string],
+  count: number,
+  warmups: number,
+): Promise<[Series, Series]> {
+  const samples: [Timing[], Timing[]] = [[], []];
+  for (let index = 0; index < warmups + count; index += 1) {
+    for (const side of [0, 1] as const) {
+      const sample = await timedRequest(urls[side]);
+      if (sample.status !== 200) {
+        throw new Error(
+          `${label}: GET ${urls[side]} answered ${sample.status}: ${sample.body.toString("utf8").slice(0, 300)}`,
+        );
+      }
+      if (index >= warmups) samples[side].push({ ...sample, body: Buffer.alloc(0) });
+    }
+  }
+  return [seriesOf(label, urls[0], samples[0]), seriesOf(label, urls[1], samples[1])];
+}
+
 /** `warmups` requests thrown away, then `count` sequential requests; every one must answer 200. */
 export async function measure(label: string, url: string, count: number, warmups: number): Promise<Series> {
   for (let index = 0; index < warmups; index += 1) {

@@ -211,8 +211,12 @@ function runId(rand: () => number): string {
  * over the last ~18 months (a few without a date). Normalized by the real normalizeRunDocument.
  */
 export function generateRuns(count: number, seed = 20261130): SeedRun[] {
+  return [...streamRuns(count, seed)];
+}
+
+/** generateRuns one at a time, for databases too large to hold in memory (a million runs). */
+export function* streamRuns(count: number, seed = 20261130): Generator<SeedRun> {
   const rand = random(seed);
-  const runs: SeedRun[] = [];
   const ids = new Set<string>();
   for (let index = 0; index < count; index += 1) {
     const engine = pick(rand, ENGINES);
@@ -254,9 +258,8 @@ export function generateRuns(count: number, seed = 20261130): SeedRun[] {
     ids.add(id);
     // Uploaded a little after it was measured.
     const createdAt = new Date(Math.min(NOW, measuredMs + Math.floor(rand() * 3 * DAY_MS)));
-    runs.push({ id, doc: normalizeRunDocument(input), createdAt });
+    yield { id, doc: normalizeRunDocument(input), createdAt };
   }
-  return runs;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -294,11 +297,23 @@ function canonical(value: unknown): unknown {
 }
 
 /** A stable series id per key: the benchmark's databases are the same on every run. */
-function seriesIdOf(key: string): string {
+export function seriesIdOf(key: string): string {
   return createHash("sha256").update(key).digest("base64url").slice(0, 10);
 }
 
-function runRow(run: SeedRun): Row {
+/** The row of a run's series as createRun makes it (with the benchmark's stable id). */
+export function seriesRow(run: SeedRun): Row {
+  const identity = seriesIdentity(run.doc);
+  return {
+    id: seriesIdOf(identity.key),
+    key: identity.key,
+    name: identity.name,
+    explicit: identity.explicit ? 1 : 0,
+    createdAt: sqliteDate(run.createdAt),
+  };
+}
+
+export function runRow(run: SeedRun): Row {
   const { doc } = run;
   const measuredAt = doc.measured_at ? new Date(doc.measured_at) : null;
   const figures = headline(doc.results);
@@ -345,7 +360,7 @@ function runRow(run: SeedRun): Row {
   };
 }
 
-function pointRow(runId: string, point: ResultPoint, position: number): Row {
+export function pointRow(runId: string, point: ResultPoint, position: number): Row {
   const row: Row = {
     runId,
     position,
@@ -402,14 +417,14 @@ function inserter(
   };
 }
 
-const RUN_COLUMNS = Object.keys(
+export const RUN_COLUMNS = Object.keys(
   runRow({
     id: "x",
     createdAt: new Date(0),
     doc: normalizeRunDocument({ format: "servebench/v1", engine: "x", model: "x", results: [{ concurrency: 1 }] }),
   }),
 );
-const POINT_COLUMNS = [
+export const POINT_COLUMNS = [
   "runId",
   "position",
   "sourcesJson",
@@ -419,36 +434,69 @@ const POINT_COLUMNS = [
   ...POINT_NUMBER_KEYS,
 ];
 
-/** Create the database with the real migrations and insert the runs in one transaction. */
-export function writeDatabase(file: string, runs: readonly SeedRun[], migrationsDir: string): void {
+/**
+ * The insert triggers of the Run table that a bulk load replaces by one statement each at the end (the run total,
+ * the FTS5 search index). Any other trigger stays in place, so its work is done as the app would have it done.
+ */
+const BULK_EQUIVALENT: Record<string, string> = {
+  Run_total_after_insert: `UPDATE "RunTotal" SET "runs" = (SELECT count(*) FROM "Run") WHERE "id" = 1`,
+  Run_search_after_insert: `INSERT INTO "RunSearch" ("RunSearch") VALUES ('rebuild')`,
+};
+
+function deferRunTriggers(database: Database.Database): { finish(): void } {
+  const triggers = database
+    .prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'Run'`)
+    .all() as { name: string; sql: string }[];
+  const deferred = triggers.filter((trigger) => trigger.name in BULK_EQUIVALENT);
+  for (const trigger of deferred) database.exec(`DROP TRIGGER "${trigger.name}"`);
+  return {
+    finish() {
+      for (const trigger of deferred) {
+        database.exec(BULK_EQUIVALENT[trigger.name]!);
+        database.exec(trigger.sql);
+      }
+    },
+  };
+}
+
+/** Create the database with the real migrations and insert the runs, committing every 10,000. */
+export function writeDatabase(file: string, runs: Iterable<SeedRun>, migrationsDir: string): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   migrateDatabase(file, migrationsDir);
   const database = new Database(file);
   try {
     database.pragma("journal_mode = WAL");
+    // A throwaway database being filled: no fsync per commit (a setting of this connection only).
+    database.pragma("synchronous = OFF");
+    // A bulk load: the search index and the run total are made once at the end instead of by a trigger per run.
+    const deferred = deferRunTriggers(database);
     const insertRun = inserter(database, "Run", RUN_COLUMNS, new Set(["contentHash"]));
     const insertPoint = inserter(database, "ResultPoint", POINT_COLUMNS, new Set());
     const insertTag = inserter(database, "RunTag", ["runId", "tag"], new Set());
     const insertSeries = database.prepare(
       `INSERT OR IGNORE INTO "Series" ("id", "key", "name", "explicit", "createdAt") VALUES (@id, @key, @name, @explicit, @createdAt)`,
     );
-    database.transaction(() => {
-      for (const run of runs) {
-        const identity = seriesIdentity(run.doc);
-        insertSeries.run({
-          id: seriesIdOf(identity.key),
-          key: identity.key,
-          name: identity.name,
-          explicit: identity.explicit ? 1 : 0,
-          createdAt: sqliteDate(run.createdAt),
-        });
+    // Committed every 10,000 runs: a million runs in one transaction would grow the WAL to gigabytes.
+    const insertBatch = database.transaction((batch: SeedRun[]) => {
+      for (const run of batch) {
+        insertSeries.run(seriesRow(run));
         insertRun(runRow(run));
         run.doc.results.forEach((result, position) => {
           insertPoint(pointRow(run.id, result, position));
         });
         for (const tag of run.doc.tags) insertTag({ runId: run.id, tag });
       }
-    })();
+    });
+    let batch: SeedRun[] = [];
+    for (const run of runs) {
+      batch.push(run);
+      if (batch.length === 10_000) {
+        insertBatch(batch);
+        batch = [];
+      }
+    }
+    if (batch.length > 0) insertBatch(batch);
+    deferred.finish();
     database.pragma("wal_checkpoint(TRUNCATE)");
     database.exec("ANALYZE");
   } finally {

@@ -18,7 +18,8 @@ export interface Workspace {
 }
 
 /**
- * Files of the checkout as git sees them: tracked ones and new ones that are not ignored, except tests/. The
+ * Files of the checkout as git sees them: tracked ones and new ones that are not ignored, except tests/ (but for
+ * tests/support, whose PostgreSQL cluster helper the benchmark uses). The
  * build does not use the tests, but `next build` type-checks every file tsconfig includes, and a test another
  * engineer is halfway through writing must not stop a benchmark of the app.
  */
@@ -32,7 +33,8 @@ function checkoutFiles(repo: string): string[] {
   const names = listed.stdout.toString("utf8").split("\0").filter(Boolean);
   // A tracked file deleted on disk is still listed; copy what exists.
   return [...new Set(names)].filter((name) => {
-    if (name.startsWith("tests/")) return false;
+    // tests/support holds the PostgreSQL cluster helper the benchmark itself uses.
+    if (name.startsWith("tests/") && !name.startsWith("tests/support/")) return false;
     try {
       return fs.lstatSync(path.join(repo, name)).isFile();
     } catch {
@@ -145,11 +147,11 @@ async function waitUntilUp(url: string, child: ChildProcess, logFile: string, ti
   );
 }
 
-/** `next start` of the copy's build on a free port, against the given SQLite file. */
+/** `next start` of the copy's build on a free port, against the given database (a SQLite file or a URL). */
 export async function startServer(
   workspace: Workspace,
   repo: string,
-  databaseFile: string,
+  database: string,
   label: string,
 ): Promise<Server> {
   const port = await freePort();
@@ -162,7 +164,7 @@ export async function startServer(
       cwd: workspace.app,
       env: {
         ...buildEnv(workspace, repo),
-        DATABASE_URL: `file:${databaseFile}`,
+        DATABASE_URL: /^postgres(ql)?:/.test(database) ? database : `file:${database}`,
         PORT: String(port),
         // The largest vLLM file the benchmark posts is ~35 MB; the default limit is 25 MB.
         SERVEBENCH_MAX_BODY_MB: "100",

@@ -9,7 +9,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { build } from "esbuild";
+import { build, type Plugin } from "esbuild";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 export const CLI_BUNDLE = path.join(ROOT, "public", "cli", "servebench.mjs");
@@ -17,6 +17,24 @@ export const CLI_BUNDLE = path.join(ROOT, "public", "cli", "servebench.mjs");
 function version(): string {
   return (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 }
+
+/**
+ * `servebench db copy` works on a servebench installation's databases (Prisma, better-sqlite3, pg): it stays out
+ * of the one file, which says where to run it instead.
+ */
+const withoutDatabaseCommands: Plugin = {
+  name: "without-database-commands",
+  setup(builder) {
+    builder.onResolve({ filter: /\/db-copy$/ }, () => ({ path: "db-copy", namespace: "servebench-stub" }));
+    builder.onLoad({ filter: /.*/, namespace: "servebench-stub" }, () => ({
+      loader: "ts",
+      contents: `export async function runDb(): Promise<number> {
+  process.stderr.write("servebench db: run it where servebench is installed (in its folder: npx servebench db copy …); this one-file CLI has no database drivers\\n");
+  return 2;
+}`,
+    }));
+  },
+};
 
 export async function bundleCli(outfile = CLI_BUNDLE): Promise<{ bytes: number }> {
   const result = await build({
@@ -41,6 +59,7 @@ export async function bundleCli(outfile = CLI_BUNDLE): Promise<{ bytes: number }
       ].join("\n"),
     },
     logLevel: "warning",
+    plugins: [withoutDatabaseCommands],
   });
   const output = result.outputFiles[0];
   if (!output) throw new Error("esbuild wrote nothing");

@@ -3,6 +3,7 @@
  */
 import { BENCH_USAGE, runBench } from "./bench";
 import { COMPARE_USAGE, runCompare } from "./compare";
+import { DB_USAGE } from "./db-usage";
 import { runUpload, UPLOAD_USAGE } from "./upload";
 
 const USAGE = `Usage: servebench <command> [options]
@@ -11,6 +12,7 @@ Commands:
   upload   send benchmark results files to a servebench server
   compare  a run against a baseline: headline, deltas and what changed, as markdown or JSON
   bench    measure an OpenAI-compatible inference server and write (or upload) the run
+  db copy  copy a whole history from one database to another (SQLite → PostgreSQL)
 
 Exit codes: 0 done, 1 rejected or unreachable, 2 bad usage, 3 a regression (upload --fail-on-regression).
 
@@ -18,7 +20,9 @@ ${UPLOAD_USAGE}
 
 ${COMPARE_USAGE}
 
-${BENCH_USAGE}`;
+${BENCH_USAGE}
+
+${DB_USAGE}`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -29,6 +33,9 @@ async function main(argv: string[]): Promise<number> {
   if (command === "upload") return runUpload(rest);
   if (command === "bench") return runBench(rest);
   if (command === "compare") return runCompare(rest);
+  // Loaded only when asked for: it needs the database drivers of a servebench installation, which the one-file
+  // CLI (scripts/cli/bundle.ts) leaves out.
+  if (command === "db") return (await import("./db-copy")).runDb(rest);
   process.stderr.write(`servebench: unknown command "${command}"\n\n${USAGE}\n`);
   return 2;
 }

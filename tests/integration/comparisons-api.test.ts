@@ -2,15 +2,13 @@
  * Saved comparisons through the real route handlers and a real migrated SQLite file: create from the seed
  * campaign, read back, list, delete, and every error with its exact body.
  */
-import Database from "better-sqlite3";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DELETE as deleteComparison, GET as getComparison } from "@/app/api/comparisons/[slug]/route";
 import { GET as listComparisons, POST as postComparison } from "@/app/api/comparisons/route";
 import { POST as postRun } from "@/app/api/runs/route";
 import { db } from "@/lib/db/client";
-import { databaseFilePath } from "@/lib/env";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { BASE, clearDatabase, fixtureText, jsonRequest, noContext, SEED_FILES } from "./helpers";
+import { BASE, clearDatabase, fixtureText, jsonRequest, noContext, SEED_FILES, tableColumns } from "./helpers";
 
 type Saved = {
   slug: string;
@@ -73,12 +71,8 @@ beforeEach(async () => {
 });
 
 describe("the Comparison table", () => {
-  it("has exactly the columns of the Prisma model", () => {
-    const database = new Database(databaseFilePath(), { readonly: true });
-    const columns = (database.prepare('PRAGMA table_info("Comparison")').all() as { name: string }[]).map(
-      (row) => row.name,
-    );
-    database.close();
+  it("has exactly the columns of the Prisma model", async () => {
+    const columns = await tableColumns("Comparison");
     expect(columns.sort()).toEqual(Object.values(Prisma.ComparisonScalarFieldEnum).sort());
   });
 });

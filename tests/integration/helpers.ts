@@ -1,7 +1,7 @@
-/** Calling the real route handlers the way Next.js does, against the real SQLite file of setup.ts. */
+/** Calling the real route handlers the way Next.js does, against the real database of setup.ts (SQLite or PostgreSQL). */
 import fs from "node:fs";
 import path from "node:path";
-import { db } from "@/lib/db/client";
+import { db, provider } from "@/lib/db/client";
 
 export const BASE = "http://localhost";
 
@@ -48,4 +48,15 @@ export async function counts(): Promise<{ runs: number; points: number; tags: nu
 
 export async function clearDatabase(): Promise<void> {
   await db().run.deleteMany({});
+}
+
+/** The columns of a table as the migrated database has them, on either database. */
+export async function tableColumns(table: string): Promise<string[]> {
+  if (provider() === "sqlite") {
+    const rows = await db().$queryRawUnsafe<{ name: string }[]>(`SELECT name FROM pragma_table_info('${table}')`);
+    return rows.map((row) => row.name);
+  }
+  const rows = await db().$queryRaw<{ column_name: string }[]>`
+    SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ${table}`;
+  return rows.map((row) => row.column_name);
 }

@@ -1,13 +1,16 @@
 /**
  * The committed migrations are the database's only definition at run time; these tests hold them to the
- * Prisma schema the client was generated from, and check how they are applied.
+ * Prisma schema the client was generated from, and check how they are applied (SQLite; the PostgreSQL folder is
+ * held to these tables by postgresql-migrations.test.ts). And every SQLite migration has its PostgreSQL
+ * counterpart: this runs wherever the suite runs, PostgreSQL installed or not.
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { MIGRATIONS_DIR, migrateDatabase } from "@/lib/db/migrate";
+import { counterparts, missingCounterparts } from "@/lib/db/counterpart-files";
+import { MIGRATIONS_DIR, migrateDatabase, POSTGRESQL_MIGRATIONS_DIR } from "@/lib/db/migrate";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 const dirs: string[] = [];
@@ -31,7 +34,35 @@ const MODELS = {
   SeriesAnnotation: Prisma.SeriesAnnotationScalarFieldEnum,
   WebhookDelivery: Prisma.WebhookDeliveryScalarFieldEnum,
   WebhookAttempt: Prisma.WebhookAttemptScalarFieldEnum,
+  RunTotal: Prisma.RunTotalScalarFieldEnum,
 } as const;
+
+describe("the PostgreSQL migrations", () => {
+  it("have a counterpart for every SQLite migration", () => {
+    const missing = missingCounterparts(MIGRATIONS_DIR, POSTGRESQL_MIGRATIONS_DIR);
+    if (missing.length > 0) {
+      throw new Error(
+        `SQLite migration(s) without a PostgreSQL counterpart: ${missing.join(", ")}. ` +
+          "Run `npm run db:counterparts`, review prisma/postgresql/migrations/<name>/migration.sql " +
+          '(docs/development.md, "Database and migrations"), and commit it with the SQLite one.',
+      );
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it("each name the SQLite migrations they stand for, and no SQLite migration twice", () => {
+    const named = [...counterparts(POSTGRESQL_MIGRATIONS_DIR)];
+    expect(named.length).toBeGreaterThan(0);
+    for (const [name, covers] of named) expect({ name, covers: covers.length > 0 }).toEqual({ name, covers: true });
+    const all = named.flatMap(([, covers]) => covers);
+    expect(all.length).toBe(new Set(all).size);
+    const sqlite = fs
+      .readdirSync(MIGRATIONS_DIR, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
+    expect(all.filter((name) => !sqlite.includes(name))).toEqual([]);
+  });
+});
 
 describe("migrations", () => {
   it("create exactly the tables and columns of prisma/schema.prisma", () => {
@@ -42,12 +73,14 @@ describe("migrations", () => {
       database.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]
     )
       .map((row) => row.name)
-      .filter((name) => name !== "sqlite_sequence");
+      // SQLite's own, and the FTS5 search index with its shadow tables (the history_at_scale migration).
+      .filter((name) => name !== "sqlite_sequence" && !name.startsWith("RunSearch"));
     expect(tables).toEqual([
       "Comparison",
       "ResultPoint",
       "Run",
       "RunTag",
+      "RunTotal",
       "Series",
       "SeriesAnnotation",
       "SeriesChange",

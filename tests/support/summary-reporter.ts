@@ -20,6 +20,12 @@ export default class SummaryReporter implements Reporter {
       if (module.state() === "failed" && [...module.children.allTests()].length === 0) failed += 1;
     }
     failed += unhandledErrors.length;
+    if (process.env.SERVEBENCH_POSTGRESQL_SUITE === "not-run") {
+      process.stdout.write(
+        "\nPostgreSQL suite NOT RUN: PostgreSQL is not installed here (no initdb on PATH or under /usr/lib/postgresql/*/bin). " +
+          "Install it (apt-get install -y postgresql) to run the integration tests on PostgreSQL too; CI always does.\n",
+      );
+    }
     const line = `${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ""}`;
     process.stdout.write(`\n${line}\n`);
   }

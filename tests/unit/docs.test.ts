@@ -1,7 +1,9 @@
 /** The published documentation must say what the code does. */
+
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { ENV_VARIABLES } from "@/lib/env";
 import { DOCUMENT_KEYS, HardwareSchema, ResultPointSchema, SpeculativeSchema, WorkloadSchema } from "@/lib/runs/schema";
 import { schemaDocText } from "@/scripts/write-schema";
 
@@ -30,5 +32,16 @@ describe("docs", () => {
     const readme = read("README.md");
     expect(readme).toContain("npm install && npm start");
     expect(readme).toContain("npm install && npm test");
+  });
+});
+
+describe("the environment variables", () => {
+  it("are each documented in the README and in docs/deploy.md", () => {
+    const readme = read("README.md");
+    const deploy = read("docs/deploy.md");
+    const missing = ENV_VARIABLES.filter(
+      (name) => !readme.includes(`| \`${name}\` |`) || !deploy.includes(`| \`${name}\` |`),
+    );
+    expect(missing).toEqual([]);
   });
 });
