@@ -57,7 +57,13 @@ export const RunSummarySchema = z.strictObject({
   ...HeadlineSchema,
 });
 
-export const RunListSchema = z.strictObject({ runs: z.array(RunSummarySchema), total: z.number().int() });
+export const RunListSchema = z.strictObject({
+  runs: z.array(RunSummarySchema),
+  total: z.number().int().describe("Runs that match; a lower bound when `total_exact` is false."),
+  total_exact: z
+    .boolean()
+    .describe("False when a filtered list has more matches than were counted: the total reads \"more than\"."),
+});
 
 const MetricVerdictSchema = z.strictObject({
   key: z.string(),

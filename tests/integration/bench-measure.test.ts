@@ -71,7 +71,8 @@ function serverWith(settings: Partial<TestServerSettings>): void {
 }
 
 /**
- * The figures are held to ±5% of the server's settings through their medians. On a shared two-CPU machine
+ * The figures are held to the server's settings through their medians: no more than 5% faster, and (see
+ * latencyWithin) up to 25% slower. On a shared two-CPU machine
  * (CI, or a build next door) one scheduler stall of tens of ms lands in every request in flight at that
  * moment: it moves the mean of a handful of requests, not their median. Throughput is checked exactly
  * against the tokens the server sent over the level's wall time as the test itself clocks it, and loosely
@@ -80,6 +81,26 @@ function serverWith(settings: Partial<TestServerSettings>): void {
 function within(measured: number | undefined, expected: number, tolerance = 0.05): void {
   expect(measured).toBeDefined();
   expect(Math.abs(measured! - expected) / expected, `${measured} vs ${expected}`).toBeLessThanOrEqual(tolerance);
+}
+
+/**
+ * A latency against the server's setting: a busy machine can only make a request slower than the server was
+ * told to be, never faster, so the bound below is the tolerance and the bound above leaves room for stalls.
+ * What this guards against (a unit or a definition off by a token, a chunk or a connection) is larger.
+ */
+function latencyWithin(measured: number | undefined, expected: number, tolerance = 0.05): void {
+  expect(measured).toBeDefined();
+  const relative = (measured! - expected) / expected;
+  expect(relative, `${measured} vs ${expected}`).toBeGreaterThanOrEqual(-tolerance);
+  expect(relative, `${measured} vs ${expected}`).toBeLessThanOrEqual(tolerance + 0.2);
+}
+
+/** Throughput against the settings: the mirror of latencyWithin (stalls only lower it). */
+function throughputWithin(measured: number | undefined, expected: number, tolerance: number): void {
+  expect(measured).toBeDefined();
+  const relative = (measured! - expected) / expected;
+  expect(relative, `${measured} vs ${expected}`).toBeGreaterThanOrEqual(-(tolerance + 0.2));
+  expect(relative, `${measured} vs ${expected}`).toBeLessThanOrEqual(tolerance);
 }
 
 /** Clocks each level from the runner's level-start event to its level-end event. */
@@ -114,10 +135,10 @@ describe("timing at concurrency 1", () => {
     );
 
     expect(point).toMatchObject({ concurrency: 1, completed: 3, failed: 0, total_output_tokens: 3 * TOKENS });
-    within(point.median_ttft_ms, TTFT_MS);
-    within(point.median_tpot_ms, ITL_MS);
-    within(point.median_itl_ms, ITL_MS);
-    within(point.median_e2el_ms, REQUEST_MS);
+    latencyWithin(point.median_ttft_ms, TTFT_MS);
+    latencyWithin(point.median_tpot_ms, ITL_MS);
+    latencyWithin(point.median_itl_ms, ITL_MS);
+    latencyWithin(point.median_e2el_ms, REQUEST_MS);
     // The warm-up request was sent and left out of the figures.
     expect(server.stats.requests).toBe(4);
     expect(server.stats.completedTokens).toBe(4 * TOKENS);
@@ -125,7 +146,7 @@ describe("timing at concurrency 1", () => {
     // millisecond between the last request's end and the level-end event)…
     within(point.output_throughput, (3 * TOKENS) / clock.wall_s.get(1)!, 0.02);
     // …which, one request at a time, is 32 tokens per 720 ms: 44.4 tok/s, what one user sees.
-    within(point.output_throughput, TOKENS / (REQUEST_MS / 1000), 0.15);
+    throughputWithin(point.output_throughput, TOKENS / (REQUEST_MS / 1000), 0.15);
     // Input tokens are the server's count of the three prompts' words.
     const words = [0, 1, 2]
       .map((i) => (builtinPrompts().at(i) as { text: string }).text.split(/\s+/).length)
@@ -148,14 +169,14 @@ describe("timing under load", () => {
 
     expect(server.stats.maxInFlight).toBe(8);
     expect(point).toMatchObject({ concurrency: 8, completed: 24, failed: 0, total_output_tokens: 24 * TOKENS });
-    within(point.median_ttft_ms, TTFT_MS);
-    within(point.median_tpot_ms, ITL_MS);
-    within(point.median_itl_ms, ITL_MS);
+    latencyWithin(point.median_ttft_ms, TTFT_MS);
+    latencyWithin(point.median_tpot_ms, ITL_MS);
+    latencyWithin(point.median_itl_ms, ITL_MS);
     // Exactly the tokens the server sent, over the level's wall time.
     expect(point.total_output_tokens).toBe(server.stats.completedTokens);
     within(point.output_throughput, server.stats.completedTokens / clock.wall_s.get(8)!, 0.02);
     // Three waves of eight: 768 tokens in 3 × 720 ms, 355.6 tok/s, eight times the single stream.
-    within(point.output_throughput, (24 * TOKENS) / ((3 * REQUEST_MS) / 1000), 0.15);
+    throughputWithin(point.output_throughput, (24 * TOKENS) / ((3 * REQUEST_MS) / 1000), 0.15);
   });
 
   it("beyond the server's limit, requests queue and the wait shows in TTFT, not TPOT", async () => {
@@ -165,23 +186,24 @@ describe("timing under load", () => {
     // Two generate at once (100 + 9 × 20 = 280 ms); the other two wait for them: TTFTs 100, 100, 380, 380.
     // Four short requests make a small sample: ±15% tells queueing apart from generation all the same.
     expect(server.stats.maxInFlight).toBe(2);
-    within(point.median_ttft_ms, 240, 0.15);
-    within(point.p90_ttft_ms, 380, 0.15);
-    within(point.median_tpot_ms, ITL_MS, 0.15);
+    latencyWithin(point.median_ttft_ms, 240, 0.15);
+    latencyWithin(point.p90_ttft_ms, 380, 0.15);
+    latencyWithin(point.median_tpot_ms, ITL_MS, 0.15);
   });
 });
 
 describe("token counts", () => {
   it("takes exact counts from the usage chunk when a chunk carries several tokens", async () => {
     serverWith({ ttftMs: 20, itlMs: 20, tokens: 8, tokensPerChunk: 2 });
-    const result = await runBenchmark(configFor({ concurrency: [2], requests: 2 }));
+    const result = await runBenchmark(configFor({ concurrency: [2], requests: 6 }));
     const level = result.levels[0]!;
-    expect(level.point.total_output_tokens).toBe(16);
+    expect(level.point.total_output_tokens).toBe(48);
     expect(level.approximate_requests).toBe(0);
     // Four chunks of two tokens, at 40, 80, 120 and 160 ms: ITL is per chunk (40 ms); TPOT is per token,
-    // vLLM's (e2e − TTFT) / (tokens − 1) = (160 − 40) / 7 = 17.1 ms. (Six gaps: a small sample, ±15%.)
-    within(level.point.median_itl_ms, 40, 0.15);
-    within(level.point.median_tpot_ms, 120 / 7, 0.15);
+    // vLLM's (e2e − TTFT) / (tokens − 1) = (160 − 40) / 7 = 17.1 ms. (18 gaps: a small sample, ±15%; a stall
+    // that makes chunks arrive together shortens some gaps, so the median of few would not hold.)
+    latencyWithin(level.point.median_itl_ms, 40, 0.15);
+    latencyWithin(level.point.median_tpot_ms, 120 / 7, 0.15);
   });
 
   it("counts text chunks, marked approximate, when the server sends no usage", async () => {
