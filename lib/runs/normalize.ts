@@ -5,7 +5,7 @@
  */
 import type { z } from "zod";
 import { AppError, type ErrorIssue } from "@/lib/errors";
-import { normalizeFlagObject, parseCommand, parseFlagTokens } from "./flags";
+import { normalizeFlagObject, parseCommand, parseFlagTokens, REDACTED, redactCommand, SECRET_NAME } from "./flags";
 import {
   DOCUMENT_KEYS,
   type Flags,
@@ -87,11 +87,7 @@ export function validationError(issues: ErrorIssue[]): AppError {
   return new AppError("validation_failed", `The run document is invalid. ${summary}${more}`, issues);
 }
 
-/** Flag and variable names whose values are credentials: kept as present, never stored. */
-const SECRET_WORDS = "api[-_]?key|token|secret|password|passwd|credentials?";
-// A whole word of the name: `--hf-token`, `OPENAI_API_KEY`; not `--max-num-batched-tokens` or `--tokenizer`.
-const SECRET_NAME = new RegExp(`(^|[-_])(${SECRET_WORDS})($|[-_])`, "i");
-export const REDACTED = "(redacted)";
+export { REDACTED, redactCommand } from "./flags";
 
 function redactFlags(flags: Flags): Flags {
   return Object.fromEntries(
@@ -106,19 +102,6 @@ function redactEnv(env: Record<string, string>): Record<string, string> {
   return Object.fromEntries(
     Object.entries(env).map(([name, value]) => [name, SECRET_NAME.test(name) ? REDACTED : value]),
   );
-}
-
-/** The command with the values of secret flags (`--api-key x`, `--hf-token=x`) and variables (`HF_TOKEN=x`) redacted. */
-export function redactCommand(command: string): string {
-  const flag = new RegExp(
-    `(^|\\s)(-{1,2}(?:[\\w]+[-_])*(?:${SECRET_WORDS})(?:[-_][\\w-]+)?)(=|\\s+)("[^"]*"|'[^']*'|[^\\s"']+)`,
-    "gi",
-  );
-  const variable = new RegExp(
-    `(^|\\s)((?:[A-Za-z0-9]+_)*(?:${SECRET_WORDS})(?:_[A-Za-z0-9_]+)?)=("[^"]*"|'[^']*'|\\S+)`,
-    "gi",
-  );
-  return command.replace(flag, `$1$2$3${REDACTED}`).replace(variable, `$1$2=${REDACTED}`);
 }
 
 function canonicalTags(tags: readonly string[] | undefined): string[] {
