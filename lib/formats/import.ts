@@ -9,7 +9,7 @@ import { compareLevels, levelOf } from "@/lib/analysis/levels";
 import { AppError, type ErrorIssue } from "@/lib/errors";
 import { formatLoadLevel } from "@/lib/format";
 import { type ResultPoint, RUN_FORMAT, type RunDocumentInput } from "@/lib/runs/schema";
-import { expandZip, isZip } from "./archive";
+import { expandArchives } from "./archive";
 import { DecodeError, decodeFile, findDuplicateKey, MAX_NESTING_DEPTH, nestingDepth, parseLenientJson } from "./decode";
 import {
   FormatError,
@@ -83,7 +83,8 @@ function expandUploads(files: readonly UploadFile[]): UploadFile[] {
       `The upload holds ${files.length} files; at most ${MAX_UPLOAD_FILES} are taken at once.`,
     );
   }
-  const expanded = files.flatMap((file) => (isZip(file.bytes) ? expandZip(file.name, file.bytes) : [file]));
+  // One expansion budget for all the archives of the upload.
+  const expanded = expandArchives(files);
   if (expanded.length > MAX_UPLOAD_FILES) {
     throw new AppError(
       "payload_too_large",

@@ -4,8 +4,8 @@
  * `Authorization: Bearer <token>`, or it is answered 401 `unauthorized` before anything is read or written.
  * Reading (every GET) stays open, so shared links keep working. Unset: anyone who reaches the server may write.
  *
- * One exception: `POST /api/runs?dry_run=1`, the upload preview, writes nothing, so it needs no token (the
- * upload page and `servebench upload --dry-run` show what a file holds before anyone is asked for a token).
+ * The upload preview (`POST /api/runs?dry_run=1`) needs the token too: it writes nothing, but it is the first
+ * half of a write and costs the server as much work as one, so it is not open to whoever reaches the server.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import { env } from "@/lib/env";
@@ -20,12 +20,6 @@ export function bearerToken(request: Request): string | null {
   if (!header) return null;
   const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header.trim());
   return match ? match[1]! : null;
-}
-
-/** The upload preview: the same test the POST /api/runs handler uses to store nothing. */
-function isUploadDryRun(request: Request): boolean {
-  const url = new URL(request.url);
-  return request.method === "POST" && url.pathname === "/api/runs" && url.searchParams.get("dry_run") === "1";
 }
 
 function digest(text: string): Buffer {
@@ -43,7 +37,7 @@ export function tokensEqual(given: string, expected: string): boolean {
  */
 export function writeAccessDenial(request: Request): AppError | null {
   const expected = env().SERVEBENCH_WRITE_TOKEN;
-  if (expected === undefined || isUploadDryRun(request)) return null;
+  if (expected === undefined) return null;
   const given = bearerToken(request);
   if (given === null) {
     return new AppError(

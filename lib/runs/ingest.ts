@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { AppError, type ErrorIssue } from "@/lib/errors";
+import { expandArchives } from "@/lib/formats/archive";
 import {
   conflictError,
   type ParsedUpload,
@@ -14,6 +15,7 @@ import {
   type UploadFile,
 } from "@/lib/formats/import";
 import { FORMAT_PARSERS } from "@/lib/formats/registry";
+import { checkUploadFiles } from "@/lib/formats/upload-checks";
 import { mediaTypeOf, readBodyWithLimit } from "@/lib/http/body";
 import { defaultRunName, normalizeRunDocument, type RunDocument } from "./normalize";
 import type { RunToStore } from "./queries";
@@ -114,10 +116,37 @@ function parsePick(value: string | null): number[] | undefined {
   return parts.map(Number);
 }
 
+function isRawUploadType(mediaType: string): boolean {
+  return RAW_MEDIA_TYPES.has(mediaType) || /^application\/[a-z0-9.+-]+\+json$/.test(mediaType);
+}
+
+/** The request's media type when an upload may have it; a 415 that says what to send otherwise. Reads no body. */
+export function uploadMediaType(request: Request): string {
+  const mediaType = mediaTypeOf(request);
+  if (mediaType === "multipart/form-data" || isRawUploadType(mediaType)) return mediaType;
+  throw new AppError(
+    "unsupported_media_type",
+    `Content-Type ${mediaType ? `"${mediaType}"` : "(none)"} is not supported; send ${SUPPORTED_TYPES}.`,
+  );
+}
+
+/** Longest file name kept from a request; longer ones are cut, so messages and logs stay short. */
+const MAX_FILE_NAME_CHARS = 200;
+
+/**
+ * A file name as the request gave it, made safe to repeat in messages and logs: control characters and bidi
+ * overrides shown as `?`, and at most 200 characters.
+ */
+export function displayFileName(name: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is replaced
+  const clean = name.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\ud800-\udfff]/gu, "?");
+  return clean.length > MAX_FILE_NAME_CHARS ? `${clean.slice(0, MAX_FILE_NAME_CHARS)}…` : clean;
+}
+
 /** Read the files, form context and options of an upload request. Does not parse the files. */
 export async function readUploadRequest(request: Request, limitBytes: number): Promise<UploadRequest> {
   const url = new URL(request.url);
-  const mediaType = mediaTypeOf(request);
+  const mediaType = uploadMediaType(request);
   if (mediaType === "multipart/form-data") {
     const bytes = await readBodyWithLimit(request, limitBytes);
     let form: FormData;
@@ -139,7 +168,10 @@ export async function readUploadRequest(request: Request, limitBytes: number): P
       if (typeof entry === "string") {
         files.push({ name: entries.length > 1 ? `file ${index + 1}` : "file", bytes: new TextEncoder().encode(entry) });
       } else {
-        files.push({ name: entry.name || `file ${index + 1}`, bytes: new Uint8Array(await entry.arrayBuffer()) });
+        files.push({
+          name: displayFileName(entry.name || `file ${index + 1}`),
+          bytes: new Uint8Array(await entry.arrayBuffer()),
+        });
       }
     }
     const context: UploadContext = {};
@@ -158,22 +190,16 @@ export async function readUploadRequest(request: Request, limitBytes: number): P
       },
     };
   }
-  if (RAW_MEDIA_TYPES.has(mediaType) || /^application\/[a-z0-9.+-]+\+json$/.test(mediaType)) {
-    const bytes = await readBodyWithLimit(request, limitBytes);
-    const declaredJson = mediaType === "application/json" || mediaType.endsWith("+json");
-    return {
-      files: [{ name: url.searchParams.get("filename") ?? "request body", bytes, declaredJson }],
-      context: {},
-      options: {
-        split: parseBoolean(url.searchParams.get("split")),
-        pick: parsePick(url.searchParams.get("fragments")),
-      },
-    };
-  }
-  throw new AppError(
-    "unsupported_media_type",
-    `Content-Type ${mediaType ? `"${mediaType}"` : "(none)"} is not supported; send ${SUPPORTED_TYPES}.`,
-  );
+  const bytes = await readBodyWithLimit(request, limitBytes);
+  const declaredJson = mediaType === "application/json" || mediaType.endsWith("+json");
+  return {
+    files: [{ name: displayFileName(url.searchParams.get("filename") ?? "request body"), bytes, declaredJson }],
+    context: {},
+    options: {
+      split: parseBoolean(url.searchParams.get("split")),
+      pick: parsePick(url.searchParams.get("fragments")),
+    },
+  };
 }
 
 export interface PlannedRunResult {
@@ -258,7 +284,10 @@ export function invalidRunsError(runs: readonly PlannedRunResult[]): AppError | 
 /** Read, parse, plan and validate an upload. Throws 400/413/415/422 AppErrors for what cannot be previewed. */
 export async function prepareUpload(request: Request, limitBytes: number): Promise<PreparedUpload> {
   const upload = await readUploadRequest(request, limitBytes);
-  const parsed = readUploads(upload.files, FORMAT_PARSERS);
+  // Every archive of the upload against one expansion budget, then the bytes checked before anything is parsed.
+  const files = expandArchives(upload.files);
+  checkUploadFiles(files);
+  const parsed = readUploads(files, FORMAT_PARSERS);
   const plan = planRuns(parsed, { split: upload.options.split, pick: upload.options.pick });
   if (plan.runs.length === 0) {
     const reasons = parsed.skipped.map((skipped) => `${skipped.file}: ${skipped.reason}`);

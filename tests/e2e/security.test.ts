@@ -574,13 +574,21 @@ describe.sequential("with a write token (a second server)", () => {
       expectSecurityHeaders(refused, "401");
       expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("unauthorized");
     }
-    const preview = await fetch(`${url}/api/runs?dry_run=1`, {
+    // The preview is the first half of a write: it needs the token as well.
+    const refusedPreview = await fetch(`${url}/api/runs?dry_run=1`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: document,
     });
+    expect(refusedPreview.status).toBe(401);
+    expect(refusedPreview.headers.get("www-authenticate")).toBe("Bearer");
+    await refusedPreview.text();
+    const preview = await fetch(`${url}/api/runs?dry_run=1`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` },
+      body: document,
+    });
     expect(preview.status).toBe(200);
-    expect(preview.headers.get("www-authenticate")).toBeNull();
     await preview.text();
     const stored = await fetch(`${url}/api/runs`, {
       method: "POST",
@@ -607,23 +615,21 @@ describe.sequential("with a write token (a second server)", () => {
         }),
       ),
     });
-    // The preview needs no token.
-    await expect.poll(() => page.getByTestId("preview-name").textContent()).toBe("uploaded with a token");
-    expect(await page.getByTestId("write-token-prompt").count()).toBe(0);
-    await page.getByTestId("save-run").click();
+    // The preview needs the token: the prompt comes first, and a wrong token is refused, and the prompt says so.
     const prompt = page.getByTestId("write-token-prompt");
     await prompt.waitFor();
     expect(await prompt.textContent()).toContain("This servebench needs a write token");
     expect(await page.getByTestId("write-token-input").getAttribute("type")).toBe("password");
-
-    // A wrong token is refused, and the prompt says so.
     await page.getByTestId("write-token-input").fill("wrong-token-0000000000");
     await page.getByTestId("write-token-save").click();
     await expect.poll(() => prompt.textContent()).toContain("The saved token was refused");
 
-    // The right one: the upload goes through and lands on the run.
+    // The right one: the preview shows, then the upload goes through (no second prompt) and lands on the run.
     await page.getByTestId("write-token-input").fill(TOKEN);
     await page.getByTestId("write-token-save").click();
+    await expect.poll(() => page.getByTestId("preview-name").textContent()).toBe("uploaded with a token");
+    expect(await page.getByTestId("write-token-prompt").count()).toBe(0);
+    await page.getByTestId("save-run").click();
     await page.waitForURL(/\/runs\/[A-Za-z0-9_-]{12}$/);
     expect(await page.getByTestId("run-name").textContent()).toBe("uploaded with a token");
     expect(await page.evaluate(() => window.localStorage.getItem("servebench.writeToken"))).toBe(TOKEN);
@@ -668,7 +674,10 @@ describe.sequential("with a write token (a second server)", () => {
     const refused = await servebench(["upload", file, "--url", url], env);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("rejected (401 unauthorized)");
-    const preview = await servebench(["upload", file, "--url", url, "--dry-run"], env);
+    const refusedPreview = await servebench(["upload", file, "--url", url, "--dry-run"], env);
+    expect(refusedPreview.code).toBe(1);
+    expect(refusedPreview.stderr).toContain("rejected (401 unauthorized)");
+    const preview = await servebench(["upload", file, "--url", url, "--dry-run", "--token", TOKEN], env);
     expect(preview.code).toBe(0);
     const withOption = await servebench(
       ["upload", file, "--url", url, "--token", TOKEN, "--name", "cli with --token"],

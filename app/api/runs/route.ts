@@ -2,12 +2,13 @@ import { NextResponse } from "next/server";
 import { maxBodyBytes } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { requireWriteAccess } from "@/lib/http/auth";
+import { readBodyWithLimit } from "@/lib/http/body";
 import { apiRoute } from "@/lib/http/route";
-import { documentsToStore, prepareUpload } from "@/lib/runs/ingest";
+import { uploadMediaType } from "@/lib/runs/ingest";
 import { parseListQuery } from "@/lib/runs/list-query";
 import { issuesFromZod } from "@/lib/runs/normalize";
-import { previewOf } from "@/lib/runs/preview";
 import { listRuns, storeRuns } from "@/lib/runs/queries";
+import { outcomeError, runUploadTask } from "@/lib/runs/upload-pool";
 
 export const dynamic = "force-dynamic";
 
@@ -22,12 +23,26 @@ export const GET = apiRoute(async (request) => {
 
 export const POST = apiRoute(async (request) => {
   requireWriteAccess(request);
-  const prepared = await prepareUpload(request, maxBodyBytes());
-  if (new URL(request.url).searchParams.get("dry_run") === "1") {
+  const contentType = request.headers.get("content-type") ?? "";
+  uploadMediaType(request);
+  const limitBytes = maxBodyBytes();
+  // This thread only reads the body; unzipping, parsing, planning and validating run in the upload worker.
+  const bytes = await readBodyWithLimit(request, limitBytes);
+  const dryRun = new URL(request.url).searchParams.get("dry_run") === "1";
+  const outcome = await runUploadTask({
+    kind: dryRun ? "preview" : "store",
+    url: request.url,
+    contentType,
+    bytes,
+    limitBytes,
+  });
+  if (!outcome.ok) throw outcomeError(outcome);
+  if (outcome.kind === "preview") {
     // The upload page's preview: what would be stored, and what is missing or in conflict. Nothing is written.
-    return NextResponse.json(previewOf(prepared));
+    return new Response(outcome.json, { headers: { "content-type": "application/json" } });
   }
-  const stored = await storeRuns(documentsToStore(prepared));
+  if (outcome.kind !== "store") throw new Error(`upload worker answered ${outcome.kind} to a store`);
+  const stored = await storeRuns(outcome.runs);
   const runs = stored.map((run) => ({ id: run.id, url: `/runs/${run.id}`, name: run.name, duplicate: run.duplicate }));
   const first = runs[0]!;
   // Content stored before is not stored again: 200 with the existing run, 201 when anything was added.

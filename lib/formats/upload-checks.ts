@@ -1,0 +1,68 @@
+/**
+ * Checks on an upload's files before any of them is decoded or parsed, on their bytes alone: text must be UTF-8
+ * (a decoder would turn a broken byte into U+FFFD silently), and the whole upload must not describe more
+ * values than the server can hold in memory once parsed. A 100 MB body of `[{},{},…]` parses into 33 million
+ * objects, several gigabytes; counting the brackets first refuses it in a fraction of a second.
+ */
+import { AppError } from "@/lib/errors";
+import { invalidUtf8Offset, looksBinary } from "./decode";
+
+export const STRUCTURE_LIMITS = {
+  /** Objects and lists (`{`, `[`, and YAML's `- `) across the files of one upload. */
+  containers: 2_000_000,
+  /** Separators between values (`,`, `:`, line breaks) across the files of one upload. */
+  separators: 12_000_000,
+} as const;
+
+function describeByte(byte: number | undefined): string {
+  return byte === undefined ? "end of file" : `0x${byte.toString(16).toUpperCase().padStart(2, "0")}`;
+}
+
+/** A 400 naming the file and where its bytes stop being UTF-8, or nothing. */
+export function checkUtf8(name: string, bytes: Uint8Array): void {
+  const offset = invalidUtf8Offset(bytes);
+  if (offset === null) return;
+  throw new AppError(
+    "invalid_json",
+    `"${name}" is not UTF-8 text: byte ${offset.toLocaleString("en-US")} (${describeByte(bytes[offset])}) does not begin a valid character; save the file as UTF-8.`,
+  );
+}
+
+/** Upper bounds on the values a decoder could make of these bytes, counted without decoding them. */
+function countStructure(bytes: Uint8Array): { containers: number; separators: number } {
+  let containers = 0;
+  let separators = 0;
+  for (let index = 0; index < bytes.length; index += 1) {
+    const byte = bytes[index];
+    if (byte === 0x7b || byte === 0x5b) containers += 1;
+    else if (byte === 0x2c || byte === 0x3a || byte === 0x0a) separators += 1;
+    else if (byte === 0x2d && bytes[index + 1] === 0x20) containers += 1;
+  }
+  return { containers, separators };
+}
+
+const number = (value: number) => value.toLocaleString("en-US");
+
+/** Refuse an upload whose files are not UTF-8 text, or that would parse into more values than the limits. */
+export function checkUploadFiles(files: readonly { name: string; bytes: Uint8Array }[]): void {
+  let containers = 0;
+  let separators = 0;
+  for (const file of files) {
+    // A binary file is refused by the decoder, with a message that says binary.
+    if (looksBinary(file.bytes)) continue;
+    checkUtf8(file.name, file.bytes);
+    const counted = countStructure(file.bytes);
+    containers += counted.containers;
+    separators += counted.separators;
+    if (containers > STRUCTURE_LIMITS.containers || separators > STRUCTURE_LIMITS.separators) {
+      const what =
+        containers > STRUCTURE_LIMITS.containers
+          ? `more than ${number(STRUCTURE_LIMITS.containers)} objects and lists`
+          : `more than ${number(STRUCTURE_LIMITS.separators)} values`;
+      throw new AppError(
+        "payload_too_large",
+        `The upload holds ${what} (counted up to "${file.name}"); no benchmark result comes near that. Upload fewer or smaller files.`,
+      );
+    }
+  }
+}
