@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { COMPARE_STATS, MAX_COMPARED_RUNS } from "@/lib/analysis/comparison";
 import type { ErrorIssue } from "@/lib/errors";
+import { freeText, lineText } from "@/lib/runs/schema";
 
 export const MAX_TITLE_LENGTH = 200;
 export const MAX_NOTES_LENGTH = 20_000;
@@ -15,7 +16,14 @@ export const DEFAULT_PER_PAGE = 25;
 /** A saved comparison's slug: 8 URL-safe characters (see newSlug). */
 export const SLUG_PATTERN = /^[A-Za-z0-9_-]{8}$/;
 
-const runId = z.string().trim().min(1, "must not be empty").max(64, "is not a run id");
+// The character rules of every write (lib/runs/schema.ts): no control characters, bidi overrides or unpaired
+// surrogates in ids, titles and notes.
+const runId = z
+  .string()
+  .trim()
+  .min(1, "must not be empty")
+  .max(64, "is not a run id")
+  .regex(/^[A-Za-z0-9_-]+$/, "is not a run id (letters, digits, - and _)");
 
 export const SaveComparisonSchema = z
   .strictObject({
@@ -28,13 +36,9 @@ export const SaveComparisonSchema = z
       .string()
       .trim()
       .min(1, "must not be empty (leave it out to use the comparison's own title)")
-      .max(MAX_TITLE_LENGTH, `must be at most ${MAX_TITLE_LENGTH} characters`)
+      .pipe(lineText(MAX_TITLE_LENGTH))
       .optional(),
-    notes: z
-      .string()
-      .max(MAX_NOTES_LENGTH, `must be at most ${MAX_NOTES_LENGTH.toLocaleString("en-US")} characters`)
-      .nullable()
-      .optional(),
+    notes: freeText(MAX_NOTES_LENGTH).nullable().optional(),
     noise: z.number().min(0, "must be between 0 and 100").max(100, "must be between 0 and 100").optional(),
     hide: z.array(runId).max(MAX_COMPARED_RUNS).optional(),
     stat: z.enum(COMPARE_STATS, { error: `must be one of ${COMPARE_STATS.join(", ")}` }).optional(),

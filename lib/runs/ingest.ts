@@ -3,7 +3,6 @@
  * supported benchmark tool writes, a zip of a results folder included) or a multipart form with one or
  * more `file` fields plus context fields that fill or override what the files say.
  */
-import { z } from "zod";
 import { AppError, type ErrorIssue } from "@/lib/errors";
 import { expandArchives } from "@/lib/formats/archive";
 import {
@@ -17,7 +16,7 @@ import {
 import { FORMAT_PARSERS } from "@/lib/formats/registry";
 import { checkUploadFiles } from "@/lib/formats/upload-checks";
 import { mediaTypeOf, readBodyWithLimit } from "@/lib/http/body";
-import { defaultRunName, normalizeRunDocument, type RunDocument } from "./normalize";
+import { defaultRunName, fittedName, normalizeRunDocument, type RunDocument } from "./normalize";
 import type { RunToStore } from "./queries";
 import { RUN_FORMAT } from "./schema";
 
@@ -230,13 +229,13 @@ const MISSING_HINT: Record<string, string> = {
  */
 function nameRun(raw: Record<string, unknown>, suffix: string, namedByPerson: boolean): void {
   if (typeof raw.name === "string" && raw.name.trim() !== "") {
-    if (namedByPerson && suffix) raw.name = `${raw.name} (${suffix})`;
+    if (namedByPerson && suffix) raw.name = fittedName(`${raw.name.trim()} (${suffix})`);
     return;
   }
   if (typeof raw.engine !== "string" || typeof raw.model !== "string") return;
   const version = typeof raw.engine_version === "string" ? raw.engine_version : undefined;
   const base = defaultRunName(raw.engine.trim().toLowerCase(), version, raw.model.trim());
-  raw.name = suffix ? `${base} (${suffix})` : base;
+  raw.name = fittedName(suffix ? `${base} (${suffix})` : base);
 }
 
 /** Validate each planned run with the form context applied, keeping every run's issues. */
@@ -330,21 +329,4 @@ export function documentsToStore(prepared: PreparedUpload): RunToStore[] {
   );
 }
 
-const PatchSchema = z.strictObject({
-  name: z.string().trim().min(1, "must not be empty").max(200).optional(),
-  tags: z
-    .array(
-      z
-        .string()
-        .trim()
-        .min(1, "must not be empty")
-        .max(40)
-        .regex(/^[^,]+$/, "must not contain a comma"),
-    )
-    .max(32)
-    .optional(),
-  notes: z.string().max(20_000).nullable().optional(),
-});
-
-export type RunPatchInput = z.infer<typeof PatchSchema>;
-export { PatchSchema as RunPatchSchema };
+export { type RunPatchInput, RunPatchSchema } from "./schema";

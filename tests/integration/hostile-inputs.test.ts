@@ -264,7 +264,7 @@ describe("archives", () => {
 });
 
 /** A zip's central directory without the entries whose names match `drop`, the end record fixed to match. */
-function withoutDirectoryEntries(zip: Uint8Array, drop: (name: string) => boolean): Uint8Array {
+function withoutDirectoryEntries(zip: Uint8Array, drop: (name: string) => boolean): Uint8Array<ArrayBuffer> {
   const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
   const end = zip.byteLength - 22;
   expect(view.getUint32(end, true)).toBe(0x06054b50);
@@ -283,7 +283,7 @@ function withoutDirectoryEntries(zip: Uint8Array, drop: (name: string) => boolea
   record.writeUInt16LE(kept.length, 8);
   record.writeUInt16LE(kept.length, 10);
   record.writeUInt32LE(directory.byteLength, 12);
-  return Buffer.concat([zip.subarray(0, directoryOffset), directory, record]);
+  return new Uint8Array(Buffer.concat([zip.subarray(0, directoryOffset), directory, record]));
 }
 
 describe("archives: one budget per upload, the central directory honoured", () => {

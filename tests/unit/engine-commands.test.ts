@@ -232,7 +232,7 @@ describe("redacting credentials in linear time", () => {
   });
 
   it("normalizes the commands that froze the server, at once", () => {
-    for (const underscores of [46, 48, 200, 19_000]) {
+    for (const underscores of [46, 48, 190]) {
       const command = `vllm serve m --a${"_".repeat(underscores)} 1`;
       const doc = normalizeRunDocument({
         format: "servebench/v1",
@@ -243,6 +243,7 @@ describe("redacting credentials in linear time", () => {
       });
       expect(doc.command).toBe(command);
     }
+    expect(redactCommand(`vllm serve m --a${"_".repeat(19_000)} 1`)).toBe(`vllm serve m --a${"_".repeat(19_000)} 1`);
     expect(redactCommand(`A${"_".repeat(19_000)}=1 --x${"-_".repeat(9_000)}token "unclosed`)).toBe(
       `A${"_".repeat(19_000)}=1 --x${"-_".repeat(9_000)}token "unclosed`,
     );
