@@ -69,8 +69,8 @@ const count = () => z.number().int().nonnegative().max(LIMITS.maxInt);
  */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const FORBIDDEN_IN_LINE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\ud800-\udfff]/u;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const FORBIDDEN_IN_TEXT =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\ud800-\udfff]/u;
 
 /** What is wrong with the first forbidden character of a text, with its place; null when there is none. */
