@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { COMPARE_STATS, MAX_COMPARED_RUNS } from "@/lib/analysis/comparison";
 import type { ErrorIssue } from "@/lib/errors";
+import { decimalInteger, isOwnKey } from "@/lib/http/query";
 import { freeText, lineText } from "@/lib/runs/schema";
 
 export const MAX_TITLE_LENGTH = 200;
@@ -61,8 +62,8 @@ export const SaveComparisonSchema = z
 export type SaveComparisonInput = z.infer<typeof SaveComparisonSchema>;
 
 export const ComparisonListQuerySchema = z.strictObject({
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  per_page: z.coerce.number().int().min(1).max(MAX_PER_PAGE).default(DEFAULT_PER_PAGE),
+  page: decimalInteger(1, 1_000_000).default(1),
+  per_page: decimalInteger(1, MAX_PER_PAGE).default(DEFAULT_PER_PAGE),
 });
 
 export type ComparisonListQuery = z.infer<typeof ComparisonListQuerySchema>;
@@ -70,10 +71,10 @@ export type ComparisonListQuery = z.infer<typeof ComparisonListQuerySchema>;
 type RawParams = Record<string, string | string[] | undefined>;
 
 function firstValues(params: RawParams): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out = Object.create(null) as Record<string, string>;
   for (const [key, value] of Object.entries(params)) {
     const first = Array.isArray(value) ? value[0] : value;
-    if (first !== undefined && first.trim() !== "" && key in ComparisonListQuerySchema.shape) out[key] = first;
+    if (first !== undefined && first.trim() !== "" && isOwnKey(ComparisonListQuerySchema.shape, key)) out[key] = first;
   }
   return out;
 }

@@ -100,8 +100,20 @@ function parseJson<T>(text: string | null): T | undefined {
   return text === null ? undefined : (JSON.parse(text) as T);
 }
 
-function searchTextOf(doc: RunDocument): string {
-  return [doc.name, doc.engine, doc.model, doc.command ?? "", doc.notes ?? ""].join("\n").toLowerCase();
+/**
+ * Text search runs over `searchText` with `contains`, which both SQLite and PostgreSQL carry out with LIKE, where
+ * `%` and `_` (and in PostgreSQL `\`) match anything. Both the stored text and the query hold those characters
+ * as three Unicode noncharacters instead (U+FDD0–U+FDD2, which no text a person types contains), so a query
+ * matches exactly what it says: "a_b" finds "a_b", not "axb".
+ */
+export function literalSearchText(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[%_\\]/g, (char) => (char === "%" ? "\ufdd0" : char === "_" ? "\ufdd1" : "\ufdd2"));
+}
+
+export function searchTextOf(doc: Pick<RunDocument, "name" | "engine" | "model" | "command" | "notes">): string {
+  return literalSearchText([doc.name, doc.engine, doc.model, doc.command ?? "", doc.notes ?? ""].join("\n"));
 }
 
 function headlineColumns(points: readonly ResultPoint[]) {
@@ -337,7 +349,7 @@ function whereOf(query: RunListQuery): Prisma.RunWhereInput {
   if (query.model) where.model = query.model;
   if (query.gpu) where.gpu = query.gpu;
   if (query.tag) where.tags = { some: { tag: query.tag.toLowerCase() } };
-  if (query.q) where.searchText = { contains: query.q.toLowerCase() };
+  if (query.q) where.searchText = { contains: literalSearchText(query.q) };
   return where;
 }
 
@@ -433,9 +445,13 @@ export async function updateRunOrThrow(id: string, patch: RunPatch): Promise<Sto
   if (!existing) throw notFoundError(`Run "${id}"`);
   const name = patch.name ?? existing.name;
   const notes = patch.notes === undefined ? existing.notes : patch.notes;
-  const searchText = [name, existing.engine, existing.model, existing.command ?? "", notes ?? ""]
-    .join("\n")
-    .toLowerCase();
+  const searchText = searchTextOf({
+    name,
+    engine: existing.engine,
+    model: existing.model,
+    command: existing.command ?? undefined,
+    notes: notes ?? undefined,
+  });
   await db().$transaction([
     db().run.update({
       where: { id },

@@ -5,6 +5,7 @@ import { comparisonIssues, parseComparisonListQuery } from "@/lib/comparisons/sc
 import { AppError } from "@/lib/errors";
 import { requireWriteAccess } from "@/lib/http/auth";
 import { readJsonBody } from "@/lib/http/body";
+import { queryParams } from "@/lib/http/query";
 import { apiRoute } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
@@ -13,7 +14,7 @@ export const dynamic = "force-dynamic";
 const BODY_LIMIT_BYTES = 200_000;
 
 export const GET = apiRoute(async (request) => {
-  const parsed = parseComparisonListQuery(Object.fromEntries(new URL(request.url).searchParams.entries()));
+  const parsed = parseComparisonListQuery(queryParams(request));
   if (!parsed.success) {
     const issues = comparisonIssues(parsed.error);
     throw new AppError("bad_request", `Invalid query parameter ${issues[0]?.path}: ${issues[0]?.message}`, issues);

@@ -3,19 +3,19 @@ import { maxBodyBytes } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { requireWriteAccess } from "@/lib/http/auth";
 import { readBodyWithLimit } from "@/lib/http/body";
+import { queryIssues, queryParams } from "@/lib/http/query";
 import { apiRoute } from "@/lib/http/route";
 import { uploadMediaType } from "@/lib/runs/ingest";
 import { parseListQuery } from "@/lib/runs/list-query";
-import { issuesFromZod } from "@/lib/runs/normalize";
 import { listRuns, storeRuns } from "@/lib/runs/queries";
 import { outcomeError, runUploadTask } from "@/lib/runs/upload-pool";
 
 export const dynamic = "force-dynamic";
 
 export const GET = apiRoute(async (request) => {
-  const parsed = parseListQuery(Object.fromEntries(new URL(request.url).searchParams.entries()));
+  const parsed = parseListQuery(queryParams(request));
   if (!parsed.success) {
-    const issues = issuesFromZod(parsed.error);
+    const issues = queryIssues(parsed.error);
     throw new AppError("bad_request", `Invalid query parameter ${issues[0]?.path}: ${issues[0]?.message}`, issues);
   }
   return NextResponse.json(await listRuns(parsed.data));
