@@ -18,6 +18,7 @@ import { checkUploadFiles } from "@/lib/formats/upload-checks";
 import { mediaTypeOf, readBodyWithLimit } from "@/lib/http/body";
 import { defaultRunName, fittedName, normalizeRunDocument, type RunDocument } from "./normalize";
 import type { RunToStore } from "./queries";
+import { COMPARISON_FORMAT } from "./restore";
 import { RUN_FORMAT } from "./schema";
 
 /** Form fields that may accompany uploaded files. Empty fields are ignored. */
@@ -280,12 +281,27 @@ export function invalidRunsError(runs: readonly PlannedRunResult[]): AppError | 
   );
 }
 
+/** How an export's saved-comparison lines begin (JSON.stringify writes no spaces). */
+const EXPORT_MARK = `{"format":"${COMPARISON_FORMAT}"`;
+
 /** Read, parse, plan and validate an upload. Throws 400/413/415/422 AppErrors for what cannot be previewed. */
 export async function prepareUpload(request: Request, limitBytes: number): Promise<PreparedUpload> {
   const upload = await readUploadRequest(request, limitBytes);
   // Every archive of the upload against one expansion budget, then the bytes checked before anything is parsed.
   const files = expandArchives(upload.files);
   checkUploadFiles(files);
+  // An export holds saved comparisons too, which an upload cannot store: restoring is its own request.
+  if (
+    files.some((file) =>
+      Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength).includes(EXPORT_MARK),
+    )
+  ) {
+    throw new AppError(
+      "validation_failed",
+      "This is a servebench export with saved comparisons: restore it with POST /api/restore, which stores it line by line and keeps every id and link.",
+      [{ path: "files", message: "is an export: send it to POST /api/restore" }],
+    );
+  }
   const parsed = readUploads(files, FORMAT_PARSERS);
   const plan = planRuns(parsed, { split: upload.options.split, pick: upload.options.pick });
   if (plan.runs.length === 0) {
