@@ -52,7 +52,7 @@ export function proxy(request: NextRequest): NextResponse {
 
   // The handler answers this write 401 (requireWriteAccess, the same test); the challenge goes with it.
   const write = request.method !== "GET" && request.method !== "HEAD" && request.nextUrl.pathname.startsWith("/api/");
-  if (write && writeAccessDenial(request)) {
+  if (write && writeAccessDenial(request)?.code === "unauthorized") {
     response.headers.set("WWW-Authenticate", WWW_AUTHENTICATE);
   }
   return response;

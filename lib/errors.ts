@@ -6,6 +6,7 @@ export type ErrorCode =
   | "invalid_json"
   | "bad_request"
   | "unauthorized"
+  | "forbidden"
   | "not_found"
   | "payload_too_large"
   | "unsupported_media_type"

@@ -6,6 +6,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   invalid_json: 400,
   bad_request: 400,
   unauthorized: 401,
+  forbidden: 403,
   not_found: 404,
   payload_too_large: 413,
   unsupported_media_type: 415,
