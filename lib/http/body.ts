@@ -2,7 +2,7 @@
  * Reading request bodies safely: a byte limit enforced while streaming (not after buffering everything),
  * JSON parse errors reported as 400s, and content types checked before anything is parsed.
  */
-import { AppError, type ErrorIssue } from "@/lib/errors";
+import { AppError, type ErrorIssue, excerpt } from "@/lib/errors";
 import { findDuplicateKey, invalidUtf8Offset, MAX_NESTING_DEPTH, nestingDepth } from "@/lib/formats/decode";
 
 export async function readBodyWithLimit(request: Request, limitBytes: number): Promise<Uint8Array<ArrayBuffer>> {
@@ -130,7 +130,7 @@ export async function readJsonBody(request: Request, limitBytes: number, what = 
   if (!isJsonMediaType(mediaType)) {
     throw new AppError(
       "unsupported_media_type",
-      `Content-Type ${mediaType ? `"${mediaType}"` : "(none)"} is not supported here; send application/json.`,
+      `Content-Type ${mediaType ? `"${excerpt(mediaType, 100)}"` : "(none)"} is not supported here; send application/json.`,
     );
   }
   const bytes = await readBodyWithLimit(request, limitBytes);

@@ -8,6 +8,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
+  method_not_allowed: 405,
   payload_too_large: 413,
   unsupported_media_type: 415,
   validation_failed: 422,
@@ -30,17 +31,43 @@ export function errorBody(error: AppError): ErrorBody {
   };
 }
 
+/** Longest piece of request text a log line repeats. */
+const MAX_LOGGED_CHARS = 2_000;
+
+/**
+ * Text a request supplied, made safe for one log line: control characters (a newline, ESC), bidi overrides
+ * and unpaired surrogates written as \n, \u001b, …, and long text cut, so nobody can forge or scramble the
+ * server's log lines through a file name, a path or a key.
+ */
+export function logText(text: string, max = MAX_LOGGED_CHARS): string {
+  const cut = text.length > max ? `${text.slice(0, max)}… (${text.length.toLocaleString("en-US")} characters)` : text;
+  return cut.replace(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is escaped
+    /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff\\]/gu,
+    (char) => {
+      if (char === "\\") return "\\\\";
+      if (char === "\n") return "\\n";
+      if (char === "\r") return "\\r";
+      if (char === "\t") return "\\t";
+      return `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
+    },
+  );
+}
+
 /** Every error response has this one shape; a 500 never carries the underlying exception. */
 export function errorResponse(error: unknown, context: string): NextResponse<ErrorBody> {
   if (error instanceof AppError) {
     const status = ERROR_STATUS[error.code];
-    console.warn(`[servebench] ${context} → ${status} ${error.code}: ${error.message}`);
+    console.warn(`[servebench] ${logText(context, 300)} → ${status} ${error.code}: ${logText(error.message)}`);
     // A 401 says how to authenticate, whichever way the request came in.
     const headers: Record<string, string> =
       error.code === "unauthorized" ? { "WWW-Authenticate": WWW_AUTHENTICATE } : {};
     return NextResponse.json(errorBody(error), { status, headers });
   }
-  console.error(`[servebench] ${context} → 500`, error);
+  // The stack keeps its lines (indented, so no line of it reads as one of the server's own); the rest is escaped.
+  const details = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  const lines = details.split("\n").map((line) => logText(line));
+  console.error(`[servebench] ${logText(context, 300)} → 500 ${lines.join("\n    | ")}`);
   const generic = new AppError("internal_error", "Something went wrong on the server; the details are in its log.");
   return NextResponse.json(errorBody(generic), { status: 500 });
 }

@@ -3,7 +3,7 @@
  * supported benchmark tool writes, a zip of a results folder included) or a multipart form with one or
  * more `file` fields plus context fields that fill or override what the files say.
  */
-import { AppError, type ErrorIssue } from "@/lib/errors";
+import { AppError, type ErrorIssue, excerpt } from "@/lib/errors";
 import { expandArchives } from "@/lib/formats/archive";
 import {
   conflictError,
@@ -126,7 +126,7 @@ export function uploadMediaType(request: Request): string {
   if (mediaType === "multipart/form-data" || isRawUploadType(mediaType)) return mediaType;
   throw new AppError(
     "unsupported_media_type",
-    `Content-Type ${mediaType ? `"${mediaType}"` : "(none)"} is not supported; send ${SUPPORTED_TYPES}.`,
+    `Content-Type ${mediaType ? `"${excerpt(mediaType, 100)}"` : "(none)"} is not supported; send ${SUPPORTED_TYPES}.`,
   );
 }
 

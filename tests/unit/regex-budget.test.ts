@@ -155,13 +155,19 @@ const pumps = [...singles, ...pairs];
 const prefixes = ["", "--", "-", '{"a":', "#", "---\\n", "a:", "vllm serve m --a", "x=", '"', "P", "[", "mean_"];
 const suffixes = ["", "!", "\\u0000", "\\n", '"', "=", " x", "\\ud800", "_ms"];
 const slow = [];
-function run(pattern, input, budgetMs) {
-  const regex = new RegExp(pattern.source, pattern.flags);
+function once(regex, input, global) {
   const started = performance.now();
   regex.lastIndex = 0;
   regex.test(input);
-  if (pattern.flags.includes("g")) input.replace(regex, "");
-  const elapsed = performance.now() - started;
+  if (global) input.replace(regex, "");
+  return performance.now() - started;
+}
+function run(pattern, input, budgetMs) {
+  const regex = new RegExp(pattern.source, pattern.flags);
+  const global = pattern.flags.includes("g");
+  let elapsed = once(regex, input, global);
+  // A shared machine can stall any run for a moment: only a pattern slow every time is slow.
+  for (let retry = 0; retry < 2 && elapsed > budgetMs; retry += 1) elapsed = Math.min(elapsed, once(regex, input, global));
   if (elapsed > budgetMs) slow.push({ where: pattern.where, source: pattern.source, input: input.slice(0, 80), length: input.length, ms: Math.round(elapsed) });
 }
 patterns.forEach((pattern, index) => {
@@ -179,7 +185,7 @@ parentPort.postMessage({ done: slow });
 /** Runs every pattern on every input in a worker; rejects naming a pattern that makes no progress for `stallMs`. */
 function timePatterns(patterns: Pattern[], stallMs: number): Promise<unknown[]> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER, { eval: true, workerData: { patterns, budgets: { shortMs: 100, longMs: 250 } } });
+    const worker = new Worker(WORKER, { eval: true, workerData: { patterns, budgets: { shortMs: 200, longMs: 500 } } });
     let current = -1;
     let timer: NodeJS.Timeout | undefined;
     const arm = () => {

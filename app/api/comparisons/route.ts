@@ -6,7 +6,7 @@ import { AppError } from "@/lib/errors";
 import { requireWriteAccess } from "@/lib/http/auth";
 import { readJsonBody } from "@/lib/http/body";
 import { queryParams } from "@/lib/http/query";
-import { apiRoute } from "@/lib/http/route";
+import { apiRoute, methodsNotAllowed } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
 
@@ -27,3 +27,6 @@ export const POST = apiRoute(async (request) => {
   const saved = await saveComparison(await readJsonBody(request, BODY_LIMIT_BYTES));
   return NextResponse.json({ slug: saved.slug, url: saved.url }, { status: 201, headers: { Location: saved.url } });
 });
+
+// The methods this address does not take: 405 with a body that says which it does.
+export const { PUT, PATCH, DELETE } = methodsNotAllowed(["GET", "POST"]);

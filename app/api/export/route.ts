@@ -1,5 +1,5 @@
 import { allComparisons } from "@/lib/comparisons/queries";
-import { apiRoute } from "@/lib/http/route";
+import { apiRoute, methodsNotAllowed } from "@/lib/http/route";
 import { allRunDocuments } from "@/lib/runs/queries";
 import { COMPARISON_FORMAT } from "@/lib/runs/restore";
 
@@ -40,3 +40,6 @@ export const GET = apiRoute(async () => {
     },
   });
 });
+
+// The methods this address does not take: 405 with a body that says which it does.
+export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(["GET"]);

@@ -13,7 +13,7 @@ import { openSavedComparison } from "@/lib/comparisons/save";
 import { truncateText } from "@/lib/comparisons/view";
 import { AppError } from "@/lib/errors";
 import { formatChangeLine, formatLoadLevel, formatNumber } from "@/lib/format";
-import { apiRoute } from "@/lib/http/route";
+import { apiRoute, methodsNotAllowed } from "@/lib/http/route";
 import { loadComparison } from "@/lib/runs/comparison-loader";
 
 export const dynamic = "force-dynamic";
@@ -369,3 +369,6 @@ export const GET = apiRoute(async (request) => {
   if (!comparison) return notFoundImage("The runs of this link do not exist; they may have been deleted.");
   return comparisonImage(comparison.summary.title, comparison);
 });
+
+// The methods this address does not take: 405 with a body that says which it does.
+export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(["GET"]);

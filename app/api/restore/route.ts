@@ -1,10 +1,10 @@
 import { NextResponse } from "next/server";
 import { restoreComparisons } from "@/lib/comparisons/queries";
 import { maxBodyBytes } from "@/lib/env";
-import { AppError } from "@/lib/errors";
+import { AppError, excerpt } from "@/lib/errors";
 import { requireWriteAccess } from "@/lib/http/auth";
 import { mediaTypeOf, readBodyWithLimit } from "@/lib/http/body";
-import { apiRoute } from "@/lib/http/route";
+import { apiRoute, methodsNotAllowed } from "@/lib/http/route";
 import type { RunDocument } from "@/lib/runs/normalize";
 import { restoreRuns } from "@/lib/runs/queries";
 import { buildRestoreReport } from "@/lib/runs/restore-report";
@@ -46,7 +46,7 @@ async function exportFile(request: Request): Promise<{ name: string; bytes: Uint
   if (!RESTORE_MEDIA_TYPES.has(mediaType)) {
     throw new AppError(
       "unsupported_media_type",
-      `Content-Type ${mediaType ? `"${mediaType}"` : "(none)"} is not supported; send the export as application/x-ndjson (or multipart/form-data with a \`file\` field).`,
+      `Content-Type ${mediaType ? `"${excerpt(mediaType, 100)}"` : "(none)"} is not supported; send the export as application/x-ndjson (or multipart/form-data with a \`file\` field).`,
     );
   }
   return { name: "request body", bytes: await readBodyWithLimit(request, maxBodyBytes()) };
@@ -84,3 +84,6 @@ export const POST = apiRoute(async (request) => {
   );
   return NextResponse.json(buildRestoreReport(outcome.lines, runs, comparisons));
 });
+
+// The methods this address does not take: 405 with a body that says which it does.
+export const { GET, PUT, PATCH, DELETE } = methodsNotAllowed(["POST"]);

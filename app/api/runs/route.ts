@@ -4,7 +4,7 @@ import { AppError } from "@/lib/errors";
 import { requireWriteAccess } from "@/lib/http/auth";
 import { readBodyWithLimit } from "@/lib/http/body";
 import { queryIssues, queryParams } from "@/lib/http/query";
-import { apiRoute } from "@/lib/http/route";
+import { apiRoute, methodsNotAllowed } from "@/lib/http/route";
 import { uploadMediaType } from "@/lib/runs/ingest";
 import { parseListQuery } from "@/lib/runs/list-query";
 import { listRuns, storeRuns } from "@/lib/runs/queries";
@@ -53,3 +53,6 @@ export const POST = apiRoute(async (request) => {
       : { id: first.id, url: first.url, ...(allDuplicates ? { duplicate: true } : {}), runs };
   return NextResponse.json(body, { status: allDuplicates ? 200 : 201, headers: { Location: first.url } });
 });
+
+// The methods this address does not take: 405 with a body that says which it does.
+export const { PUT, PATCH, DELETE } = methodsNotAllowed(["GET", "POST"]);

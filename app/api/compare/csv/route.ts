@@ -1,7 +1,7 @@
 import { parseCompareView } from "@/lib/analysis/comparison";
 import { comparisonCsv } from "@/lib/analysis/export";
 import { AppError } from "@/lib/errors";
-import { apiRoute } from "@/lib/http/route";
+import { apiRoute, methodsNotAllowed } from "@/lib/http/route";
 import { loadComparison } from "@/lib/runs/comparison-loader";
 
 export const dynamic = "force-dynamic";
@@ -22,3 +22,6 @@ export const GET = apiRoute(async (request) => {
     },
   });
 });
+
+// The methods this address does not take: 405 with a body that says which it does.
+export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(["GET"]);

@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
 import { parseCompareView } from "@/lib/analysis/comparison";
 import { AppError } from "@/lib/errors";
-import { apiRoute } from "@/lib/http/route";
+import { apiRoute, methodsNotAllowed } from "@/lib/http/route";
 import { loadComparison } from "@/lib/runs/comparison-loader";
 
 export const dynamic = "force-dynamic";
@@ -17,3 +17,6 @@ export const GET = apiRoute(async (request) => {
   if (runs.length === 0) throw new AppError("not_found", "None of these runs exist.");
   return NextResponse.json(runs, { headers: { "Content-Disposition": 'attachment; filename="servebench-runs.json"' } });
 });
+
+// The methods this address does not take: 405 with a body that says which it does.
+export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(["GET"]);
