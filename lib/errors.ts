@@ -14,7 +14,10 @@ export type ErrorCode =
   | "validation_failed"
   | "unsupported_format"
   | "conflicting_files"
-  | "internal_error";
+  | "internal_error"
+  | "disk_full"
+  | "database_read_only"
+  | "database_unavailable";
 
 export interface ErrorIssue {
   /** Dotted path to the offending field, e.g. `results.0.concurrency`; empty for the document itself. */

@@ -1,4 +1,5 @@
 import { NextResponse } from "next/server";
+import { noteStorageProblem, refineStorageProblem, storageError, storageProblemOf } from "@/lib/db/storage";
 import { AppError, type ErrorCode, type ErrorIssue } from "@/lib/errors";
 import { WWW_AUTHENTICATE } from "./auth";
 
@@ -15,6 +16,9 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   unsupported_format: 422,
   conflicting_files: 422,
   internal_error: 500,
+  disk_full: 503,
+  database_read_only: 503,
+  database_unavailable: 503,
 };
 
 export interface ErrorBody {
@@ -63,6 +67,16 @@ export function errorResponse(error: unknown, context: string): NextResponse<Err
     const headers: Record<string, string> =
       error.code === "unauthorized" ? { "WWW-Authenticate": WWW_AUTHENTICATE } : {};
     return NextResponse.json(errorBody(error), { status, headers });
+  }
+  const found = storageProblemOf(error);
+  if (found) {
+    const storage = refineStorageProblem(found);
+    // A full disk or a read-only database: the person can do something about it, so the answer says what.
+    noteStorageProblem(storage);
+    const mapped = storageError(storage);
+    const reason = error instanceof Error ? error.message.split("\n").filter(Boolean).pop() : String(error);
+    console.error(`[servebench] ${logText(context, 300)} → 503 ${mapped.code}: ${logText(reason ?? "")}`);
+    return NextResponse.json(errorBody(mapped), { status: ERROR_STATUS[mapped.code] });
   }
   // The stack keeps its lines (indented, so no line of it reads as one of the server's own); the rest is escaped.
   const details = error instanceof Error ? (error.stack ?? error.message) : String(error);
