@@ -4,11 +4,12 @@
  * (runs, baseline, noise, hide, stat) or `slug` for a saved comparison. An unknown comparison is still a PNG
  * (a plain card), with status 404, so a preview never shows a broken image.
  */
-import { ImageResponse } from "next/og";
+import type { ImageResponse } from "next/og";
 import { type Comparison, type ComparisonSeries, parseCompareView } from "@/lib/analysis/comparison";
 import type { HeadlineDelta } from "@/lib/analysis/deltas";
 import { OG_IMAGE_HEIGHT, OG_IMAGE_WIDTH } from "@/lib/comparisons/metadata";
 import { LABEL_HEIGHT, layoutOgChart, type OgChartBox } from "@/lib/comparisons/og-chart";
+import { offlineImageResponse } from "@/lib/comparisons/og-fonts";
 import { openSavedComparison } from "@/lib/comparisons/save";
 import { truncateText } from "@/lib/comparisons/view";
 import { AppError } from "@/lib/errors";
@@ -43,7 +44,7 @@ function Brand() {
 }
 
 function notFoundImage(message: string): ImageResponse {
-  return new ImageResponse(
+  return offlineImageResponse(
     <div
       style={{
         width: "100%",
@@ -307,7 +308,7 @@ function Chart({ comparison }: { comparison: Comparison }) {
 function comparisonImage(title: string, comparison: Comparison): ImageResponse {
   const shortTitle = truncateText(title, 110);
   const titleSize = shortTitle.length <= 48 ? 44 : shortTitle.length <= 72 ? 36 : 30;
-  return new ImageResponse(
+  return offlineImageResponse(
     <div
       style={{
         width: "100%",
