@@ -12,6 +12,12 @@ export const STRUCTURE_LIMITS = {
   containers: 2_000_000,
   /** Separators between values (`,`, `:`, line breaks) across the files of one upload. */
   separators: 12_000_000,
+  /**
+   * Lines across the files of one upload: each line of a JSON-lines file becomes a record, a load level, a
+   * fragment to plan. 149,000 load levels (58 MB) are planned in about 9 s in 800 MB of server memory; 200,000
+   * would need more than the upload worker's heap (lib/runs/upload-pool.ts). See docs/benchmarks.md.
+   */
+  lines: 150_000,
 } as const;
 
 function describeByte(byte: number | undefined): string {
@@ -29,16 +35,20 @@ export function checkUtf8(name: string, bytes: Uint8Array): void {
 }
 
 /** Upper bounds on the values a decoder could make of these bytes, counted without decoding them. */
-function countStructure(bytes: Uint8Array): { containers: number; separators: number } {
+function countStructure(bytes: Uint8Array): { containers: number; separators: number; lines: number } {
   let containers = 0;
   let separators = 0;
+  let lines = 0;
   for (let index = 0; index < bytes.length; index += 1) {
     const byte = bytes[index];
     if (byte === 0x7b || byte === 0x5b) containers += 1;
-    else if (byte === 0x2c || byte === 0x3a || byte === 0x0a) separators += 1;
-    else if (byte === 0x2d && bytes[index + 1] === 0x20) containers += 1;
+    else if (byte === 0x2c || byte === 0x3a) separators += 1;
+    else if (byte === 0x0a) {
+      separators += 1;
+      lines += 1;
+    } else if (byte === 0x2d && bytes[index + 1] === 0x20) containers += 1;
   }
-  return { containers, separators };
+  return { containers, separators, lines };
 }
 
 const number = (value: number) => value.toLocaleString("en-US");
@@ -47,6 +57,7 @@ const number = (value: number) => value.toLocaleString("en-US");
 export function checkUploadFiles(files: readonly { name: string; bytes: Uint8Array }[]): void {
   let containers = 0;
   let separators = 0;
+  let lines = 0;
   for (const file of files) {
     // A binary file is refused by the decoder, with a message that says binary.
     if (looksBinary(file.bytes)) continue;
@@ -54,11 +65,16 @@ export function checkUploadFiles(files: readonly { name: string; bytes: Uint8Arr
     const counted = countStructure(file.bytes);
     containers += counted.containers;
     separators += counted.separators;
-    if (containers > STRUCTURE_LIMITS.containers || separators > STRUCTURE_LIMITS.separators) {
-      const what =
-        containers > STRUCTURE_LIMITS.containers
-          ? `more than ${number(STRUCTURE_LIMITS.containers)} objects and lists`
-          : `more than ${number(STRUCTURE_LIMITS.separators)} values`;
+    lines += counted.lines;
+    const what =
+      containers > STRUCTURE_LIMITS.containers
+        ? `more than ${number(STRUCTURE_LIMITS.containers)} objects and lists`
+        : separators > STRUCTURE_LIMITS.separators
+          ? `more than ${number(STRUCTURE_LIMITS.separators)} values`
+          : lines > STRUCTURE_LIMITS.lines
+            ? `more than ${number(STRUCTURE_LIMITS.lines)} lines`
+            : null;
+    if (what) {
       throw new AppError(
         "payload_too_large",
         `The upload holds ${what} (counted up to "${file.name}"); no benchmark result comes near that. Upload fewer or smaller files.`,

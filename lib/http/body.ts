@@ -16,18 +16,24 @@ export async function readBodyWithLimit(request: Request, limitBytes: number): P
   if (!request.body) return new Uint8Array(0);
 
   const reader = request.body.getReader();
+  // With a declared length the body goes straight into one buffer of that size: a 100 MB upload costs 100 MB
+  // here, not its chunks plus their concatenation. Without one, chunks are kept and joined at the end.
+  const exact = Number.isSafeInteger(declared) && declared >= 0 ? new Uint8Array(declared) : null;
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    total += value.byteLength;
-    if (total > limitBytes) {
+    if (total + value.byteLength > limitBytes || (exact && total + value.byteLength > exact.byteLength)) {
       await reader.cancel().catch(() => undefined);
-      throw tooLarge();
+      if (total + value.byteLength > limitBytes) throw tooLarge();
+      throw new AppError("bad_request", "The request body is longer than its Content-Length says.");
     }
-    chunks.push(value);
+    if (exact) exact.set(value, total);
+    else chunks.push(value);
+    total += value.byteLength;
   }
+  if (exact) return total === exact.byteLength ? exact : exact.slice(0, total);
   const body = new Uint8Array(total);
   let offset = 0;
   for (const chunk of chunks) {

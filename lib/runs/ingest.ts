@@ -15,7 +15,8 @@ import {
 } from "@/lib/formats/import";
 import { FORMAT_PARSERS } from "@/lib/formats/registry";
 import { checkUploadFiles } from "@/lib/formats/upload-checks";
-import { mediaTypeOf, readBodyWithLimit } from "@/lib/http/body";
+import { decodeUtf8, mediaTypeOf, readBodyWithLimit } from "@/lib/http/body";
+import { parseMultipart } from "@/lib/http/multipart";
 import { defaultRunName, fittedName, normalizeRunDocument, type RunDocument } from "./normalize";
 import type { RunToStore } from "./queries";
 import { COMPARISON_FORMAT } from "./restore";
@@ -145,52 +146,52 @@ export function displayFileName(name: string): string {
 
 /** Read the files, form context and options of an upload request. Does not parse the files. */
 export async function readUploadRequest(request: Request, limitBytes: number): Promise<UploadRequest> {
-  const url = new URL(request.url);
-  const mediaType = uploadMediaType(request);
+  uploadMediaType(request);
+  const bytes = await readBodyWithLimit(request, limitBytes);
+  return uploadRequestFromBytes(new URL(request.url), request.headers.get("content-type") ?? "", bytes);
+}
+
+/**
+ * The files, form context and options of an upload whose body is read already. The files are views into the
+ * body, not copies. Does not parse them.
+ */
+export function uploadRequestFromBytes(url: URL, contentType: string, bytes: Uint8Array): UploadRequest {
+  const mediaType = contentType.split(";")[0]?.trim().toLowerCase() ?? "";
   if (mediaType === "multipart/form-data") {
-    const bytes = await readBodyWithLimit(request, limitBytes);
-    let form: FormData;
-    try {
-      form = await new Response(bytes, {
-        headers: { "content-type": request.headers.get("content-type") ?? "" },
-      }).formData();
-    } catch {
-      throw new AppError("bad_request", "The multipart body could not be read; check its boundary and encoding.");
-    }
-    const entries = form.getAll("file");
+    const parts = parseMultipart(bytes, contentType);
+    const entries = parts.filter((part) => part.name === "file");
     if (entries.length === 0) {
       throw new AppError("bad_request", "The multipart body has no `file` field; attach the results file as `file`.", [
         { path: "file", message: "is required" },
       ]);
     }
-    const files: UploadFile[] = [];
-    for (const [index, entry] of entries.entries()) {
-      if (typeof entry === "string") {
-        files.push({ name: entries.length > 1 ? `file ${index + 1}` : "file", bytes: new TextEncoder().encode(entry) });
-      } else {
-        files.push({
-          name: displayFileName(entry.name || `file ${index + 1}`),
-          bytes: new Uint8Array(await entry.arrayBuffer()),
-        });
-      }
-    }
+    const files: UploadFile[] = entries.map((entry, index) => ({
+      name:
+        entry.filename === null
+          ? entries.length > 1
+            ? `file ${index + 1}`
+            : "file"
+          : displayFileName(entry.filename || `file ${index + 1}`),
+      bytes: entry.bytes,
+    }));
+    const field = (name: string): string | undefined => {
+      const part = parts.find((candidate) => candidate.name === name && candidate.filename === null);
+      return part ? decodeUtf8(part.bytes, `The form field ${name}`) : undefined;
+    };
     const context: UploadContext = {};
-    for (const field of UPLOAD_CONTEXT_FIELDS) {
-      const value = form.get(field);
-      if (typeof value === "string") context[field] = value;
+    for (const name of UPLOAD_CONTEXT_FIELDS) {
+      const value = field(name);
+      if (value !== undefined) context[name] = value;
     }
-    const split = form.get("split");
-    const pick = form.get("fragments");
     return {
       files,
       context,
       options: {
-        split: parseBoolean(typeof split === "string" ? split : url.searchParams.get("split")),
-        pick: parsePick(typeof pick === "string" ? pick : url.searchParams.get("fragments")),
+        split: parseBoolean(field("split") ?? url.searchParams.get("split")),
+        pick: parsePick(field("fragments") ?? url.searchParams.get("fragments")),
       },
     };
   }
-  const bytes = await readBodyWithLimit(request, limitBytes);
   const declaredJson = mediaType === "application/json" || mediaType.endsWith("+json");
   return {
     files: [{ name: displayFileName(url.searchParams.get("filename") ?? "request body"), bytes, declaredJson }],
@@ -286,7 +287,11 @@ const EXPORT_MARK = `{"format":"${COMPARISON_FORMAT}"`;
 
 /** Read, parse, plan and validate an upload. Throws 400/413/415/422 AppErrors for what cannot be previewed. */
 export async function prepareUpload(request: Request, limitBytes: number): Promise<PreparedUpload> {
-  const upload = await readUploadRequest(request, limitBytes);
+  return prepareUploadRequest(await readUploadRequest(request, limitBytes));
+}
+
+/** Parse, plan and validate an upload whose body is read already. */
+export function prepareUploadRequest(upload: UploadRequest): PreparedUpload {
   // Every archive of the upload against one expansion budget, then the bytes checked before anything is parsed.
   const files = expandArchives(upload.files);
   checkUploadFiles(files);

@@ -12,7 +12,7 @@ import { AppError } from "@/lib/errors";
 import type { UploadOutcome, UploadTask } from "./upload-task";
 
 /** The worker's JavaScript heap, in MB: what parsing one upload may use (limits in lib/formats keep it below). */
-export const WORKER_HEAP_MB = 512;
+export const WORKER_HEAP_MB = 384;
 /** How long one upload may take to read, plan and validate. A 100 MB vLLM file takes about 2 s. */
 export const TASK_TIMEOUT_MS = 60_000;
 

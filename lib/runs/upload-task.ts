@@ -6,7 +6,7 @@
  * as JSON text, the runs to store, or the error to answer with.
  */
 import { AppError, type ErrorCode, type ErrorIssue } from "@/lib/errors";
-import { documentsToStore, prepareUpload } from "./ingest";
+import { documentsToStore, prepareUploadRequest, uploadRequestFromBytes } from "./ingest";
 import { previewOf } from "./preview";
 import type { RunToStore } from "./queries";
 import { type RestoreLine, readRestoreLines } from "./restore";
@@ -18,7 +18,6 @@ export type UploadTask =
       url: string;
       contentType: string;
       bytes: Uint8Array<ArrayBuffer>;
-      limitBytes: number;
     }
   | {
       /** restore: the lines of an export, each validated on its own (POST /api/restore). */
@@ -44,12 +43,8 @@ export type UploadOutcome =
 export async function performUploadTask(task: UploadTask): Promise<UploadOutcome> {
   try {
     if (task.kind === "restore") return { ok: true, kind: "restore", lines: readRestoreLines(task.name, task.bytes) };
-    const request = new Request(task.url, {
-      method: "POST",
-      headers: { "content-type": task.contentType },
-      body: task.bytes,
-    });
-    const prepared = await prepareUpload(request, task.limitBytes);
+    // The body's bytes as they came: the files are views into them, nothing is copied.
+    const prepared = prepareUploadRequest(uploadRequestFromBytes(new URL(task.url), task.contentType, task.bytes));
     if (task.kind === "preview") return { ok: true, kind: "preview", json: JSON.stringify(previewOf(prepared)) };
     return { ok: true, kind: "store", runs: documentsToStore(prepared) };
   } catch (error) {

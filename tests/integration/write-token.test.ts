@@ -259,7 +259,7 @@ describe("with SERVEBENCH_WRITE_TOKEN set", () => {
     expect(comparison.status).toBe(200);
     expect(((await comparison.json()) as { runs: string[] }).runs).toEqual([runId, otherRunId]);
     const health = await getHealth(request("/api/health", "GET"), noContext);
-    expect(await health.json()).toEqual({ ok: true });
+    expect(await health.json()).toEqual({ ok: true, database: "ok" });
     expect(getSchema().status).toBe(200);
   });
 

@@ -29,13 +29,7 @@ export const POST = apiRoute(async (request) => {
   // This thread only reads the body; unzipping, parsing, planning and validating run in the upload worker.
   const bytes = await readBodyWithLimit(request, limitBytes);
   const dryRun = new URL(request.url).searchParams.get("dry_run") === "1";
-  const outcome = await runUploadTask({
-    kind: dryRun ? "preview" : "store",
-    url: request.url,
-    contentType,
-    bytes,
-    limitBytes,
-  });
+  const outcome = await runUploadTask({ kind: dryRun ? "preview" : "store", url: request.url, contentType, bytes });
   if (!outcome.ok) throw outcomeError(outcome);
   if (outcome.kind === "preview") {
     // The upload page's preview: what would be stored, and what is missing or in conflict. Nothing is written.
