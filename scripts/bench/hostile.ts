@@ -139,6 +139,8 @@ export function hostileCases(scratchDir: string, only?: string): HostileCase[] {
       contentType: "application/json",
       body: commandDocument(46),
     });
+  }
+  if (want("command-long")) {
     cases.push({
       key: "command-long",
       label: "launch command `--a` + 19,990 `_`",
