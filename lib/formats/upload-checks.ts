@@ -5,7 +5,8 @@
  * objects, several gigabytes; counting the brackets first refuses it in a fraction of a second.
  */
 import { AppError } from "@/lib/errors";
-import { invalidUtf8Offset, looksBinary } from "./decode";
+import { forbiddenKeyPath } from "@/lib/http/body";
+import { invalidUtf8Offset, looksBinary, parseLenientJson } from "./decode";
 
 export const STRUCTURE_LIMITS = {
   /** Objects and lists (`{`, `[`, and YAML's `- `) across the files of one upload. */
@@ -53,6 +54,53 @@ function countStructure(bytes: Uint8Array): { containers: number; separators: nu
 
 const number = (value: number) => value.toLocaleString("en-US");
 
+/** The keys every JavaScript object has, quoted as a JSON key is. */
+const SUSPICIOUS = ['"__proto__"', '"constructor"', '"prototype"'].map((word) => Buffer.from(word));
+const ESCAPE = Buffer.from("\\u00");
+
+/** Whether the text escapes an ASCII letter or `_` (`\u005f`), as one would to hide a key from a plain search. */
+function escapesALetter(buffer: Buffer): boolean {
+  const hex = (byte: number | undefined) => (byte === undefined ? -1 : Number.parseInt(String.fromCharCode(byte), 16));
+  for (let at = buffer.indexOf(ESCAPE); at >= 0; at = buffer.indexOf(ESCAPE, at + 1)) {
+    const code = hex(buffer[at + 4]) * 16 + hex(buffer[at + 5]);
+    if (code === 0x5f || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a)) return true;
+  }
+  return false;
+}
+
+/**
+ * A `__proto__`, `constructor` or `prototype` key in a JSON or JSON-lines file: parsed into an object it would
+ * vanish (or change the object) without a word, so the upload is refused naming it. Files that hold none of
+ * those words (nor an escaped letter that could spell one) are not parsed here at all.
+ */
+function checkKeys(name: string, bytes: Uint8Array): void {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (!SUSPICIOUS.some((word) => buffer.includes(word)) && !escapesALetter(buffer)) return;
+  const text = new TextDecoder("utf-8").decode(bytes);
+  const values: unknown[] = [];
+  try {
+    values.push(parseLenientJson(text));
+  } catch {
+    for (const line of text.split("\n")) {
+      try {
+        if (line.trim() !== "") values.push(parseLenientJson(line));
+      } catch {
+        return; // Not JSON nor JSON lines: the decoder decides what it is.
+      }
+    }
+  }
+  for (const value of values) {
+    const forbidden = forbiddenKeyPath(value);
+    if (forbidden) {
+      throw new AppError(
+        "validation_failed",
+        `"${name}" has a key that is not allowed: ${forbidden.path}: ${forbidden.message}`,
+        [{ path: forbidden.path, message: `${forbidden.message} (in "${name}")` }],
+      );
+    }
+  }
+}
+
 /** Refuse an upload whose files are not UTF-8 text, or that would parse into more values than the limits. */
 export function checkUploadFiles(files: readonly { name: string; bytes: Uint8Array }[]): void {
   let containers = 0;
@@ -80,5 +128,6 @@ export function checkUploadFiles(files: readonly { name: string; bytes: Uint8Arr
         `The upload holds ${what} (counted up to "${file.name}"); no benchmark result comes near that. Upload fewer or smaller files.`,
       );
     }
+    checkKeys(file.name, file.bytes);
   }
 }

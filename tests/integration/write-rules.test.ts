@@ -8,7 +8,17 @@ import { POST as postComparison } from "@/app/api/comparisons/route";
 import { GET as getRun, PATCH as patchRun } from "@/app/api/runs/[id]/route";
 import { POST as postRun } from "@/app/api/runs/route";
 import { db } from "@/lib/db/client";
-import { BASE, clearDatabase, counts, fixtureJson, idContext, jsonRequest, noContext, SEED_FILES } from "./helpers";
+import {
+  BASE,
+  clearDatabase,
+  counts,
+  fixtureJson,
+  fixtureText,
+  idContext,
+  jsonRequest,
+  noContext,
+  SEED_FILES,
+} from "./helpers";
 
 interface ErrorBody {
   error: { code: string; message: string; issues?: { path: string; message: string }[] };
@@ -212,6 +222,21 @@ describe("keys: duplicates, __proto__ and constructor, on every write path", () 
       path,
     );
     expect(body.error.message).toContain("is not allowed as a field name");
+    expect(await counts()).toEqual(before);
+  });
+
+  test.each([
+    ["a constructor key", '{"constructor": "x", '],
+    ["an escaped __proto__ key", '{"\\u005f_proto__": {"x": 1}, '],
+  ])("refuses a tool's file with %s, though its parser would drop it", async (_label, start) => {
+    const before = await counts();
+    const text = fixtureText("vllm/bench_serve_v0.25.1.json").replace(/^\{/, start);
+    const form = new FormData();
+    form.append("file", new Blob([text]), "bench.json");
+    form.set("engine", "vllm");
+    const response = await postRun(new Request(`${BASE}/api/runs`, { method: "POST", body: form }), noContext);
+    const body = await expectRefused(response, 422, "validation_failed");
+    expect(body.error.message).toMatch(/^"bench\.json" has a key that is not allowed: (constructor|__proto__): /);
     expect(await counts()).toEqual(before);
   });
 
