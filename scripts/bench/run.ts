@@ -281,7 +281,9 @@ async function main(): Promise<void> {
       hostile.push(...(await measureHostile(server.url, pid, [item], HOSTILE_TIMEOUT_MS, step)));
       await stopServer(server);
     }
-    const worstHealthMs = Math.max(...hostile.map((result) => (Number.isNaN(result.health.maxMs) ? Infinity : result.health.maxMs)));
+    const worstHealthMs = Math.max(
+      ...hostile.map((result) => (Number.isNaN(result.health.maxMs) ? Infinity : result.health.maxMs)),
+    );
     const worstRss = Math.max(...hostile.map((result) => result.peakRssBytes ?? Infinity));
     const healthVerdict = verdict(worstHealthMs, TARGET.healthDuringUploadMs, true);
     const rssVerdict = verdict(worstRss, TARGET.peakRssBytes, true);
