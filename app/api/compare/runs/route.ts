@@ -1,6 +1,7 @@
 import { NextResponse } from "next/server";
 import { parseCompareView } from "@/lib/analysis/comparison";
 import { AppError } from "@/lib/errors";
+import { queryParams } from "@/lib/http/query";
 import { apiRoute, methodsNotAllowed } from "@/lib/http/route";
 import { loadComparison } from "@/lib/runs/comparison-loader";
 
@@ -8,7 +9,7 @@ export const dynamic = "force-dynamic";
 
 /** The compared runs as one JSON array of servebench/v1 documents; uploading it stores them again. */
 export const GET = apiRoute(async (request) => {
-  const view = parseCompareView(Object.fromEntries(new URL(request.url).searchParams.entries()));
+  const view = parseCompareView(queryParams(request));
   if (view.runIds.length === 0)
     throw new AppError("bad_request", "Name the runs to export: ?runs=<id>,<id>.", [
       { path: "runs", message: "is required" },
