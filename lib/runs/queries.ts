@@ -480,7 +480,8 @@ export interface RunToRestore {
   /** The id the export gives the run; kept unless it is not an id servebench could have made. */
   id: string | undefined;
   createdAt: Date | undefined;
-  document: RunDocument;
+  /** The canonical document as JSON text, parsed a batch at a time so a large export never is all at once. */
+  documentJson: string;
 }
 
 export interface RestoredRun {
@@ -512,12 +513,11 @@ export async function restoreRuns(entries: readonly RunToRestore[]): Promise<Res
   const usedHashes = new Set<string>();
   for (let start = 0; start < entries.length; start += RESTORE_BATCH) {
     if (start > 0) await yieldToEventLoop();
-    const batch = entries.slice(start, start + RESTORE_BATCH).map((entry) => ({
-      ...entry,
-      hash: contentHash(entry.document),
-      identity: restoreIdentity(entry.document),
-      keepId: entry.id !== undefined && RESTORABLE_ID.test(entry.id) ? entry.id : undefined,
-    }));
+    const batch = entries.slice(start, start + RESTORE_BATCH).map((entry) => {
+      const document = JSON.parse(entry.documentJson) as RunDocument;
+      const keepId = entry.id !== undefined && RESTORABLE_ID.test(entry.id) ? entry.id : undefined;
+      return { ...entry, document, keepId, hash: contentHash(document), identity: restoreIdentity(document) };
+    });
     const wantedIds = batch.flatMap((entry) => (entry.keepId ? [entry.keepId] : []));
     const existingRows =
       wantedIds.length === 0

@@ -297,8 +297,9 @@ export async function measureHostile(
       // One health request at a time, every 100 ms: a blocked server shows as one long wait.
       while (!done) {
         const latency = await healthOnce(url, timeoutMs);
+        // Unanswered by the deadline: it waited at least that long.
         if (latency === null) unanswered += 1;
-        else latencies.push(latency);
+        latencies.push(latency ?? timeoutMs);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     })();
@@ -339,9 +340,7 @@ export function hostileTable(results: readonly HostileResult[]): string[][] {
       `${(result.bodyBytes / 1e6).toFixed(1)} MB`,
       result.answer,
       seconds(result.ms),
-      Number.isNaN(result.health.maxMs)
-        ? `none answered (${result.health.unanswered} waited)`
-        : `${seconds(result.health.maxMs)} / ${seconds(result.health.medianMs)} (${result.health.samples}${result.health.unanswered ? `, ${result.health.unanswered} unanswered` : ""})`,
+      `${result.health.unanswered ? "≥ " : ""}${seconds(result.health.maxMs)} / ${seconds(result.health.medianMs)} (${result.health.samples}${result.health.unanswered ? `, ${result.health.unanswered} unanswered` : ""})`,
       result.peakRssBytes === null ? "?" : `${(result.peakRssBytes / 1e6).toFixed(0)} MB`,
     ]),
   ];

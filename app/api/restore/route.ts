@@ -5,7 +5,6 @@ import { AppError, excerpt } from "@/lib/errors";
 import { requireWriteAccess } from "@/lib/http/auth";
 import { mediaTypeOf, readBodyWithLimit } from "@/lib/http/body";
 import { apiRoute, methodsNotAllowed } from "@/lib/http/route";
-import type { RunDocument } from "@/lib/runs/normalize";
 import { restoreRuns } from "@/lib/runs/queries";
 import { buildRestoreReport } from "@/lib/runs/restore-report";
 import { outcomeError, runUploadTask } from "@/lib/runs/upload-pool";
@@ -71,7 +70,7 @@ export const POST = apiRoute(async (request) => {
               line: line.line,
               id: line.id,
               createdAt: line.createdAt ? new Date(line.createdAt) : undefined,
-              document: JSON.parse(line.documentJson) as RunDocument,
+              documentJson: line.documentJson,
             },
           ]
         : [],
