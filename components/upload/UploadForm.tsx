@@ -108,6 +108,8 @@ export function UploadForm() {
   const [preview, setPreview] = useState<UploadPreview | null>(null);
   const [error, setError] = useState<ApiErrorView | null>(null);
   const [busy, setBusy] = useState<"preview" | "save" | null>(null);
+  // What the last refused request was, so saving a write token retries that: the preview needs the token too.
+  const [refusedMode, setRefusedMode] = useState<"preview" | "save">("save");
   const [dragging, setDragging] = useState(false);
 
   useEffect(() => {
@@ -149,6 +151,7 @@ export function UploadForm() {
       body: data,
     }).catch(() => null);
     if (!response?.ok) {
+      setRefusedMode(mode);
       setError(await readApiError(response));
       if (mode === "preview") setPreview(null);
       setBusy(null);
@@ -366,7 +369,7 @@ export function UploadForm() {
             />
           </Field>
           {needsWriteToken(error) ? (
-            <WriteTokenPrompt onSaved={() => void send("save")} />
+            <WriteTokenPrompt onSaved={() => void send(refusedMode)} />
           ) : error ? (
             <ErrorMessage error={error} />
           ) : null}

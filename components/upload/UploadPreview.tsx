@@ -182,6 +182,12 @@ export function UploadPreviewPanel({
               ))}
             </tbody>
           </table>
+          {preview.fragments_total > preview.fragments.length ? (
+            <p className="mt-1 text-xs text-zinc-500 dark:text-zinc-400" data-testid="preview-fragments-more">
+              The first {preview.fragments.length.toLocaleString("en-US")} of{" "}
+              {preview.fragments_total.toLocaleString("en-US")} fragments are listed.
+            </p>
+          ) : null}
         </div>
       ) : null}
       {preview.skipped.length > 0 || preview.duplicates.length > 0 ? (

@@ -1,7 +1,8 @@
 import { NextResponse } from "next/server";
 import { parseCompareView } from "@/lib/analysis/comparison";
 import { AppError } from "@/lib/errors";
-import { apiRoute } from "@/lib/http/route";
+import { queryParams } from "@/lib/http/query";
+import { apiRoute, methodsNotAllowed } from "@/lib/http/route";
 import { loadComparison } from "@/lib/runs/comparison-loader";
 import { getRunsByIds } from "@/lib/runs/queries";
 
@@ -9,7 +10,7 @@ export const dynamic = "force-dynamic";
 
 /** The compared runs as one JSON array of servebench/v1 documents; uploading it stores them again. */
 export const GET = apiRoute(async (request) => {
-  const view = parseCompareView(Object.fromEntries(new URL(request.url).searchParams.entries()));
+  const view = parseCompareView(queryParams(request));
   if (view.runIds.length === 0)
     throw new AppError("bad_request", "Name the runs to export: ?runs=<id>,<id>.", [
       { path: "runs", message: "is required" },
@@ -20,3 +21,6 @@ export const GET = apiRoute(async (request) => {
   const { runs } = await getRunsByIds(compared.map((run) => run.id));
   return NextResponse.json(runs, { headers: { "Content-Disposition": 'attachment; filename="servebench-runs.json"' } });
 });
+
+// The methods this address does not take: 405 with a body that says which it does.
+export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(["GET"]);
