@@ -128,6 +128,25 @@ export function parsePrices(value: string | undefined): GpuPrices {
   return prices;
 }
 
+/**
+ * Why a `price` value the API was sent is not one (the page's URL ignores a bad entry; a saved comparison
+ * refuses it, naming the entry): null when every entry is a price or a `GPU:price` pair.
+ */
+export function priceProblem(value: string): string | null {
+  for (const raw of value.split(",")) {
+    const entry = raw.trim();
+    if (entry === "") continue;
+    const colon = entry.lastIndexOf(":");
+    const gpu = colon === -1 ? null : entry.slice(0, colon).trim();
+    const price = positive(colon === -1 ? entry : entry.slice(colon + 1), MAX_PRICE);
+    if (price === null)
+      return `"${entry.slice(0, 60)}" is not a price: a $/GPU-hour above 0 and at most ${MAX_PRICE}, alone or as GPU:price`;
+    if (gpu !== null && (gpu === "" || gpu.length > 200))
+      return `"${entry.slice(0, 60)}" needs a GPU name before its price`;
+  }
+  return null;
+}
+
 export function pricesQuery(prices: GpuPrices): string {
   const parts = Object.entries(prices.byGpu).map(([gpu, price]) => `${gpu}:${price}`);
   if (prices.all !== null) parts.unshift(String(prices.all));

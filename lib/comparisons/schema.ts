@@ -8,6 +8,7 @@ import {
   type CompareStat,
   MAX_COMPARED_RUNS,
   parsePrices,
+  priceProblem,
   pricesQuery,
 } from "@/lib/analysis/comparison";
 import { DEFAULT_SLO_STAT } from "@/lib/analysis/slo";
@@ -47,7 +48,8 @@ export const SaveComparisonSchema = z
       .pipe(lineText(MAX_TITLE_LENGTH))
       .optional(),
     notes: freeText(MAX_NOTES_LENGTH).nullable().optional(),
-    noise: z.number().min(0, "must be between 0 and 100").max(100, "must be between 0 and 100").optional(),
+    // null (what an export writes for a comparison that set none): the page's default, from the repeats or ±3%.
+    noise: z.number().min(0, "must be between 0 and 100").max(100, "must be between 0 and 100").nullable().optional(),
     hide: z.array(runId).max(MAX_COMPARED_RUNS).optional(),
     stat: z.enum(COMPARE_STATS, { error: `must be one of ${COMPARE_STATS.join(", ")}` }).optional(),
     log_y: z.boolean().optional(),
@@ -61,7 +63,10 @@ export const SaveComparisonSchema = z
     price: z
       .string()
       .max(2_000)
-      .regex(/^[^,]*(,[^,]*)*$/, "must be a $/GPU-hour price, or GPU:price pairs separated by commas")
+      .superRefine((value, context) => {
+        const problem = priceProblem(value);
+        if (problem) context.addIssue({ code: "custom", message: problem });
+      })
       .optional()
       .describe("As the page's `price` parameter: `2.5`, or `H100:3.1,RTX PRO 6000 Blackwell:2.5`."),
     at_user: z.number().positive().max(1_000_000).nullable().optional(),

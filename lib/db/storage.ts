@@ -1,11 +1,13 @@
 /**
  * When the database cannot be written or read: a full disk, a read-only file or file system, a file that cannot
- * be opened. Such errors answer 503 with what is wrong (not a generic 500), and /api/health says which.
+ * be opened (SQLite), or a PostgreSQL server out of disk or in read-only mode. Such errors answer 503 with what is
+ * wrong (not a generic 500), and /api/health says which. A PostgreSQL server that cannot be reached at all is
+ * answered by lib/http/database-errors.ts (503 database_unavailable).
  */
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { databaseFilePath } from "@/lib/env";
+import { databaseTarget, describeDatabase } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 
 export type StorageProblem = "disk_full" | "read_only" | "unavailable";
@@ -22,6 +24,13 @@ const SQLITE_CODES: Record<string, StorageProblem> = {
   SQLITE_IOERR: "unavailable",
   SQLITE_CORRUPT: "unavailable",
   SQLITE_NOTADB: "unavailable",
+};
+
+/** PostgreSQL's SQLSTATEs for the same two conditions: disk_full, and a read-only transaction (a standby, or
+ * default_transaction_read_only). */
+const POSTGRES_CODES: Record<string, StorageProblem> = {
+  "53100": "disk_full",
+  "25006": "read_only",
 };
 
 const FS_CODES: Record<string, StorageProblem> = {
@@ -51,24 +60,29 @@ export function storageProblemOf(error: unknown): StorageProblem | null {
     // SQLITE_READONLY_DBMOVED, SQLITE_IOERR_WRITE, …: the extended codes start with the primary one.
     const primary = Object.keys(SQLITE_CODES).find((name) => code === name || code.startsWith(`${name}_`));
     if (primary) return SQLITE_CODES[primary]!;
+    if (POSTGRES_CODES[code]) return POSTGRES_CODES[code]!;
     if (FS_CODES[code]) return FS_CODES[code]!;
   }
   return null;
 }
 
-const MESSAGES: Record<StorageProblem, (file: string) => string> = {
-  disk_full: (file) =>
-    `The disk that holds the database (${file}) is full: nothing was stored. Free some space there and try again.`,
-  read_only: (file) =>
-    `The database (${file}) is read-only: its file, folder or file system does not allow writing, so nothing can be stored. Make it writable and restart servebench.`,
-  unavailable: (file) =>
-    `The database (${file}) cannot be opened or read: moved, deleted or damaged? The server's log has the details.`,
+const MESSAGES: Record<StorageProblem, (database: string, sqlite: boolean) => string> = {
+  disk_full: (database) =>
+    `The disk that holds the database (${database}) is full: nothing was stored. Free some space there and try again.`,
+  read_only: (database, sqlite) =>
+    sqlite
+      ? `The database (${database}) is read-only: its file, folder or file system does not allow writing, so nothing can be stored. Make it writable and restart servebench.`
+      : `The database (${database}) takes no writes: a standby, or a server in read-only mode. Point DATABASE_URL at the primary.`,
+  unavailable: (database) =>
+    `The database (${database}) cannot be opened or read: moved, deleted or damaged? The server's log has the details.`,
 };
 
 const CODES = { disk_full: "disk_full", read_only: "database_read_only", unavailable: "database_unavailable" } as const;
 
 export function storageError(problem: StorageProblem): AppError {
-  return new AppError(CODES[problem], MESSAGES[problem](databaseFilePath()));
+  const target = databaseTarget();
+  const where = target.provider === "sqlite" ? target.file : describeDatabase(target);
+  return new AppError(CODES[problem], MESSAGES[problem](where, target.provider === "sqlite"));
 }
 
 let lastFailure: { problem: StorageProblem; at: number } | null = null;
@@ -94,7 +108,9 @@ function notWritable(file: string): StorageProblem | null {
  * shared-memory file next to it) is read-only, not missing.
  */
 export function refineStorageProblem(problem: StorageProblem): StorageProblem {
-  return problem === "unavailable" && notWritable(databaseFilePath()) === "read_only" ? "read_only" : problem;
+  const target = databaseTarget();
+  if (target.provider !== "sqlite") return problem;
+  return problem === "unavailable" && notWritable(target.file) === "read_only" ? "read_only" : problem;
 }
 
 /** Can the database's file be written, and its file system take more? Each probe reads nothing of the data. */
@@ -126,7 +142,9 @@ function probe(file: string): StorageProblem | null {
 
 /** What /api/health reports: the problem the probes see now, else one a request met in the last minute. */
 export function currentStorageProblem(): StorageProblem | null {
-  const seen = probe(databaseFilePath());
+  // A PostgreSQL server is asked by the query /api/health makes; its disk is not this machine's to probe.
+  const target = databaseTarget();
+  const seen = target.provider === "sqlite" ? probe(target.file) : null;
   if (seen) return seen;
   if (lastFailure && Date.now() - lastFailure.at < REMEMBER_FAILURE_MS) return lastFailure.problem;
   return null;

@@ -240,7 +240,7 @@ function attachSupplements(result: ParsedUpload, supplements: readonly IndexedSu
     }
     const sources: Record<string, string> = { ...(point.sources ?? {}) };
     const merged = point as Record<string, unknown>;
-    const notImported = [...(fragment.notImported ?? [])];
+    const notImported = [...(fragment.notImported ?? []), ...(fragment.fileNotImported ?? [])];
     for (const [field, value] of Object.entries(supplement.figures)) {
       if (value === undefined) continue;
       const source = supplement.sources[field];
@@ -583,6 +583,11 @@ function buildDocument(fragments: readonly IndexedFragment[], suffix: string): P
   const warnings = [...new Set(fragments.flatMap((fragment) => fragment.warnings))];
   const metadata: Record<string, string | number | boolean> = {};
   const notImported: NotImported[] = fragments.flatMap((fragment) => fragment.notImported ?? []);
+  // Each file's own list once, however many of the run's fragments share it.
+  for (const shared of new Set(
+    fragments.flatMap((fragment) => (fragment.fileNotImported ? [fragment.fileNotImported] : [])),
+  ))
+    notImported.push(...shared);
   const metadataKeys = new Set(contexts.flatMap((context) => Object.keys(context.metadata ?? {})));
   for (const key of metadataKeys) {
     const value = agreedValue(contexts.map((context) => context.metadata?.[key]));
@@ -676,7 +681,9 @@ function importReportOf(entries: readonly NotImported[]): NotImported[] {
     const byReason = new Map<string, NotImported[]>();
     for (const entry of report) {
       const key = `${entry.file}\u0000${entry.reason}`;
-      byReason.set(key, [...(byReason.get(key) ?? []), entry]);
+      const group = byReason.get(key);
+      if (group) group.push(entry);
+      else byReason.set(key, [entry]);
     }
     report = [...byReason.values()].map((group) =>
       group.length === 1 && group[0]

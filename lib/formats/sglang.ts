@@ -86,6 +86,11 @@ function lines(file: SourceFile): { record: Json; where: Where; part: string }[]
   return [{ record, where: { path: "", label: file.name }, part: "" }];
 }
 
+/** The record's path in the file, for the import report: "line 3" (a whole-file record: ""). */
+function rootOf(where: Where): string {
+  return where.path.replace(/\.$/, "");
+}
+
 const STAT_KEY = /^(mean|median|std|p(\d+(?:\.\d+)?))_(ttft|tpot|itl|e2e_latency)_ms$/;
 
 /** `{mean,median,std,p90,p95,p99}_{ttft,tpot,itl,e2e_latency}_ms`; p50 stands in for a missing median. */
@@ -280,7 +285,15 @@ function servingFragment(file: SourceFile, record: Json, where: Where, part: str
       warnings.push(
         `${where.label}: requests followed the trace's timestamps (request_rate "trace") without max_concurrency; the run has no load level to file it under and is not imported.`,
       );
-      return { format: "sglang-bench-serving", file: file.name, part, context, points: [], warnings };
+      return {
+        format: "sglang-bench-serving",
+        file: file.name,
+        part,
+        context,
+        points: [],
+        warnings,
+        root: rootOf(where),
+      };
     }
     throw new FormatError(
       `${where.path}request_rate`,
@@ -297,7 +310,15 @@ function servingFragment(file: SourceFile, record: Json, where: Where, part: str
   setLatencies(builder, warnings, record, where);
   const point = builder.build();
   warnings.push(...builder.warnings);
-  return { format: "sglang-bench-serving", file: file.name, part, context, points: [point], warnings };
+  return {
+    format: "sglang-bench-serving",
+    file: file.name,
+    part,
+    context,
+    points: [point],
+    warnings,
+    root: rootOf(where),
+  };
 }
 
 export const sglangBenchServingParser: FormatParser = {

@@ -151,6 +151,7 @@ describe("export and restore", () => {
     expect(await counts()).toEqual({ runs: 0, points: 0, tags: 0 });
     const report = await restoreText(text);
     expect(report.runs).toEqual({ stored: 6, already_present: 0, refused: 0 });
+    expect(report.lines.filter((line) => line.status === "refused")).toEqual([]);
     expect(report.comparisons).toEqual({ stored: 3, already_present: 0, refused: 0 });
     expect(report.unreadable).toBe(0);
     expect(report.lines.map((line) => line.line)).toEqual(lines.map((_, index) => index + 1));
