@@ -20,7 +20,7 @@ export function EfficiencyChart({ data, height = 360 }: { data: EfficiencyChartD
   if (drawn.length === 0) {
     return (
       <div data-testid="chart-efficiency">
-        <div className="flex h-40 items-center justify-center rounded-lg border border-dashed border-zinc-300 p-4 text-center text-sm text-zinc-500 dark:border-zinc-700 dark:text-zinc-400">
+        <div className="flex h-40 items-center justify-center rounded-lg border border-dashed border-zinc-300 p-4 text-center text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400">
           Throughput per GPU against tok/s per user needs a GPU count and, at the same load level, TPOT and output
           throughput; none of these runs has all three.
         </div>

@@ -3,7 +3,9 @@
 /** The Recharts drawing of an EfficiencyChart, loaded only when the chart comes into view (see InView). */
 import { CartesianGrid, LabelList, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from "recharts";
 import type { EfficiencyChartData } from "@/lib/analysis/comparison";
+import type { EfficiencyPoint } from "@/lib/analysis/efficiency";
 import { formatNumber } from "@/lib/format";
+import { TooltipBox } from "./TooltipBox";
 
 export function EfficiencyPlot({
   data,
@@ -50,9 +52,21 @@ export function EfficiencyPlot({
         />
         <Tooltip
           cursor={{ strokeDasharray: "3 3" }}
-          formatter={(value, name) => [formatNumber(Number(value)), String(name)]}
-          labelFormatter={() => ""}
-          contentStyle={{ borderRadius: 6, fontSize: 12 }}
+          isAnimationActive={false}
+          content={({ active, payload }) => {
+            const first = payload?.[0];
+            const point = first?.payload as EfficiencyPoint | undefined;
+            if (!active || !point) return null;
+            return (
+              <TooltipBox>
+                <div className="font-medium">
+                  {String(first?.name ?? "")} · {point.label}
+                </div>
+                <div className="tabular-nums">{formatNumber(point.tok_s_per_gpu)} output tok/s per GPU</div>
+                <div className="tabular-nums">{formatNumber(point.tok_s_per_user)} tok/s per user</div>
+              </TooltipBox>
+            );
+          }}
         />
         {drawn.map((item) => (
           <Scatter

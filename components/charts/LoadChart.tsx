@@ -10,7 +10,7 @@
 import dynamic from "next/dynamic";
 import type { LineChartData } from "@/lib/analysis/lines";
 import { ChartPlaceholder, InView } from "./InView";
-import { ToggleLegend } from "./ToggleLegend";
+import { LegendSwatch, ToggleLegend } from "./ToggleLegend";
 
 const Plot = dynamic(() => import("./LoadChartPlot").then((module) => module.LoadChartPlot), {
   ssr: false,
@@ -34,7 +34,7 @@ export function LoadChart({
   if (!data.hasData) {
     return (
       <div
-        className="flex h-40 items-center justify-center rounded-lg border border-dashed border-zinc-300 p-4 text-center text-sm text-zinc-500 dark:border-zinc-700 dark:text-zinc-400"
+        className="flex h-40 items-center justify-center rounded-lg border border-dashed border-zinc-300 p-4 text-center text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400"
         data-testid={testId}
       >
         No run states this figure under any statistic at any load level.
@@ -55,9 +55,10 @@ export function LoadChart({
       {toggleable ? (
         <ToggleLegend series={data.series} />
       ) : data.series.length > 1 ? (
-        <ul className="mt-1 flex flex-wrap justify-center gap-x-4 text-xs">
+        <ul className="mt-1 flex flex-wrap justify-start gap-x-4 sm:justify-center text-xs">
           {data.series.map((item) => (
-            <li key={item.key} style={{ color: item.color }}>
+            <li key={item.key} className="inline-flex items-center gap-1.5 text-zinc-900 dark:text-zinc-100">
+              <LegendSwatch color={item.color} />
               {item.label}
             </li>
           ))}

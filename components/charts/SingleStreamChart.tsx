@@ -15,7 +15,7 @@ export function SingleStreamChart({ bars }: { bars: SingleStreamBar[] }) {
   if (measured.length === 0) {
     return (
       <div
-        className="flex h-32 items-center justify-center rounded-lg border border-dashed border-zinc-300 text-sm text-zinc-500 dark:border-zinc-700"
+        className="flex h-32 items-center justify-center rounded-lg border border-dashed border-zinc-300 text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400"
         data-testid="chart-single-stream"
       >
         None of these runs was measured at concurrency 1.

@@ -1,6 +1,6 @@
 /** Every load level × run for one metric: the value and its change against the baseline, coloured by verdict. */
 
-import { tableClass, tdClass, thClass } from "@/components/ui/primitives";
+import { ScrollBox, tableClass, tdClass, thClass } from "@/components/ui/primitives";
 import type { DeltaTable, Verdict } from "@/lib/analysis/deltas";
 import type { Spread } from "@/lib/analysis/intervals";
 import type { ChartSeries } from "@/lib/analysis/series";
@@ -9,10 +9,10 @@ import { formatLoadLevel, formatNumber, formatPercentChange } from "@/lib/format
 export const VERDICT_CLASS: Record<Verdict, string> = {
   better: "text-green-700 dark:text-green-400",
   worse: "text-red-700 dark:text-red-400",
-  noise: "text-zinc-500 dark:text-zinc-400",
-  inconclusive: "text-zinc-500 dark:text-zinc-400",
-  same: "text-zinc-500 dark:text-zinc-400",
-  none: "text-zinc-500 dark:text-zinc-400",
+  noise: "text-zinc-600 dark:text-zinc-400",
+  inconclusive: "text-zinc-600 dark:text-zinc-400",
+  same: "text-zinc-600 dark:text-zinc-400",
+  none: "text-zinc-600 dark:text-zinc-400",
 };
 
 const VERDICT_TITLE: Partial<Record<Verdict, string>> = {
@@ -40,17 +40,19 @@ export function DeltaTableView({
   const money = table.unit === "$";
   const show = (value: number) => (money ? `$${formatNumber(value)}` : formatNumber(value));
   return (
-    <div className="overflow-x-auto" data-testid={`delta-table-${table.metric}`}>
+    <ScrollBox testId={`delta-table-${table.metric}`} label={`${info.label} by load level`}>
       <table className={tableClass}>
         <caption className="mb-2 text-left text-sm font-semibold">
           {info.label} ({money ? "$ per million" : info.unit}){" "}
-          <span className="font-normal text-zinc-500 dark:text-zinc-400">· {info.better} is better</span>
+          <span className="font-normal text-zinc-600 dark:text-zinc-400">· {info.better} is better</span>
         </caption>
         <thead>
           <tr>
-            <th className={thClass}>Load</th>
+            <th scope="col" className={thClass}>
+              Load
+            </th>
             {series.map((item, index) => (
-              <th key={item.key} className={`${thClass} text-right`}>
+              <th key={item.key} scope="col" className={`${thClass} min-w-[9rem] text-right align-bottom`}>
                 <span className="inline-flex items-center gap-1.5">
                   <span
                     className="inline-block h-2.5 w-2.5 rounded-full"
@@ -67,11 +69,16 @@ export function DeltaTableView({
         <tbody>
           {table.rows.map((row) => (
             <tr key={row.level.key}>
-              <td className={`${tdClass} whitespace-nowrap font-medium`}>{formatLoadLevel(row.level)}</td>
+              <th scope="row" className={`${tdClass} whitespace-nowrap text-left font-medium`}>
+                {formatLoadLevel(row.level)}
+              </th>
               {row.cells.map((cell, index) => (
                 <td key={index} className={`${tdClass} num`}>
                   {cell.value === null ? (
-                    <span className="text-xs text-zinc-400" title="This run was not measured at this load level">
+                    <span
+                      className="text-xs text-zinc-600 dark:text-zinc-400"
+                      title="This run was not measured at this load level"
+                    >
                       missing
                     </span>
                   ) : (
@@ -79,7 +86,7 @@ export function DeltaTableView({
                       <span>{show(cell.value)}</span>
                       {cell.spread ? (
                         <span
-                          className="ml-1 text-xs text-zinc-500 dark:text-zinc-400"
+                          className="ml-1 text-xs text-zinc-600 dark:text-zinc-400"
                           data-testid="cell-spread"
                           title={spreadTitle(cell.spread)}
                         >
@@ -114,6 +121,6 @@ export function DeltaTableView({
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollBox>
   );
 }

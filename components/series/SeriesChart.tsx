@@ -41,7 +41,7 @@ function PointTooltip({ row, unit }: { row: SeriesChartRow; unit: string }) {
         {formatNumber(row.value)} {unit}
         {row.band ? ` (${row.runs} runs: ${formatNumber(row.band[0])}–${formatNumber(row.band[1])})` : ""}
       </div>
-      <div className="text-zinc-500">
+      <div className="text-zinc-600 dark:text-zinc-400">
         {row.engine_version ? `engine ${row.engine_version}` : ""}
         {row.git_commit ? ` · ${row.git_commit.slice(0, 12)}` : ""} · {row.status}
       </div>
@@ -60,7 +60,7 @@ export function SeriesChart({ chart, unit, testId }: { chart: SeriesChartData; u
   if (chart.rows.length === 0) {
     return (
       <div
-        className="flex h-40 items-center justify-center rounded-lg border border-dashed border-zinc-300 text-sm text-zinc-500 dark:border-zinc-700"
+        className="flex h-40 items-center justify-center rounded-lg border border-dashed border-zinc-300 text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400"
         data-testid={testId}
       >
         No run of this series has this figure.

@@ -84,7 +84,7 @@ function Field({
           {error}
         </p>
       ) : hint ? (
-        <p className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">{hint}</p>
+        <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">{hint}</p>
       ) : null}
     </div>
   );
@@ -231,7 +231,7 @@ export function UploadForm() {
                 ? uploadName(files[0]!)
                 : `${files.length} files`}
           </p>
-          <p className="mt-1 text-zinc-500 dark:text-zinc-400">
+          <p className="mt-1 text-zinc-600 dark:text-zinc-400">
             {files.length > 0
               ? `${formatNumber(totalBytes / 1000)} kB`
               : "servebench/v1, vLLM, SGLang, GuideLLM, AIPerf, LLMPerf, inference-perf, TensorRT-LLM, llama-bench, llm-d; several files, a folder or a .zip"}
@@ -403,7 +403,7 @@ export function UploadForm() {
       <div data-testid="preview">
         <h2 className="mb-3 text-lg font-semibold tracking-tight">Preview</h2>
         {!preview ? (
-          <p className="text-sm text-zinc-500 dark:text-zinc-400">
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">
             {files.length > 0
               ? busy
                 ? "Reading the files…"

@@ -23,7 +23,7 @@ function RunPreview({ run, index, total }: { run: PreviewRun; index: number; tot
     <div className="space-y-3 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800" data-testid="preview-run">
       <div>
         {total > 1 ? (
-          <div className="text-xs uppercase tracking-wide text-zinc-500 dark:text-zinc-400">
+          <div className="text-xs uppercase tracking-wide text-zinc-600 dark:text-zinc-400">
             Run {index + 1} of {total}
           </div>
         ) : null}
@@ -39,7 +39,7 @@ function RunPreview({ run, index, total }: { run: PreviewRun; index: number; tot
             formatHardware(hardware),
           ].join(" · ")}
         </div>
-        <div className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">
+        <div className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">
           Format: <span data-testid="preview-format">{formatName(String(doc.source_format ?? "servebench/v1"))}</span>
         </div>
         <div className="mt-2 flex flex-wrap gap-4">
@@ -109,7 +109,7 @@ function RunPreview({ run, index, total }: { run: PreviewRun; index: number; tot
       </div>
       {Object.keys(flags).length > 0 ? (
         <div>
-          <div className="mb-1 text-xs font-medium uppercase tracking-wide text-zinc-500 dark:text-zinc-400">Flags</div>
+          <div className="mb-1 text-xs font-medium uppercase tracking-wide text-zinc-600 dark:text-zinc-400">Flags</div>
           <ul className="flex flex-wrap gap-1.5 font-mono text-xs">
             {Object.entries(flags).map(([name, value]) => (
               <li key={name} className="rounded bg-zinc-100 px-1.5 py-0.5 dark:bg-zinc-800">
@@ -168,7 +168,7 @@ export function UploadPreviewPanel({
                   <td className={`${tdClass} break-all`}>
                     {fragment.file}
                     {fragment.part ? (
-                      <span className="text-zinc-500 dark:text-zinc-400"> · {fragment.part}</span>
+                      <span className="text-zinc-600 dark:text-zinc-400"> · {fragment.part}</span>
                     ) : null}
                     {fragment.warnings.length > 0 ? (
                       <div className="text-xs text-amber-700 dark:text-amber-400">{fragment.warnings.join(" ")}</div>

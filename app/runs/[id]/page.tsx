@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { LineChartTable } from "@/components/charts/ChartData";
 import { LoadChart } from "@/components/charts/LoadChart";
 import { LoadTooltipProvider } from "@/components/charts/LoadTooltip";
 import { FlagsTable, KeyValueTable } from "@/components/runs/ConfigTables";
@@ -43,11 +44,11 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 function Figure({ label, value, detail, testId }: { label: string; value: string; detail?: string; testId?: string }) {
   return (
     <Card>
-      <div className="text-xs font-medium uppercase tracking-wide text-zinc-500 dark:text-zinc-400">{label}</div>
+      <div className="text-xs font-medium uppercase tracking-wide text-zinc-600 dark:text-zinc-400">{label}</div>
       <div className="mt-1 text-2xl font-semibold tabular-nums" data-testid={testId}>
         {value}
       </div>
-      {detail ? <div className="mt-0.5 text-xs text-zinc-500 dark:text-zinc-400">{detail}</div> : null}
+      {detail ? <div className="mt-0.5 text-xs text-zinc-600 dark:text-zinc-400">{detail}</div> : null}
     </Card>
   );
 }
@@ -167,9 +168,11 @@ export default async function RunPage({ params }: { params: Params }) {
         <div className="mb-8 grid grid-cols-1 gap-6 xl:grid-cols-2">
           <Section title={alone.charts.throughput.title}>
             <LoadChart data={alone.charts.throughput} testId="chart-throughput" logY={false} toggleable={false} />
+            <LineChartTable data={alone.charts.throughput} />
           </Section>
           <Section title={alone.charts.tpot.title}>
             <LoadChart data={alone.charts.tpot} testId="chart-tpot" logY={false} toggleable={false} />
+            <LineChartTable data={alone.charts.tpot} />
           </Section>
         </div>
       </LoadTooltipProvider>
@@ -191,7 +194,7 @@ export default async function RunPage({ params }: { params: Params }) {
               {run.command}
             </pre>
           ) : (
-            <p className="mb-4 text-sm text-zinc-500 dark:text-zinc-400">No launch command recorded.</p>
+            <p className="mb-4 text-sm text-zinc-600 dark:text-zinc-400">No launch command recorded.</p>
           )}
           <FlagsTable flags={run.flags} />
           <h3 className="mb-2 mt-6 text-sm font-semibold">Environment</h3>
@@ -264,7 +267,7 @@ export default async function RunPage({ params }: { params: Params }) {
             {run.notes}
           </p>
         ) : (
-          <p className="text-sm text-zinc-500 dark:text-zinc-400">No notes.</p>
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">No notes.</p>
         )}
         <div className="mt-4">
           <RunEditor id={run.id} name={run.name} tags={run.tags} notes={run.notes ?? ""} />
