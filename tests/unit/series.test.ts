@@ -1,4 +1,4 @@
-import { describe, expect, it, test } from "vitest";
+import { describe, expect, it } from "vitest";
 import { RUN_COLORS, runColor } from "@/lib/analysis/colors";
 import { seriesOf, singleStreamBars } from "@/lib/analysis/series";
 import type { ResultPoint } from "@/lib/runs/schema";
