@@ -1,8 +1,9 @@
 import type { Metadata, Viewport } from "next";
 import Link from "next/link";
 import { connection } from "next/server";
-import type { ReactNode } from "react";
+import { type ReactNode, Suspense } from "react";
 import { MainNav } from "@/components/ui/MainNav";
+import { NavigationProgress } from "@/components/ui/NavigationProgress";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -33,6 +34,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   return (
     <html lang="en">
       <body className="flex min-h-screen flex-col">
+        <Suspense>
+          <NavigationProgress />
+        </Suspense>
         <a
           href="#main"
           className="sr-only rounded-md bg-blue-700 px-3 py-2 text-sm font-medium text-white focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50"

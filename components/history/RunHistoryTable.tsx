@@ -8,6 +8,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { type ChangeBadge, RunChangeBadges } from "@/components/series/RunChangeBadges";
+import { startNavigationProgress } from "@/components/ui/NavigationProgress";
 import {
   buttonClass,
   DemoBadge,
@@ -220,7 +221,10 @@ export function RunHistoryTable({
           type="button"
           className={primaryButtonClass}
           disabled={selected.length < 2 || tooMany}
-          onClick={() => router.push(`/compare?runs=${selected.map(encodeURIComponent).join(",")}`)}
+          onClick={() => {
+            startNavigationProgress();
+            router.push(`/compare?runs=${selected.map(encodeURIComponent).join(",")}`);
+          }}
           data-testid="compare-selected"
         >
           Compare selected ({selected.length})

@@ -9,8 +9,21 @@ import { formatName } from "@/lib/formats/names";
 import { formatFlag } from "@/lib/runs/flag-format";
 import type { UploadPreview as Preview, PreviewRun } from "@/lib/runs/preview";
 import type { FlagValue, ResultPoint } from "@/lib/runs/schema";
+import { fieldOfPath } from "./fields";
 
-function RunPreview({ run, index, total }: { run: PreviewRun; index: number; total: number }) {
+function RunPreview({
+  run,
+  index,
+  total,
+  issuesAtFields,
+}: {
+  run: PreviewRun;
+  index: number;
+  total: number;
+  issuesAtFields: boolean;
+}) {
+  // Problems the form shows beside their field are not said a second time here.
+  const issues = issuesAtFields ? run.issues.filter((issue) => fieldOfPath(issue.path) === null) : run.issues;
   const doc = run.document;
   const points = (Array.isArray(doc.results) ? doc.results : []) as ResultPoint[];
   const flags = (doc.flags && typeof doc.flags === "object" && !Array.isArray(doc.flags) ? doc.flags : {}) as Record<
@@ -65,9 +78,9 @@ function RunPreview({ run, index, total }: { run: PreviewRun; index: number; tot
           The files do not say: {run.missing.join(", ")}. Fill them in on the left so this run can be compared fairly.
         </p>
       ) : null}
-      {run.issues.length > 0 ? (
+      {issues.length > 0 ? (
         <ul className="list-disc space-y-0.5 pl-5 text-red-700 dark:text-red-400" data-testid="preview-issues">
-          {run.issues.map((issue, issueIndex) => (
+          {issues.map((issue, issueIndex) => (
             <li key={issueIndex}>
               <code className="font-mono text-xs">{issue.path || "(document)"}</code>: {issue.message}
             </li>
@@ -125,6 +138,7 @@ function RunPreview({ run, index, total }: { run: PreviewRun; index: number; tot
 
 export function UploadPreviewPanel({
   preview,
+  issuesAtFields,
   picked,
   onTogglePick,
   split,
@@ -133,6 +147,8 @@ export function UploadPreviewPanel({
   onRepeatsOneRun,
 }: {
   preview: Preview;
+  /** The form shows the problems of its fields beside them (one run only). */
+  issuesAtFields: boolean;
   picked: Set<number> | null;
   onTogglePick: (index: number) => void;
   split: boolean;
@@ -243,7 +259,7 @@ export function UploadPreviewPanel({
         </div>
       ) : null}
       {preview.runs.map((run, index) => (
-        <RunPreview key={index} run={run} index={index} total={preview.runs.length} />
+        <RunPreview key={index} run={run} index={index} total={preview.runs.length} issuesAtFields={issuesAtFields} />
       ))}
     </div>
   );
