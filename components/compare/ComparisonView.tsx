@@ -323,9 +323,20 @@ function FairnessPanel({ comparison }: { comparison: Comparison }) {
   );
 }
 
-function ChartSection({ title, id, children }: { title: string; id: string; children: ReactNode }) {
+function ChartSection({
+  title,
+  id,
+  exportTitle,
+  children,
+}: {
+  title: string;
+  id: string;
+  /** What exported files are named after: the comparison's title. */
+  exportTitle: string;
+  children: ReactNode;
+}) {
   return (
-    <Section title={title} id={`chart-${id}`} aside={<ChartExportButtons chartId={id} fileName={`servebench-${id}`} />}>
+    <Section title={title} id={`chart-${id}`} aside={<ChartExportButtons chartId={id} title={exportTitle} />}>
       <div data-export-chart={id}>{children}</div>
     </Section>
   );
@@ -337,6 +348,7 @@ export function ComparisonView({
   editable,
   notFound,
   truncated,
+  title,
 }: {
   comparison: Comparison;
   /** Recent runs offered in "Add a run" (editable views only). */
@@ -347,7 +359,10 @@ export function ComparisonView({
   notFound: string[];
   /** The link asked for more runs than a comparison holds. */
   truncated: boolean;
+  /** A saved comparison's own title, which exported files are named after; the computed title otherwise. */
+  title?: string;
 }) {
+  const exportTitle = title ?? comparison.summary.title;
   const { series, view, baselineIndex } = comparison;
   const runIds = series.flatMap((item) => item.runs.map((run) => run.id));
   const baseline = series[baselineIndex]!;
@@ -431,7 +446,7 @@ export function ComparisonView({
         </p>
       </Section>
 
-      <ChartSection title="Single stream (concurrency 1)" id="single-stream">
+      <ChartSection title="Single stream (concurrency 1)" id="single-stream" exportTitle={exportTitle}>
         <SingleStreamChart bars={comparison.charts.singleStream} />
         <SingleStreamTable bars={comparison.charts.singleStream} />
       </ChartSection>
@@ -441,19 +456,19 @@ export function ComparisonView({
         xs={comparison.domain.levels.map((level) => level.x)}
       >
         <div className="grid grid-cols-1 gap-x-6 xl:grid-cols-2">
-          <ChartSection title={comparison.charts.throughput.title} id="throughput">
+          <ChartSection title={comparison.charts.throughput.title} id="throughput" exportTitle={exportTitle}>
             <LoadChart data={comparison.charts.throughput} testId="chart-throughput" logY={view.logY} />
             <LineChartTable data={comparison.charts.throughput} />
           </ChartSection>
-          <ChartSection title="Throughput per GPU vs tok/s per user" id="efficiency">
+          <ChartSection title="Throughput per GPU vs tok/s per user" id="efficiency" exportTitle={exportTitle}>
             <EfficiencyChart data={comparison.charts.efficiency} />
             <EfficiencyTable data={comparison.charts.efficiency} />
           </ChartSection>
-          <ChartSection title={comparison.charts.tpot.title} id="tpot">
+          <ChartSection title={comparison.charts.tpot.title} id="tpot" exportTitle={exportTitle}>
             <LoadChart data={comparison.charts.tpot} testId="chart-tpot" logY={view.logY} />
             <LineChartTable data={comparison.charts.tpot} />
           </ChartSection>
-          <ChartSection title={comparison.charts.ttft.title} id="ttft">
+          <ChartSection title={comparison.charts.ttft.title} id="ttft" exportTitle={exportTitle}>
             <LoadChart data={comparison.charts.ttft} testId="chart-ttft" logY={view.logY} />
             <LineChartTable data={comparison.charts.ttft} />
           </ChartSection>

@@ -88,7 +88,7 @@ describe.sequential("importing tool files through the upload page", () => {
     // The missing engine is said once, beside its field (not again in the preview), and Save says why it waits.
     expect(await page.getByTestId("field-error-engine").textContent()).toContain("is required");
     expect(await page.getByTestId("preview-issues").count()).toBe(0);
-    expect(await page.getByTestId("save-blocked-by").textContent()).toBe("Fill in or correct: engine.");
+    expect(await page.getByTestId("save-blocked-by").textContent()).toBe("Fill in or correct: engine, model.");
 
     await page.locator("#field-engine").fill("sglang");
     await page.locator("#field-model").fill("facebook/opt-125m");

@@ -95,6 +95,7 @@ export default async function SavedComparisonPage({
           editable={false}
           notFound={opened.notFound}
           truncated={opened.truncated}
+          title={saved.title}
         />
       ) : (
         <Card>

@@ -1,5 +1,6 @@
 import { NextResponse } from "next/server";
 import { parseCompareView } from "@/lib/analysis/comparison";
+import { exportFileName } from "@/lib/comparisons/file-name";
 import { AppError } from "@/lib/errors";
 import { apiRoute } from "@/lib/http/route";
 import { loadComparison } from "@/lib/runs/comparison-loader";
@@ -13,7 +14,10 @@ export const GET = apiRoute(async (request) => {
     throw new AppError("bad_request", "Name the runs to export: ?runs=<id>,<id>.", [
       { path: "runs", message: "is required" },
     ]);
-  const { runs } = await loadComparison(view);
+  const { runs, comparison } = await loadComparison(view);
   if (runs.length === 0) throw new AppError("not_found", "None of these runs exist.");
-  return NextResponse.json(runs, { headers: { "Content-Disposition": 'attachment; filename="servebench-runs.json"' } });
+  const title = comparison?.summary.title ?? "runs";
+  return NextResponse.json(runs, {
+    headers: { "Content-Disposition": `attachment; filename="${exportFileName(title, new Date(), "json", "runs")}"` },
+  });
 });
