@@ -60,7 +60,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         <footer className="border-t border-zinc-200 py-4 text-xs text-zinc-600 dark:border-zinc-800 dark:text-zinc-400">
           <div className="mx-auto flex max-w-7xl flex-wrap justify-between gap-2 px-4">
             <span>servebench v{VERSION}</span>
-            <a className="underline-offset-2 hover:underline" href="/api/schema">
+            <a className="underline underline-offset-2" href="/api/schema">
               servebench/v1 JSON Schema
             </a>
           </div>

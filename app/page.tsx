@@ -65,7 +65,7 @@ function EmptyHistory() {
   --data @run.json`}
           </pre>
           The format is described by its{" "}
-          <a href="/api/schema" className="text-blue-700 hover:underline dark:text-blue-400">
+          <a href="/api/schema" className="text-blue-700 underline underline-offset-2 dark:text-blue-400">
             JSON Schema
           </a>
           .
@@ -219,7 +219,7 @@ export default async function HistoryPage({ searchParams }: { searchParams: Sear
           data-testid="no-matches"
         >
           No runs match these filters.{" "}
-          <Link href="/" className="text-blue-700 hover:underline dark:text-blue-400">
+          <Link href="/" className="text-blue-700 underline underline-offset-2 dark:text-blue-400">
             Clear filters
           </Link>
         </div>

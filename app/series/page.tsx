@@ -86,7 +86,10 @@ export default async function SeriesListPage({ searchParams }: { searchParams: S
                   <td className={`${tdClass} whitespace-nowrap`}>{formatDate(entry.last_run_at)}</td>
                   <td className={`${tdClass} text-right tabular-nums`}>
                     {entry.open_alerts > 0 ? (
-                      <Link href="/alerts" className="font-medium text-red-700 hover:underline dark:text-red-400">
+                      <Link
+                        href="/alerts"
+                        className="font-medium text-red-700 underline underline-offset-2 dark:text-red-400"
+                      >
                         {entry.open_alerts}
                       </Link>
                     ) : (
@@ -106,7 +109,7 @@ export default async function SeriesListPage({ searchParams }: { searchParams: S
             <>
               {" "}
               · {hidden} with a single run hidden ·{" "}
-              <Link href="/series?all=1" className="text-blue-700 hover:underline dark:text-blue-400">
+              <Link href="/series?all=1" className="text-blue-700 underline underline-offset-2 dark:text-blue-400">
                 show them
               </Link>
             </>

@@ -10,8 +10,11 @@
  */
 import { type ReactNode, useEffect, useRef, useState } from "react";
 
-/** How far ahead of the viewport a chart starts drawing, so it is there by the time it is on screen. */
-const AHEAD = "300px 0px";
+/**
+ * How far ahead of the viewport a chart starts drawing: enough that it is usually drawn by the time it is on
+ * screen, little enough that a chart just below the first screen does not draw while the page is loading.
+ */
+const AHEAD = "100px 0px";
 
 export function InView({ height, children, label }: { height: number; children: ReactNode; label?: string }) {
   const box = useRef<HTMLDivElement>(null);

@@ -188,7 +188,7 @@ function SeriesCard({
                   {item.runs.map((member, index) => (
                     <span key={member.id}>
                       {index > 0 ? ", " : ""}
-                      <Link href={`/runs/${member.id}`} className="hover:underline">
+                      <Link href={`/runs/${member.id}`} className="underline underline-offset-2">
                         {member.name}
                       </Link>
                     </span>

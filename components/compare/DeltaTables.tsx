@@ -9,10 +9,10 @@ import { formatLoadLevel, formatNumber, formatPercentChange } from "@/lib/format
 export const VERDICT_CLASS: Record<Verdict, string> = {
   better: "text-green-700 dark:text-green-400",
   worse: "text-red-700 dark:text-red-400",
-  noise: "text-zinc-600 dark:text-zinc-400",
-  inconclusive: "text-zinc-600 dark:text-zinc-400",
-  same: "text-zinc-600 dark:text-zinc-400",
-  none: "text-zinc-600 dark:text-zinc-400",
+  noise: "muted",
+  inconclusive: "muted",
+  same: "muted",
+  none: "muted",
 };
 
 const VERDICT_TITLE: Partial<Record<Verdict, string>> = {
@@ -54,11 +54,7 @@ export function DeltaTableView({
             {series.map((item, index) => (
               <th key={item.key} scope="col" className={`${thClass} min-w-[9rem] text-right align-bottom`}>
                 <span className="inline-flex items-center gap-1.5">
-                  <span
-                    className="inline-block h-2.5 w-2.5 rounded-full"
-                    style={{ background: item.color }}
-                    aria-hidden
-                  />
+                  <span className="swatch" style={{ background: item.color }} aria-hidden />
                   <span className="normal-case">{item.label}</span>
                   {index === baselineIndex ? <span className="normal-case font-normal">(baseline)</span> : null}
                 </span>
@@ -75,21 +71,14 @@ export function DeltaTableView({
               {row.cells.map((cell, index) => (
                 <td key={index} className={`${tdClass} num`}>
                   {cell.value === null ? (
-                    <span
-                      className="text-xs text-zinc-600 dark:text-zinc-400"
-                      title="This run was not measured at this load level"
-                    >
+                    <span className="text-xs muted" title="This run was not measured at this load level">
                       missing
                     </span>
                   ) : (
                     <>
                       <span>{show(cell.value)}</span>
                       {cell.spread ? (
-                        <span
-                          className="ml-1 text-xs text-zinc-600 dark:text-zinc-400"
-                          data-testid="cell-spread"
-                          title={spreadTitle(cell.spread)}
-                        >
+                        <span className="ml-1 text-xs muted" data-testid="cell-spread" title={spreadTitle(cell.spread)}>
                           ±{formatNumber((cell.spread.interval[1] - cell.spread.interval[0]) / 2)}
                         </span>
                       ) : null}

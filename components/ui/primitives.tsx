@@ -84,10 +84,9 @@ export const inputClass =
   "w-full rounded-md border border-zinc-300 bg-white px-2.5 py-1.5 text-sm text-zinc-900 placeholder:text-zinc-500 dark:placeholder:text-zinc-400 focus:border-blue-500 focus:outline-none focus:ring-2 focus:ring-blue-500/30 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100";
 export const labelClass = "mb-1 block text-xs font-medium text-zinc-600 dark:text-zinc-400";
 
-export const tableClass = "w-full border-collapse text-sm";
-export const thClass =
-  "border-b border-zinc-200 px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:border-zinc-800 dark:text-zinc-400";
-export const tdClass = "border-b border-zinc-100 px-3 py-2 align-top dark:border-zinc-800/60";
+export const tableClass = "data-table";
+export const thClass = "cell-head";
+export const tdClass = "cell";
 
 export function DefinitionList({ items }: { items: { label: string; value: ReactNode }[] }) {
   return (
