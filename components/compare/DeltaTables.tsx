@@ -42,7 +42,7 @@ export function DeltaTableView({
   return (
     <ScrollBox testId={`delta-table-${table.metric}`} label={`${info.label} by load level`}>
       <table className={tableClass}>
-        <caption className="mb-2 text-left text-sm font-semibold">
+        <caption className="sticky left-0 mb-2 max-w-[calc(100vw-2rem)] text-left text-sm font-semibold sm:max-w-none">
           {info.label} ({money ? "$ per million" : info.unit}){" "}
           <span className="font-normal text-zinc-600 dark:text-zinc-400">· {info.better} is better</span>
         </caption>
@@ -52,11 +52,14 @@ export function DeltaTableView({
               Load
             </th>
             {series.map((item, index) => (
-              <th key={item.key} scope="col" className={`${thClass} min-w-[9rem] text-right align-bottom`}>
-                <span className="inline-flex items-center gap-1.5">
-                  <span className="swatch" style={{ background: item.color }} aria-hidden />
-                  <span className="normal-case">{item.label}</span>
-                  {index === baselineIndex ? <span className="normal-case font-normal">(baseline)</span> : null}
+              <th key={item.key} scope="col" className={`${thClass} text-right align-bottom`}>
+                {/* A run's name wraps at its words inside a column of at least 8rem, never letter by letter. */}
+                <span className="inline-flex w-32 items-start justify-end gap-1.5 sm:w-40">
+                  <span className="swatch mt-0.5" style={{ background: item.color }} aria-hidden />
+                  <span className="normal-case">
+                    {item.label}
+                    {index === baselineIndex ? <span className="font-normal"> (baseline)</span> : null}
+                  </span>
                 </span>
               </th>
             ))}

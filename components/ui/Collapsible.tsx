@@ -31,7 +31,7 @@ export function Collapsible({
           aria-expanded={open}
           aria-controls={panel}
           onClick={() => setOpen(!open)}
-          className="inline-flex items-center gap-1.5 rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm font-medium text-zinc-800 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+          className="inline-flex shrink-0 items-center gap-1.5 rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm font-medium whitespace-nowrap text-zinc-800 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
         >
           <span aria-hidden>{open ? "▾" : "▸"}</span>
           {label}

@@ -11,6 +11,7 @@ import { PointsTable, SourcesTable } from "@/components/runs/PointsTable";
 import { RunEditor } from "@/components/runs/RunEditor";
 import { RunSeriesPanel } from "@/components/series/RunSeriesPanel";
 import { buttonClass, Card, DefinitionList, DemoBadge, PageHeader, Section, Tag } from "@/components/ui/primitives";
+import { runColor } from "@/lib/analysis/colors";
 import { buildComparison, parseCompareView } from "@/lib/analysis/comparison";
 import { AppError } from "@/lib/errors";
 import { formatDateTime, formatDuration, formatHardware, formatLoadLevel, formatNumber } from "@/lib/format";
@@ -45,7 +46,7 @@ function Figure({ label, value, detail, testId }: { label: string; value: string
   return (
     <Card>
       <div className="text-xs font-medium uppercase tracking-wide text-zinc-600 dark:text-zinc-400">{label}</div>
-      <div className="mt-1 text-2xl font-semibold tabular-nums" data-testid={testId}>
+      <div className="mt-1 text-xl font-semibold break-words tabular-nums sm:text-2xl" data-testid={testId}>
         {value}
       </div>
       {detail ? <div className="mt-0.5 text-xs text-zinc-600 dark:text-zinc-400">{detail}</div> : null}
@@ -67,7 +68,15 @@ export default async function RunPage({ params }: { params: Params }) {
       <PageHeader
         title={
           <span className="flex flex-wrap items-center gap-3">
-            <span data-testid="run-name">{run.name}</span>
+            <span className="inline-flex items-baseline gap-2">
+              <span
+                className="inline-block h-3 w-3 shrink-0 rounded-full"
+                style={{ background: runColor(run.id) }}
+                title="This run's colour in every chart"
+                aria-hidden
+              />
+              <span data-testid="run-name">{run.name}</span>
+            </span>
             {run.tags.includes("demo") ? <DemoBadge /> : null}
           </span>
         }
@@ -116,7 +125,7 @@ export default async function RunPage({ params }: { params: Params }) {
         </div>
       ) : null}
 
-      <div className="mb-8 grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4">
+      <div className="mb-8 grid grid-cols-2 gap-3 lg:grid-cols-4">
         <Figure
           label="Single stream"
           value={figures.single_stream ? `${formatNumber(figures.single_stream.output_tok_s)} tok/s` : "—"}
