@@ -8,13 +8,13 @@
  *
  * Any chart can use it: wrap the Recharts part, loaded with next/dynamic, in <InView height={…}>.
  */
-import { type ReactNode, useEffect, useRef, useState } from "react";
+import { type ReactNode, startTransition, useEffect, useRef, useState } from "react";
 
 /**
- * How far ahead of the viewport a chart starts drawing: enough that it is usually drawn by the time it is on
- * screen, little enough that a chart just below the first screen does not draw while the page is loading.
+ * A chart starts drawing when any of it enters the viewport, not before: one just below the first screen would
+ * otherwise draw while the page is still loading, on the same main thread the reader is waiting on.
  */
-const AHEAD = "100px 0px";
+const AHEAD = "0px";
 
 export function InView({ height, children, label }: { height: number; children: ReactNode; label?: string }) {
   const box = useRef<HTMLDivElement>(null);
@@ -30,7 +30,8 @@ export function InView({ height, children, label }: { height: number; children: 
     const observer = new IntersectionObserver(
       (entries) => {
         if (entries.some((entry) => entry.isIntersecting)) {
-          setNear(true);
+          // A transition: React may draw the chart in slices, so a scroll or a click is never kept waiting.
+          startTransition(() => setNear(true));
           observer.disconnect();
         }
       },

@@ -220,6 +220,7 @@ async function main(): Promise<void> {
     const pages: [string, string][] = [
       ["history", "/"],
       ["run", `/runs/${data.runIds[5] ?? graphs}`],
+      ["run, 2 levels", `/runs/${graphs}`],
       ["compare", `/compare?runs=${[vllm, noGraphs, graphs, ...sweep].join(",")}&baseline=${noGraphs}`],
       ["saved", `/c/${data.slug}`],
       ["upload", "/upload"],

@@ -88,6 +88,7 @@ describe.sequential("upload → history → compare → share", () => {
     expect(await page.getByTestId("single-stream").textContent()).toBe("27 tok/s");
     expect(await page.getByTestId("peak").textContent()).toBe("2,216 tok/s");
     expect(await page.getByTestId("flags-table").textContent()).toContain("--disable-cuda-graph");
+    await drawEverything(page);
     const line = page.locator("[data-testid=chart-throughput] path.recharts-line-curve");
     await line.first().waitFor();
     expect(await line.count()).toBe(1);

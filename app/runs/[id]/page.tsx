@@ -169,6 +169,12 @@ export default async function RunPage({ params }: { params: Params }) {
         />
       </div>
 
+      {/* The figures first: the table people open a run for, then its charts. */}
+      <Section title={`Results (${run.results.length} load level${run.results.length === 1 ? "" : "s"})`}>
+        <PointsTable points={run.results} />
+        <SourcesTable points={run.results} />
+      </Section>
+
       <LoadTooltipProvider
         rows={alone.tooltip}
         levels={alone.domain.levels.map((level) => level.label)}
@@ -185,11 +191,6 @@ export default async function RunPage({ params }: { params: Params }) {
           </Section>
         </div>
       </LoadTooltipProvider>
-
-      <Section title={`Results (${run.results.length} load level${run.results.length === 1 ? "" : "s"})`}>
-        <PointsTable points={run.results} />
-        <SourcesTable points={run.results} />
-      </Section>
 
       <ImportReport entries={run.not_imported} />
 
