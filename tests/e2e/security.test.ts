@@ -459,6 +459,7 @@ describe.sequential("pages under the CSP", () => {
     const guarded = await guardedPage(context);
     const { page } = guarded;
     await page.goto(`${baseUrl}/compare?runs=${made.join(",")}`);
+    await drawEverything(page);
     const lines = page.locator("[data-testid=chart-throughput] path.recharts-line-curve");
     await lines.first().waitFor();
     expect(await lines.count()).toBe(2);
