@@ -8,6 +8,7 @@ import { formatNumber, formatPercentChange, relativeChange } from "@/lib/format"
 import type { StoredRun } from "@/lib/runs/queries";
 import type { ResultPoint } from "@/lib/runs/schema";
 import { axisName, type LoadDomain, loadDomain } from "./axis";
+import { assignRunColors } from "./colors";
 import { type ConfigChange, diffConfigs } from "./config-diff";
 import {
   buildDeltaTable,
@@ -44,7 +45,7 @@ import {
 } from "./lines";
 import { DELTA_TABLE_METRICS, type MetricKey } from "./metrics";
 import { groupRepeats, repeatsBaseName } from "./repeats";
-import { type SingleStreamBar, seriesColor, singleStreamBars } from "./series";
+import { type SingleStreamBar, singleStreamBars } from "./series";
 import {
   costPerMillionTokens,
   DEFAULT_SLO_STAT,
@@ -468,6 +469,7 @@ export function buildComparison(runs: readonly StoredRun[], view: CompareView): 
   );
   const baselineRun = groups[baselineIndex]?.runs[0];
 
+  const colors = assignRunColors(groups.map((group) => group.runs[0]!.id));
   const drafts: Draft[] = groups.map((group, index) => {
     const run = group.runs[0]!;
     const name = group.runs.length > 1 ? repeatsBaseName(run.name) : run.name;
@@ -484,7 +486,7 @@ export function buildComparison(runs: readonly StoredRun[], view: CompareView): 
       id: run.id,
       label: seriesLabel(name, group.repeats),
       name,
-      color: seriesColor(index),
+      color: colors[index]!,
       runs: group.runs.map((member) => ({ id: member.id, name: member.name })),
       isBaseline: index === baselineIndex,
       hidden: group.runs.some((member) => view.hidden.includes(member.id)),

@@ -16,6 +16,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { migrateDatabase } from "../../lib/db/migrate";
 import { launchBrowser } from "./browser";
+import { drawEverything } from "./pages";
 
 const baseUrl = inject("baseUrl");
 const ROOT = path.join(__dirname, "..", "..");
@@ -430,6 +431,8 @@ describe.sequential("hostile runs in the browser", () => {
     expect(await cards.allTextContents()).toEqual([NAME_A, NAME_B]);
     const changed = (await page.locator("[data-testid=what-changed]").allTextContents()).join("\n");
     expect(changed).toContain(XSS.js);
+    // The charts draw when scrolled to.
+    await drawEverything(page);
     await page.locator("[data-testid=chart-throughput] path.recharts-line-curve").first().waitFor();
     expect(await page.locator("[data-testid=chart-throughput] [data-testid=chart-legend]").textContent()).toContain(
       NAME_B,
@@ -527,6 +530,7 @@ describe.sequential("pages under the CSP", () => {
     const guarded = await guardedPage(context);
     const { page } = guarded;
     await page.goto(`${baseUrl}/compare?runs=${made.join(",")}`);
+    await drawEverything(page);
     const lines = page.locator("[data-testid=chart-throughput] path.recharts-line-curve");
     await lines.first().waitFor();
     expect(await lines.count()).toBe(2);

@@ -1,5 +1,6 @@
 import { parseCompareView } from "@/lib/analysis/comparison";
 import { comparisonCsv } from "@/lib/analysis/export";
+import { exportFileName } from "@/lib/comparisons/file-name";
 import { AppError } from "@/lib/errors";
 import { queryParams } from "@/lib/http/query";
 import { apiRoute, methodsNotAllowed } from "@/lib/http/route";
@@ -19,7 +20,7 @@ export const GET = apiRoute(async (request) => {
   return new Response(comparisonCsv(comparison, runs), {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": 'attachment; filename="servebench-comparison.csv"',
+      "Content-Disposition": `attachment; filename="${exportFileName(comparison.summary.title, new Date(), "csv", "deltas")}"`,
     },
   });
 });

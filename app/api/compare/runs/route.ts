@@ -1,5 +1,6 @@
 import { NextResponse } from "next/server";
 import { parseCompareView } from "@/lib/analysis/comparison";
+import { exportFileName } from "@/lib/comparisons/file-name";
 import { AppError } from "@/lib/errors";
 import { queryParams } from "@/lib/http/query";
 import { apiRoute, methodsNotAllowed } from "@/lib/http/route";
@@ -15,11 +16,14 @@ export const GET = apiRoute(async (request) => {
     throw new AppError("bad_request", "Name the runs to export: ?runs=<id>,<id>.", [
       { path: "runs", message: "is required" },
     ]);
-  const { runs: compared } = await loadComparison(view);
+  const { runs: compared, comparison } = await loadComparison(view);
   if (compared.length === 0) throw new AppError("not_found", "None of these runs exist.");
   // The comparison leaves out per-request rows; the export is the whole documents, uploadable as they are.
   const { runs } = await getRunsByIds(compared.map((run) => run.id));
-  return NextResponse.json(runs, { headers: { "Content-Disposition": 'attachment; filename="servebench-runs.json"' } });
+  const title = comparison?.summary.title ?? "runs";
+  return NextResponse.json(runs, {
+    headers: { "Content-Disposition": `attachment; filename="${exportFileName(title, new Date(), "json", "runs")}"` },
+  });
 });
 
 // The methods this address does not take: 405 with a body that says which it does.
