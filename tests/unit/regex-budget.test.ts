@@ -235,7 +235,9 @@ describe("regular expressions on user text", () => {
   });
 
   it("answers every pathological input within its budget", { timeout: 240_000 }, async () => {
-    const slow = await timePatterns([...literals, ...DYNAMIC_PATTERNS], 5_000);
+    // The stall guard is for a pattern that never finishes; a loaded machine may take several seconds over one
+    // pattern's ~8,800 inputs, so it is generous. The per-input budgets are what this test judges.
+    const slow = await timePatterns([...literals, ...DYNAMIC_PATTERNS], 20_000);
     expect(slow).toEqual([]);
   });
 
