@@ -88,21 +88,21 @@ function lines(file: SourceFile): { record: Json; where: Where; part: string }[]
 
 const STAT_KEY = /^(mean|median|std|p(\d+(?:\.\d+)?))_(ttft|tpot|itl|e2e_latency)_ms$/;
 
-/** `{mean,median,std,p90,p95,p99}_{ttft,tpot,itl,e2e_latency}_ms`; p50 stands in for a missing median. */
+/**
+ * `{mean,median,std,pNN}_{ttft,tpot,itl,e2e_latency}_ms`. Every percentile is kept: p50 as the median when the median
+ * is absent, p90, p95 and p99 in their fields, any other in `percentiles`.
+ */
 function setLatencies(builder: PointBuilder, warnings: string[], record: Json, where: Where): void {
   for (const key of Object.keys(record)) {
     const match = STAT_KEY.exec(key);
     if (!match) continue;
     const [, statWord, percentile, sourceMetric] = match;
-    const metric = sourceMetric === "e2e_latency" ? "e2el" : sourceMetric;
-    let stat: string | undefined = statWord;
+    const metric = sourceMetric === "e2e_latency" ? "e2el" : (sourceMetric as "ttft" | "tpot" | "itl");
     if (percentile !== undefined) {
-      const p = Number(percentile);
-      if (p === 50) stat = `median_${sourceMetric}_ms` in record ? undefined : "median";
-      else stat = p === 90 || p === 95 || p === 99 ? `p${p}` : undefined;
+      builder.percentile(metric, Number(percentile), figure(record, key, where, warnings), key);
+      continue;
     }
-    if (stat === undefined) continue;
-    setFigure(builder, warnings, `${stat}_${metric}_ms` as PointField, record, key, where);
+    setFigure(builder, warnings, `${statWord}_${metric}_ms` as PointField, record, key, where);
   }
 }
 
@@ -280,7 +280,15 @@ function servingFragment(file: SourceFile, record: Json, where: Where, part: str
       warnings.push(
         `${where.label}: requests followed the trace's timestamps (request_rate "trace") without max_concurrency; the run has no load level to file it under and is not imported.`,
       );
-      return { format: "sglang-bench-serving", file: file.name, part, context, points: [], warnings };
+      return {
+        format: "sglang-bench-serving",
+        file: file.name,
+        part,
+        context,
+        points: [],
+        warnings,
+        root: where.path.replace(/\.$/, ""),
+      };
     }
     throw new FormatError(
       `${where.path}request_rate`,
@@ -297,7 +305,18 @@ function servingFragment(file: SourceFile, record: Json, where: Where, part: str
   setLatencies(builder, warnings, record, where);
   const point = builder.build();
   warnings.push(...builder.warnings);
-  return { format: "sglang-bench-serving", file: file.name, part, context, points: [point], warnings };
+  const root = where.path.replace(/\.$/, "");
+  return {
+    format: "sglang-bench-serving",
+    file: file.name,
+    part,
+    context,
+    points: [point],
+    warnings,
+    // The paths in the point's sources are relative to its line.
+    root,
+    notImported: builder.notImported(file.name, root),
+  };
 }
 
 export const sglangBenchServingParser: FormatParser = {
