@@ -62,7 +62,7 @@ export const RunListSchema = z.strictObject({
   total: z.number().int().describe("Runs that match; a lower bound when `total_exact` is false."),
   total_exact: z
     .boolean()
-    .describe("False when a filtered list has more matches than were counted: the total reads \"more than\"."),
+    .describe('False when a filtered list has more matches than were counted: the total reads "more than".'),
 });
 
 const MetricVerdictSchema = z.strictObject({
