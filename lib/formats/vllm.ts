@@ -188,7 +188,16 @@ function setLatencies(builder: PointBuilder, warnings: string[], record: Json, w
     // Without `_ms` the key is a look-alike's: a modified benchmark_serving.py (SemiAnalysis InferenceX's
     // benchmark_serving_random.py) writes median_ttft, p99_tpot… in seconds, and prints them as "(s)". When the
     // same statistic is also written with `_ms`, that one is taken and the look-alike is reported.
-    if (ms === undefined && `${key}_ms` in record) continue;
+    if (ms === undefined && `${key}_ms` in record) {
+      const stated = toNumber(record[key]);
+      if (stated !== null)
+        builder.refused.push({
+          source: key,
+          value: stated,
+          reason: `the same statistic as ${key}_ms, which the point keeps (files that write it without _ms state it in seconds)`,
+        });
+      continue;
+    }
     const unit = ms === undefined ? "s" : "ms";
     if (percentile !== undefined) {
       const value = figure(record, key, where, warnings);

@@ -508,13 +508,24 @@ describe("vllmBenchServeParser: traps, inline", () => {
   });
 
   it("reports a percentile servebench cannot name exactly, and reads a look-alike's percentile in seconds", () => {
-    const fragment = only(vllmBenchServeParser.parse(inline({ ...base, "p99.9999_ttft_ms": 812, "p99.9_ttft": 0.75 })));
+    const fragment = only(
+      vllmBenchServeParser.parse(inline({ ...base, "p99.9999_ttft_ms": 812, "p99.9_ttft": 0.75, p99_ttft: 0.734 })),
+    );
     const point = onlyPoint(fragment);
     expect(point.percentiles?.ttft).toEqual({ "p99.9": 750 });
     expect(point.sources?.["percentiles.ttft.p99.9"]).toBe("p99.9_ttft");
     expect(fragment.warnings).toEqual([
       "inline.json: p99.9_ttft has no _ms in the name: read as seconds (the modified benchmark_serving.py that writes such keys states them in s) and stored in ms.",
     ]);
+    // p99_ttft beside p99_ttft_ms: the _ms key wins, the other is the same statistic again.
+    expect(point.p99_ttft_ms).toBe(base.p99_ttft_ms);
+    expect(fragment.notImported).toContainEqual({
+      file: "inline.json",
+      field: "p99_ttft",
+      value: 0.734,
+      reason:
+        "the same statistic as p99_ttft_ms, which the point keeps (files that write it without _ms state it in seconds)",
+    });
     expect(fragment.notImported).toContainEqual({
       file: "inline.json",
       field: "p99.9999_ttft_ms",
