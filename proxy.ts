@@ -10,7 +10,9 @@
  * `headers()` in next.config.js, which applies to every response; the policy set here replaces that CSP.
  */
 import { type NextRequest, NextResponse } from "next/server";
+import { AppError } from "@/lib/errors";
 import { WWW_AUTHENTICATE, writeAccessDenial } from "@/lib/http/auth";
+import { errorBody } from "@/lib/http/errors";
 
 export function contentSecurityPolicy(nonce: string, development: boolean): string {
   return [
@@ -40,6 +42,40 @@ function newNonce(): string {
   return btoa(String.fromCharCode(...bytes));
 }
 
+/** The headers next.config.js gives every response, for the answers this file makes itself. */
+const SECURITY_HEADERS: Record<string, string> = {
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "strict-origin-when-cross-origin",
+  "X-Frame-Options": "DENY",
+};
+
+function withSecurityHeaders<T extends Response>(response: T, csp: string): T {
+  response.headers.set("Content-Security-Policy", csp);
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.headers.set(name, value);
+  return response;
+}
+
+/** The path as the request wrote it, percent-escapes and all. */
+function rawPathname(request: NextRequest): string {
+  const url = request.url;
+  const afterHost = url.indexOf("/", url.indexOf("//") + 2);
+  const path = afterHost < 0 ? "/" : url.slice(afterHost);
+  return path.replace(/[?#].*$/s, "") || "/";
+}
+
+/** A `%` not followed by two hex digits, or escapes that are not UTF-8 (`%C0%AE`, `%FF%FE`). */
+export function hasMalformedEscape(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** Where the app's own not-found page is rendered for an address it cannot read. */
+export const MALFORMED_ADDRESS_PAGE = "/_malformed-address";
+
 export function proxy(request: NextRequest): NextResponse {
   const nonce = newNonce();
   const csp = contentSecurityPolicy(nonce, process.env.NODE_ENV === "development");
@@ -47,30 +83,45 @@ export function proxy(request: NextRequest): NextResponse {
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("Content-Security-Policy", csp);
   requestHeaders.set("x-nonce", nonce);
+
+  // An address whose percent-escapes do not decode: Next's router would answer a bare text/plain 500 for it.
+  // The API answers the one error shape; a page address gets the app's own not-found page.
+  const path = rawPathname(request);
+  if (hasMalformedEscape(path)) {
+    if (path.startsWith("/api/")) {
+      const error = new AppError(
+        "bad_request",
+        "The address has a malformed percent-escape (% must be followed by two hex digits that spell UTF-8).",
+      );
+      return withSecurityHeaders(NextResponse.json(errorBody(error), { status: 400 }), csp);
+    }
+    const target = new URL(MALFORMED_ADDRESS_PAGE, request.url);
+    return withSecurityHeaders(NextResponse.rewrite(target, { request: { headers: requestHeaders } }), csp);
+  }
+  // Trailing slashes are redirected here rather than by Next (skipTrailingSlashRedirect in next.config.js), so
+  // the redirect carries the security headers too.
+  if (path.length > 1 && path.endsWith("/")) {
+    const target = new URL(request.url);
+    let end = path.length;
+    while (end > 1 && path[end - 1] === "/") end -= 1;
+    target.pathname = path.slice(0, end);
+    return withSecurityHeaders(NextResponse.redirect(target, 308), csp);
+  }
+
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   response.headers.set("Content-Security-Policy", csp);
 
   // The handler answers this write 401 (requireWriteAccess, the same test); the challenge goes with it.
   const write = request.method !== "GET" && request.method !== "HEAD" && request.nextUrl.pathname.startsWith("/api/");
-  if (write && writeAccessDenial(request)) {
+  if (write && writeAccessDenial(request)?.code === "unauthorized") {
     response.headers.set("WWW-Authenticate", WWW_AUTHENTICATE);
   }
   return response;
 }
 
 export const config = {
-  matcher: [
-    {
-      // Every path: pages, API routes, /_next/static, public files, unknown paths (404).
-      source: "/:path*",
-      // Except requests whose body is chunked or 10 MB and more. When a proxy runs, Next buffers the request
-      // body for it and cuts it silently at 10 MB (experimental.proxyClientMaxBodySize), which would corrupt
-      // a large upload; a declared Content-Length under 10,000,000 cannot exceed that buffer. Those uploads
-      // skip the proxy: their JSON answers keep next.config.js's headers and strict fallback CSP.
-      missing: [
-        { type: "header", key: "content-length", value: "\\d{8,}" },
-        { type: "header", key: "transfer-encoding" },
-      ],
-    },
-  ],
+  // Every path: pages, API routes, /_next/static, public files, unknown paths (404), uploads of any size (Next
+  // buffers a body for the proxy up to experimental.proxyClientMaxBodySize, set above the upload limit in
+  // next.config.js, so no upload is cut).
+  matcher: "/:path*",
 };

@@ -51,7 +51,13 @@ export default defineConfig({
                 ...integration,
                 // SQLite's own migration tests stay in the SQLite project (PostgreSQL's have a file of their own),
                 // and so does the inference-server bench runner's, which touches no database.
-                exclude: ["tests/integration/migrations.test.ts", "tests/integration/bench-measure.test.ts"],
+                // SQLite's storage limits (max_page_count, query_only) have their PostgreSQL counterpart in
+                // postgresql-storage.test.ts.
+                exclude: [
+                  "tests/integration/migrations.test.ts",
+                  "tests/integration/bench-measure.test.ts",
+                  "tests/integration/storage.test.ts",
+                ],
                 globalSetup: ["tests/integration/postgresql-global-setup.ts"],
                 env: { SERVEBENCH_TEST_DATABASE: "postgresql" },
               },

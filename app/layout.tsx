@@ -1,26 +1,31 @@
-import type { Metadata } from "next";
+import type { Metadata, Viewport } from "next";
 import Link from "next/link";
 import { connection } from "next/server";
-import type { ReactNode } from "react";
+import { type ReactNode, Suspense } from "react";
+import { MainNav } from "@/components/ui/MainNav";
+import { NavigationProgress } from "@/components/ui/NavigationProgress";
 import "./globals.css";
 
 export const metadata: Metadata = {
   title: { default: "servebench", template: "%s · servebench" },
   description: "Keep, compare and share LLM inference-server benchmark runs.",
+  // A team's internal record: no page belongs in a search engine. robots.txt still lets crawlers fetch saved
+  // comparisons (/c/…) and their preview image, so chat apps can unfurl a shared link; this tag keeps those
+  // pages out of the index all the same.
+  robots: { index: false, follow: false },
+};
+
+export const viewport: Viewport = {
+  width: "device-width",
+  initialScale: 1,
+  colorScheme: "light dark",
+  themeColor: [
+    { media: "(prefers-color-scheme: light)", color: "#ffffff" },
+    { media: "(prefers-color-scheme: dark)", color: "#09090b" },
+  ],
 };
 
 const VERSION = process.env.NEXT_PUBLIC_SERVEBENCH_VERSION ?? "dev";
-
-function NavLink({ href, children }: { href: string; children: ReactNode }) {
-  return (
-    <Link
-      href={href}
-      className="rounded-md px-3 py-1.5 text-sm font-medium text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900 dark:text-zinc-300 dark:hover:bg-zinc-800 dark:hover:text-white"
-    >
-      {children}
-    </Link>
-  );
-}
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
   // Every page renders per request, so Next can put the request's CSP nonce (proxy.ts) on its scripts; a page
@@ -29,28 +34,35 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   return (
     <html lang="en">
       <body className="flex min-h-screen flex-col">
+        <Suspense>
+          <NavigationProgress />
+        </Suspense>
+        <a
+          href="#main"
+          className="sr-only rounded-md bg-blue-700 px-3 py-2 text-sm font-medium text-white focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50"
+        >
+          Skip to content
+        </a>
         <header className="border-b border-zinc-200 dark:border-zinc-800">
-          <nav className="mx-auto flex max-w-7xl items-center gap-2 px-4 py-3" aria-label="Main">
-            <Link href="/" className="mr-4 flex items-baseline gap-2 font-semibold tracking-tight">
+          <nav
+            className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-1 px-4 py-2 sm:py-3"
+            aria-label="Main"
+          >
+            <Link href="/" className="font-semibold tracking-tight">
               <span className="text-lg">servebench</span>
             </Link>
-            <NavLink href="/">Runs</NavLink>
-            <NavLink href="/compare">Compare</NavLink>
-            <NavLink href="/comparisons">Saved</NavLink>
-            <NavLink href="/series">Series</NavLink>
-            <NavLink href="/alerts">Alerts</NavLink>
-            <NavLink href="/upload">Upload</NavLink>
+            <MainNav />
           </nav>
         </header>
-        <main className="mx-auto w-full max-w-7xl flex-1 px-4 py-6">{children}</main>
-        <footer className="border-t border-zinc-200 py-4 text-xs text-zinc-500 dark:border-zinc-800 dark:text-zinc-400">
-          <div className="mx-auto flex max-w-7xl justify-between px-4">
+        <main id="main" tabIndex={-1} className="mx-auto w-full max-w-7xl min-w-0 flex-1 px-4 py-6 focus:outline-none">
+          {children}
+        </main>
+        <footer className="border-t border-zinc-200 py-4 text-xs text-zinc-600 dark:border-zinc-800 dark:text-zinc-400">
+          <div className="mx-auto flex max-w-7xl flex-wrap justify-between gap-2 px-4">
             <span>servebench v{VERSION}</span>
-            <span>
-              <a className="hover:underline" href="/api/schema">
-                servebench/v1 JSON Schema
-              </a>
-            </span>
+            <a className="underline underline-offset-2" href="/api/schema">
+              servebench/v1 JSON Schema
+            </a>
           </div>
         </footer>
       </body>

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { RunHistoryTable, type SortableColumn } from "@/components/history/RunHistoryTable";
+import { Collapsible } from "@/components/ui/Collapsible";
 import { buttonClass, inputClass, labelClass, PageHeader, primaryButtonClass } from "@/components/ui/primitives";
 import { historyHref, parseListQueryLenient } from "@/lib/runs/list-query";
 import { countRuns, listFilterOptions, listRuns, type RunListQuery, type SortKey } from "@/lib/runs/queries";
@@ -15,6 +16,27 @@ function sortColumn(query: RunListQuery, key: SortKey, label: string, numeric = 
   const firstDir = key === "date" || key === "single_stream" || key === "peak" ? "desc" : "asc";
   const dir = active === null ? firstDir : active === "asc" ? "desc" : "asc";
   return { label, href: historyHref({ ...query, sort: key, dir, page: 1 }), active, numeric };
+}
+
+const SORT_CHOICES: [SortKey, string][] = [
+  ["date", "Date"],
+  ["single_stream", "Single stream tok/s"],
+  ["peak", "Peak tok/s"],
+  ["name", "Name"],
+  ["engine", "Engine"],
+  ["model", "Model"],
+];
+
+/** The filters in force, for the folded filter panel on a phone. */
+function filterSummary(query: RunListQuery): string {
+  const parts = [
+    query.q ? `“${query.q}”` : null,
+    query.engine ? `engine ${query.engine}` : null,
+    query.model ? `model ${query.model}` : null,
+    query.gpu ? `GPU ${query.gpu}` : null,
+    query.tag ? `tag ${query.tag}` : null,
+  ].filter((part): part is string => part !== null);
+  return parts.length > 0 ? parts.join(" · ") : "none set";
 }
 
 function EmptyHistory() {
@@ -43,7 +65,7 @@ function EmptyHistory() {
   --data @run.json`}
           </pre>
           The format is described by its{" "}
-          <a href="/api/schema" className="text-blue-700 hover:underline dark:text-blue-400">
+          <a href="/api/schema" className="text-blue-700 underline underline-offset-2 dark:text-blue-400">
             JSON Schema
           </a>
           .
@@ -126,44 +148,82 @@ export default async function HistoryPage({ searchParams }: { searchParams: Sear
         }
       />
       <search>
-        <form method="get" action="/" className="mb-4 flex flex-wrap items-end gap-3">
-          <div className="min-w-[14rem] flex-1">
-            <label htmlFor="filter-q" className={labelClass}>
-              Search name, model, command, notes
-            </label>
-            <input
-              id="filter-q"
-              name="q"
-              type="search"
-              defaultValue={query.q ?? ""}
-              className={inputClass}
-              placeholder="e.g. cuda-graph"
-            />
-          </div>
-          <FilterSelect name="engine" label="Engine" value={query.engine} options={options.engines} />
-          <FilterSelect name="model" label="Model" value={query.model} options={options.models} />
-          <FilterSelect name="gpu" label="GPU" value={query.gpu} options={options.gpus} />
-          <FilterSelect name="tag" label="Tag" value={query.tag} options={options.tags} />
-          {query.sort !== "date" ? <input type="hidden" name="sort" value={query.sort} /> : null}
-          {query.dir !== "desc" ? <input type="hidden" name="dir" value={query.dir} /> : null}
-          <button type="submit" className={buttonClass}>
-            Filter
-          </button>
-          {filtered ? (
-            <Link href="/" className="py-1.5 text-sm text-blue-700 hover:underline dark:text-blue-400">
-              Clear filters
-            </Link>
-          ) : null}
-        </form>
+        <Collapsible label="Filters" summary={filterSummary(query)} testId="history-filters">
+          <form method="get" action="/" className="mb-4 flex flex-wrap items-end gap-3">
+            <div className="min-w-[14rem] flex-1">
+              <label htmlFor="filter-q" className={labelClass}>
+                Search name, model, command, notes
+              </label>
+              <input
+                id="filter-q"
+                name="q"
+                type="search"
+                defaultValue={query.q ?? ""}
+                className={inputClass}
+                placeholder="e.g. cuda-graph"
+              />
+            </div>
+            <FilterSelect name="engine" label="Engine" value={query.engine} options={options.engines} />
+            <FilterSelect name="model" label="Model" value={query.model} options={options.models} />
+            <FilterSelect name="gpu" label="GPU" value={query.gpu} options={options.gpus} />
+            <FilterSelect name="tag" label="Tag" value={query.tag} options={options.tags} />
+            {/* The table's headers sort on a laptop; a phone shows no header row, so it sorts here. */}
+            <div className="flex gap-3 sm:hidden">
+              <div>
+                <label htmlFor="filter-sort" className={labelClass}>
+                  Sort by
+                </label>
+                <select id="filter-sort" name="sort" defaultValue={query.sort} className={inputClass}>
+                  {SORT_CHOICES.map(([value, label]) => (
+                    <option key={value} value={value}>
+                      {label}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <div>
+                <label htmlFor="filter-dir" className={labelClass}>
+                  Order
+                </label>
+                <select id="filter-dir" name="dir" defaultValue={query.dir} className={inputClass}>
+                  <option value="desc">highest, newest, Z→A first</option>
+                  <option value="asc">lowest, oldest, A→Z first</option>
+                </select>
+              </div>
+            </div>
+            <button type="submit" className={buttonClass}>
+              Filter
+            </button>
+            {filtered ? (
+              <Link href="/" className="py-1.5 text-sm text-blue-700 hover:underline dark:text-blue-400">
+                Clear filters
+              </Link>
+            ) : null}
+          </form>
+        </Collapsible>
       </search>
 
-      {total === 0 ? (
+      {total > 0 && query.page > pages ? (
+        <div
+          className="rounded-lg border border-dashed border-zinc-300 p-6 text-sm dark:border-zinc-700"
+          data-testid="page-past-end"
+        >
+          There is no page {query.page}: {total} run{total === 1 ? "" : "s"} fill{total === 1 ? "s" : ""} {pages} page
+          {pages === 1 ? "" : "s"} of {query.per_page}.{" "}
+          <Link
+            href={historyHref({ ...query, page: pages })}
+            className="font-medium text-blue-700 hover:underline dark:text-blue-400"
+          >
+            Go to the last page ({pages})
+          </Link>
+        </div>
+      ) : total === 0 ? (
         <div
           className="rounded-lg border border-dashed border-zinc-300 p-6 text-sm dark:border-zinc-700"
           data-testid="no-matches"
         >
           No runs match these filters.{" "}
-          <Link href="/" className="text-blue-700 hover:underline dark:text-blue-400">
+          <Link href="/" className="text-blue-700 underline underline-offset-2 dark:text-blue-400">
             Clear filters
           </Link>
         </div>

@@ -6,7 +6,9 @@ export type ErrorCode =
   | "invalid_json"
   | "bad_request"
   | "unauthorized"
+  | "forbidden"
   | "not_found"
+  | "method_not_allowed"
   | "payload_too_large"
   | "unsupported_media_type"
   | "validation_failed"
@@ -15,6 +17,8 @@ export type ErrorCode =
   | "conflict"
   | "database_busy"
   | "database_unavailable"
+  | "disk_full"
+  | "database_read_only"
   | "internal_error";
 
 export interface ErrorIssue {
@@ -35,6 +39,11 @@ export class AppError extends Error {
   }
 }
 
+/** Request text repeated in a message, cut to `max` characters: a 1 MB name must not make a 1 MB error. */
+export function excerpt(text: string, max = 200): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
 export function notFoundError(what: string): AppError {
-  return new AppError("not_found", `${what} not found`);
+  return new AppError("not_found", `${excerpt(what, 240)} not found`);
 }

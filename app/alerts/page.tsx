@@ -82,7 +82,7 @@ export default async function AlertsPage({ searchParams }: { searchParams: Searc
                   </span>
                   {alert.active ? <span className="text-xs text-red-700 dark:text-red-400">ongoing</span> : null}
                 </div>
-                <div className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">
+                <div className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">
                   detected {formatDateTime(alert.detected_at)} · {alert.violations} point
                   {alert.violations === 1 ? "" : "s"} from{" "}
                   <Link href={`/runs/${alert.start_run_id}`} className="hover:underline">

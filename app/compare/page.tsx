@@ -48,7 +48,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Sear
         <Card>
           <p className="text-sm">
             Pick two or more runs in the{" "}
-            <Link href="/" className="text-blue-700 hover:underline dark:text-blue-400">
+            <Link href="/" className="text-blue-700 underline underline-offset-2 dark:text-blue-400">
               history
             </Link>{" "}
             and press <strong>Compare selected</strong>, or choose a run to start with:
@@ -69,7 +69,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Sear
         <Card>
           <p className="text-sm" data-testid="compare-missing">
             None of the runs in this link exist any more ({loaded.notFound.join(", ")}). They may have been deleted.{" "}
-            <Link href="/" className="text-blue-700 hover:underline dark:text-blue-400">
+            <Link href="/" className="text-blue-700 underline underline-offset-2 dark:text-blue-400">
               Back to the history
             </Link>
           </p>

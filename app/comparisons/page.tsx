@@ -81,7 +81,7 @@ export default async function SavedComparisonsPage({ searchParams }: { searchPar
                     >
                       {item.title}
                     </Link>
-                    <span className="shrink-0 text-xs text-zinc-500 tabular-nums dark:text-zinc-400">
+                    <span className="shrink-0 text-xs text-zinc-600 tabular-nums dark:text-zinc-400">
                       {item.runs.length} run{item.runs.length === 1 ? "" : "s"} · {formatDate(item.created_at)}
                     </span>
                   </div>
@@ -94,7 +94,7 @@ export default async function SavedComparisonsPage({ searchParams }: { searchPar
           </ul>
           {pages > 1 ? (
             <nav className="mt-4 flex items-center justify-between text-sm" aria-label="Pages">
-              <span className="text-zinc-500 dark:text-zinc-400">
+              <span className="text-zinc-600 dark:text-zinc-400">
                 Page {query.page} of {pages}
               </span>
               <span className="flex gap-2">

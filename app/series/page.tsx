@@ -60,7 +60,10 @@ export default async function SeriesListPage({ searchParams }: { searchParams: S
                       {entry.name}
                     </Link>
                     {entry.explicit ? null : (
-                      <span className="ml-2 text-xs text-zinc-500" title="Runs of the same configuration">
+                      <span
+                        className="ml-2 text-xs text-zinc-600 dark:text-zinc-400"
+                        title="Runs of the same configuration"
+                      >
                         by configuration
                       </span>
                     )}
@@ -73,7 +76,9 @@ export default async function SeriesListPage({ searchParams }: { searchParams: S
                     {entry.last_value !== null && entry.last_metric
                       ? `${formatNumber(entry.last_value)} ${entry.last_metric.unit}`
                       : "—"}
-                    {entry.last_metric ? <div className="text-xs text-zinc-500">{entry.last_metric.label}</div> : null}
+                    {entry.last_metric ? (
+                      <div className="text-xs text-zinc-600 dark:text-zinc-400">{entry.last_metric.label}</div>
+                    ) : null}
                   </td>
                   <td className={tdClass}>
                     <Sparkline values={entry.trend} label={`${entry.last_metric?.label ?? "trend"} of the last runs`} />
@@ -81,7 +86,10 @@ export default async function SeriesListPage({ searchParams }: { searchParams: S
                   <td className={`${tdClass} whitespace-nowrap`}>{formatDate(entry.last_run_at)}</td>
                   <td className={`${tdClass} text-right tabular-nums`}>
                     {entry.open_alerts > 0 ? (
-                      <Link href="/alerts" className="font-medium text-red-700 hover:underline dark:text-red-400">
+                      <Link
+                        href="/alerts"
+                        className="font-medium text-red-700 underline underline-offset-2 dark:text-red-400"
+                      >
                         {entry.open_alerts}
                       </Link>
                     ) : (
@@ -101,7 +109,7 @@ export default async function SeriesListPage({ searchParams }: { searchParams: S
             <>
               {" "}
               · {hidden} with a single run hidden ·{" "}
-              <Link href="/series?all=1" className="text-blue-700 hover:underline dark:text-blue-400">
+              <Link href="/series?all=1" className="text-blue-700 underline underline-offset-2 dark:text-blue-400">
                 show them
               </Link>
             </>

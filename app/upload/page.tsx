@@ -13,7 +13,7 @@ export default function UploadPage() {
           <>
             Drop the files your benchmark tool wrote: vLLM, SGLang, GuideLLM, AIPerf, LLMPerf, inference-perf,
             TensorRT-LLM, llama-bench, llm-d reports, or{" "}
-            <a href="/api/schema" className="text-blue-700 hover:underline dark:text-blue-400">
+            <a href="/api/schema" className="text-blue-700 underline underline-offset-2 dark:text-blue-400">
               servebench/v1
             </a>{" "}
             (a run downloaded from any servebench). Several files, a folder or a .zip of one become one run with a point

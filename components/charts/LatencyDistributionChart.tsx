@@ -5,10 +5,16 @@
  * curve: at a latency on the x axis, the share of the level's requests that took no longer. Buttons switch
  * between TTFT, TPOT and e2e latency; a level's tail is where its curve flattens towards 100%.
  */
+import dynamic from "next/dynamic";
 import { useState } from "react";
-import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { DistributionMetric, LatencyDistributions } from "@/lib/analysis/server-metrics";
-import { formatNumber } from "@/lib/format";
+import { ChartPlaceholder, InView } from "./InView";
+
+// Recharts arrives only when the chart is scrolled to (InView), as the other charts.
+const Plot = dynamic(() => import("./LatencyDistributionPlot").then((module) => module.LatencyDistributionPlot), {
+  ssr: false,
+  loading: () => <ChartPlaceholder />,
+});
 
 const NAMES: Record<DistributionMetric, string> = { ttft: "TTFT", tpot: "TPOT", e2el: "E2E latency" };
 
@@ -46,48 +52,9 @@ export function LatencyDistributionChart({
         ))}
       </fieldset>
       <div className="text-zinc-600 dark:text-zinc-400" data-chart>
-        <ResponsiveContainer width="100%" height={height}>
-          <LineChart margin={{ top: 8, right: 24, bottom: 8, left: 8 }}>
-            <CartesianGrid strokeDasharray="3 3" stroke="currentColor" strokeOpacity={0.15} />
-            <XAxis
-              dataKey="value"
-              type="number"
-              domain={["auto", "auto"]}
-              tickFormatter={(value: number) => formatNumber(value)}
-              stroke="currentColor"
-              height={32}
-              label={{ value: `${NAMES[shown.metric]} (ms)`, position: "insideBottom", offset: -2, fontSize: 11 }}
-            />
-            <YAxis
-              dataKey="p"
-              type="number"
-              domain={[0, 100]}
-              ticks={[0, 25, 50, 75, 90, 99, 100]}
-              tickFormatter={(p: number) => `${p}%`}
-              stroke="currentColor"
-              width={48}
-            />
-            <Tooltip
-              labelFormatter={(value) => `${formatNumber(Number(value))} ms`}
-              formatter={(p, name) => [`${formatNumber(Number(p))}% of requests at most`, String(name)]}
-              contentStyle={{ borderRadius: 6, fontSize: 12 }}
-            />
-            <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={null} />
-            {shown.levels.map((level) => (
-              <Line
-                key={level.key}
-                data={level.quantiles}
-                dataKey="p"
-                name={level.label}
-                stroke={level.color}
-                strokeWidth={2}
-                dot={false}
-                isAnimationActive={false}
-                type="linear"
-              />
-            ))}
-          </LineChart>
-        </ResponsiveContainer>
+        <InView height={height}>
+          <Plot shown={shown} metricName={NAMES[shown.metric]} height={height} />
+        </InView>
       </div>
       {sampled.length > 0 ? (
         <p className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">

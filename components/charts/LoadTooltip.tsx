@@ -7,6 +7,7 @@
  */
 import { createContext, type ReactNode, useContext } from "react";
 import type { TooltipEntry, TooltipFigure } from "@/lib/analysis/comparison";
+import { TooltipBox } from "./TooltipBox";
 
 interface Rows {
   rows: TooltipEntry[][];
@@ -24,10 +25,10 @@ export function LoadTooltipProvider({ children, ...value }: Rows & { children: R
 const VERDICT_TEXT: Record<TooltipFigure["verdict"], string> = {
   better: "text-green-700 dark:text-green-400",
   worse: "text-red-700 dark:text-red-400",
-  noise: "text-zinc-500",
-  inconclusive: "text-zinc-500",
-  same: "text-zinc-500",
-  none: "text-zinc-500",
+  noise: "text-zinc-600 dark:text-zinc-400",
+  inconclusive: "text-zinc-600 dark:text-zinc-400",
+  same: "text-zinc-600 dark:text-zinc-400",
+  none: "text-zinc-600 dark:text-zinc-400",
 };
 
 interface TooltipProps {
@@ -43,25 +44,22 @@ export function LoadTooltip(props: TooltipProps) {
   if (!props.active || index < 0) return null;
   const entries = rows[index] ?? [];
   return (
-    <div
-      className="max-w-[22rem] rounded-md border border-zinc-200 bg-white p-2 text-xs text-zinc-900 shadow-md dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
-      data-testid="load-tooltip"
-    >
+    <TooltipBox testId="load-tooltip">
       <div className="mb-1 font-semibold">{levels[index]}</div>
-      {entries.length === 0 ? <p className="text-zinc-500">No run was measured here.</p> : null}
+      {entries.length === 0 ? <p className="text-zinc-600 dark:text-zinc-400">No run was measured here.</p> : null}
       {entries.map((entry) => (
         <div key={entry.key} className="mb-1.5 last:mb-0">
           <div className="flex items-center gap-1.5 font-medium">
             <span className="inline-block h-2 w-2 rounded-full" style={{ background: entry.color }} aria-hidden />
             <span className="truncate">{entry.label}</span>
-            {entry.isBaseline ? <span className="font-normal text-zinc-500">(baseline)</span> : null}
+            {entry.isBaseline ? <span className="font-normal text-zinc-600 dark:text-zinc-400">(baseline)</span> : null}
             {entry.overSlo ? <span className="font-normal text-red-700 dark:text-red-400">over SLO</span> : null}
           </div>
           <table className="ml-3.5 tabular-nums">
             <tbody>
               {entry.figures.map((figure) => (
                 <tr key={figure.name}>
-                  <td className="pr-2 text-zinc-500 dark:text-zinc-400">{figure.name}</td>
+                  <td className="pr-2 text-zinc-600 dark:text-zinc-400">{figure.name}</td>
                   <td className="pr-2 text-right">{figure.text}</td>
                   <td className={`text-right ${VERDICT_TEXT[figure.verdict]}`}>{figure.change ?? ""}</td>
                 </tr>
@@ -70,6 +68,6 @@ export function LoadTooltip(props: TooltipProps) {
           </table>
         </div>
       ))}
-    </div>
+    </TooltipBox>
   );
 }

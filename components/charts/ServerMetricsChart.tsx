@@ -7,71 +7,15 @@
  * (one synchronized tooltip per panel), and the TTFT panel's tooltip lists every server figure of the
  * level. It draws what lib/analysis/server-metrics prepared: a null is a gap, never a zero.
  */
-import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import {
-  type ServerMetricsChartData,
-  type ServerMetricsRow,
-  type ServerPanel,
-  serverSummaryLines,
-} from "@/lib/analysis/server-metrics";
-import { formatNumber } from "@/lib/format";
+import dynamic from "next/dynamic";
+import type { ServerMetricsChartData, ServerPanel } from "@/lib/analysis/server-metrics";
+import { ChartPlaceholder, InView } from "./InView";
 
-function unitText(value: number, unit: string): string {
-  if (unit === "%") return `${formatNumber(value)}%`;
-  return unit ? `${formatNumber(value)} ${unit}` : formatNumber(value);
-}
-
-interface TooltipProps {
-  active?: boolean;
-  label?: unknown;
-  payload?: readonly { payload?: ServerMetricsRow }[];
-}
-
-function PanelTooltip({
-  active,
-  payload,
-  panel,
-  data,
-  full,
-}: TooltipProps & { panel: ServerPanel; data: ServerMetricsChartData; full: boolean }) {
-  const row = payload?.[0]?.payload;
-  if (!active || !row) return null;
-  return (
-    <div
-      className="max-w-sm rounded-md border border-zinc-200 bg-white p-2 text-xs text-zinc-800 shadow dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
-      data-testid={`server-tooltip-${panel.id}`}
-    >
-      <div className="mb-1 font-semibold">{row.level}</div>
-      {data.series.map((series) => {
-        const own = panel.lines
-          .filter((line) => line.field.startsWith(`${series.key}__`))
-          .map((line) => {
-            const value = row[line.field];
-            return typeof value === "number" ? `${line.kind}: ${unitText(value, panel.unit)}` : null;
-          })
-          .filter((text): text is string => text !== null);
-        // The TTFT panel's tooltip says everything the server reported at the level.
-        const others = full ? serverSummaryLines(row, series.key) : [];
-        if (own.length === 0 && others.length === 0) return null;
-        return (
-          <div key={series.key} className="mt-1" data-series={series.key}>
-            {data.series.length > 1 ? (
-              <div className="font-medium" style={{ color: series.color }}>
-                {series.label}
-              </div>
-            ) : null}
-            {own.length > 0 ? <div className="tabular-nums">{own.join(" · ")}</div> : null}
-            {others.map((text) => (
-              <div key={text} className="tabular-nums text-zinc-600 dark:text-zinc-300">
-                {text}
-              </div>
-            ))}
-          </div>
-        );
-      })}
-    </div>
-  );
-}
+// Recharts arrives only when a panel is scrolled to (InView), as the other charts.
+const Plot = dynamic(() => import("./ServerMetricsPlot").then((module) => module.ServerMetricsPanelPlot), {
+  ssr: false,
+  loading: () => <ChartPlaceholder />,
+});
 
 function PanelChart({
   panel,
@@ -86,11 +30,6 @@ function PanelChart({
   height: number;
   testId: string;
 }) {
-  const tickLabels = new Map(data.ticks.map((x, index) => [x, data.tickLabels[index] ?? formatNumber(x)]));
-  const levelAt = new Map(data.rows.map((row) => [row.x, row.level]));
-  const colorOf = (field: string) =>
-    data.series.find((series) => field.startsWith(`${series.key}__`))?.color ?? "#2563eb";
-  const xLabel = (x: number) => levelAt.get(x) ?? formatNumber(x);
   return (
     <figure
       className="rounded-lg border border-zinc-200 p-3 dark:border-zinc-800"
@@ -113,50 +52,9 @@ function PanelChart({
         </div>
       ) : (
         <div className="text-zinc-600 dark:text-zinc-400">
-          <ResponsiveContainer width="100%" height={height}>
-            <LineChart data={data.rows} syncId={syncId} margin={{ top: 8, right: 16, bottom: 4, left: 4 }}>
-              <CartesianGrid strokeDasharray="3 3" stroke="currentColor" strokeOpacity={0.15} />
-              <XAxis
-                dataKey="x"
-                type="number"
-                domain={data.domain}
-                ticks={data.ticks}
-                tickFormatter={(x: number) => tickLabels.get(x) ?? formatNumber(x)}
-                stroke="currentColor"
-                height={28}
-                allowDecimals
-                interval={0}
-              />
-              <YAxis
-                stroke="currentColor"
-                width={52}
-                tickFormatter={(value: number) => formatNumber(value)}
-                domain={panel.unit === "%" ? [0, 100] : [0, "auto"]}
-              />
-              <Tooltip
-                labelFormatter={(x) => xLabel(Number(x))}
-                wrapperStyle={{ zIndex: panel.id === "ttft" ? 40 : 30 }}
-                content={<PanelTooltip panel={panel} data={data} full={panel.id === "ttft"} />}
-              />
-              {panel.lines.length > 1 ? <Legend wrapperStyle={{ fontSize: 11 }} itemSorter={null} /> : null}
-              {panel.lines.map((line) => (
-                <Line
-                  key={line.field}
-                  dataKey={line.field}
-                  name={line.label}
-                  stroke={colorOf(line.field)}
-                  strokeDasharray={line.dashed ? "5 4" : undefined}
-                  strokeOpacity={line.dashed ? 0.7 : 1}
-                  strokeWidth={2}
-                  dot={{ r: 3 }}
-                  activeDot={{ r: 5 }}
-                  connectNulls={false}
-                  isAnimationActive={false}
-                  type="linear"
-                />
-              ))}
-            </LineChart>
-          </ResponsiveContainer>
+          <InView height={height}>
+            <Plot panel={panel} data={data} syncId={syncId} height={height} />
+          </InView>
         </div>
       )}
     </figure>

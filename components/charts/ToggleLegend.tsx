@@ -7,10 +7,23 @@ import { useToggleSeries } from "@/components/compare/use-query-update";
  */
 import type { ChartSeries } from "@/lib/analysis/series";
 
+/** A run's colour as a short line with its dot; hollow while the series is hidden. */
+export function LegendSwatch({ color, hollow = false }: { color: string; hollow?: boolean }) {
+  return (
+    <svg width="18" height="10" viewBox="0 0 18 10" aria-hidden className="shrink-0">
+      <line x1="1" y1="5" x2="17" y2="5" stroke={color} strokeWidth="2" strokeDasharray={hollow ? "3 3" : undefined} />
+      <circle cx="9" cy="5" r="3.5" fill={hollow ? "none" : color} stroke={color} strokeWidth="1.5" />
+    </svg>
+  );
+}
+
 export function ToggleLegend({ series }: { series: ChartSeries[] }) {
   const toggle = useToggleSeries();
   return (
-    <ul className="mt-1 flex flex-wrap justify-center gap-x-4 gap-y-1 text-xs" data-testid="chart-legend">
+    <ul
+      className="mt-1 flex flex-wrap justify-start gap-x-4 sm:justify-center gap-y-1 text-xs"
+      data-testid="chart-legend"
+    >
       {series.map((item) => (
         <li key={item.key}>
           <button
@@ -18,13 +31,15 @@ export function ToggleLegend({ series }: { series: ChartSeries[] }) {
             data-legend-label={item.label}
             data-legend-color={item.color}
             data-legend-hidden={item.hidden ? "true" : "false"}
-            className={`inline-flex items-center gap-1.5 hover:underline ${item.hidden ? "opacity-40 line-through" : ""}`}
+            className={`inline-flex min-h-6 items-center gap-1.5 rounded px-1 hover:underline ${
+              item.hidden ? "text-zinc-600 line-through dark:text-zinc-400" : "text-zinc-900 dark:text-zinc-100"
+            }`}
             onClick={() => item.id && toggle(item.id)}
             aria-pressed={!item.hidden}
             title={item.hidden ? "Show this series" : "Hide this series"}
           >
-            <span className="inline-block h-2.5 w-2.5 rounded-full" style={{ background: item.color }} aria-hidden />
-            <span style={{ color: item.color }}>{item.label}</span>
+            <LegendSwatch color={item.color} hollow={item.hidden} />
+            <span>{item.label}</span>
           </button>
         </li>
       ))}

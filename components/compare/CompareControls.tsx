@@ -344,7 +344,7 @@ export function RemoveRunButton({
   return (
     <button
       type="button"
-      className="text-xs text-zinc-500 hover:text-red-700 hover:underline dark:text-zinc-400 dark:hover:text-red-400"
+      className="text-xs text-zinc-600 hover:text-red-700 hover:underline dark:text-zinc-400 dark:hover:text-red-400"
       onClick={() => {
         if (rest.length === 0) router.push("/compare");
         else

@@ -4,11 +4,13 @@
  */
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { EfficiencyTable, LineChartTable, SingleStreamTable } from "@/components/charts/ChartData";
 import { EfficiencyChart } from "@/components/charts/EfficiencyChart";
 import { LoadChart } from "@/components/charts/LoadChart";
 import { LoadTooltipProvider } from "@/components/charts/LoadTooltip";
 import { SingleStreamChart } from "@/components/charts/SingleStreamChart";
 import { ComparisonServerMetrics } from "@/components/runs/ServerMetricsPanel";
+import { Collapsible } from "@/components/ui/Collapsible";
 import { Card, DemoBadge, Section } from "@/components/ui/primitives";
 import type { Comparison, ComparisonSeries } from "@/lib/analysis/comparison";
 import type { HeadlineDelta } from "@/lib/analysis/deltas";
@@ -34,7 +36,7 @@ function SpreadText({ spread, testId }: { spread: Spread | undefined; testId: st
   if (!spread) return null;
   return (
     <span
-      className="block text-xs font-normal text-zinc-500 dark:text-zinc-400"
+      className="block text-xs font-normal text-zinc-600 dark:text-zinc-400"
       data-testid={testId}
       title={spreadTitle(spread)}
     >
@@ -45,7 +47,7 @@ function SpreadText({ spread, testId }: { spread: Spread | undefined; testId: st
 }
 
 function ChangeLine({ delta, unit, testId }: { delta: HeadlineDelta; unit: string; testId: string }) {
-  if (delta.value === null) return <span className="text-zinc-500 dark:text-zinc-400">not measured</span>;
+  if (delta.value === null) return <span className="text-zinc-600 dark:text-zinc-400">not measured</span>;
   if (delta.base === null || delta.change === null) {
     return (
       <>
@@ -104,7 +106,7 @@ function SloLine({ item, baseline }: { item: ComparisonSeries; baseline: Compari
     ) : null;
   return (
     <div>
-      <dt className="text-xs uppercase tracking-wide text-zinc-500 dark:text-zinc-400">Goodput at the SLO</dt>
+      <dt className="text-xs uppercase tracking-wide text-zinc-600 dark:text-zinc-400">Goodput at the SLO</dt>
       <dd className="font-medium tabular-nums">
         <span
           className={slo.compared.change !== null ? VERDICT_CLASS[slo.compared.verdict] : undefined}
@@ -114,7 +116,9 @@ function SloLine({ item, baseline }: { item: ComparisonSeries; baseline: Compari
         >
           {text}
         </span>
-        {slo.interpolated ? <span className="ml-1 text-xs text-zinc-500">(interpolated)</span> : null}
+        {slo.interpolated ? (
+          <span className="ml-1 text-xs text-zinc-600 dark:text-zinc-400">(interpolated)</span>
+        ) : null}
         {cost}
       </dd>
     </div>
@@ -126,10 +130,10 @@ function InteractivityLine({ item }: { item: ComparisonSeries }) {
   if (!at) return null;
   return (
     <div>
-      <dt className="text-xs uppercase tracking-wide text-zinc-500 dark:text-zinc-400">At equal interactivity</dt>
+      <dt className="text-xs uppercase tracking-wide text-zinc-600 dark:text-zinc-400">At equal interactivity</dt>
       <dd className="tabular-nums" data-testid="interactivity-delta">
         {"reason" in at ? (
-          <span className="text-sm text-zinc-500 dark:text-zinc-400">{at.reason}</span>
+          <span className="text-sm text-zinc-600 dark:text-zinc-400">{at.reason}</span>
         ) : (
           <span className={`font-medium ${VERDICT_CLASS[at.verdict]}`} data-verdict={at.verdict}>
             at {formatNumber(at.at)} tok/s/user: {formatChangeLine(at.base, at.value, "tok/s/GPU")}
@@ -172,13 +176,13 @@ function SeriesCard({
               {item.name}
             </Link>
           </div>
-          <div className="mt-0.5 break-words text-xs text-zinc-500 dark:text-zinc-400">
+          <div className="mt-0.5 break-words text-xs text-zinc-600 dark:text-zinc-400">
             {engineDisplayName(run.engine)}
             {run.engine_version ? ` ${run.engine_version}` : ""} · {run.model} · {formatHardware(run.hardware)}
             {item.gpuCount === null ? " · GPU count unknown" : ""}
           </div>
           {item.repeats > 1 ? (
-            <div className="mt-0.5 text-xs text-zinc-500 dark:text-zinc-400" data-testid="repeats">
+            <div className="mt-0.5 text-xs text-zinc-600 dark:text-zinc-400" data-testid="repeats">
               Mean of {item.repeats} repeats
               {item.runs.length > 1 ? (
                 <>
@@ -186,7 +190,7 @@ function SeriesCard({
                   {item.runs.map((member, index) => (
                     <span key={member.id}>
                       {index > 0 ? ", " : ""}
-                      <Link href={`/runs/${member.id}`} className="hover:underline">
+                      <Link href={`/runs/${member.id}`} className="underline underline-offset-2">
                         {member.name}
                       </Link>
                     </span>
@@ -212,7 +216,7 @@ function SeriesCard({
       </div>
       <dl className="mt-3 space-y-1.5 text-sm" data-testid="headline-card" data-run-id={run.id}>
         <div>
-          <dt className="text-xs uppercase tracking-wide text-zinc-500 dark:text-zinc-400">
+          <dt className="text-xs uppercase tracking-wide text-zinc-600 dark:text-zinc-400">
             Single stream{headline.singleStream.derived ? " (derived from TPOT)" : ""}
           </dt>
           <dd className="font-medium tabular-nums">
@@ -220,7 +224,7 @@ function SeriesCard({
           </dd>
         </div>
         <div>
-          <dt className="text-xs uppercase tracking-wide text-zinc-500 dark:text-zinc-400">
+          <dt className="text-xs uppercase tracking-wide text-zinc-600 dark:text-zinc-400">
             Peak throughput{headline.peak.value !== null ? ` @ ${formatLoadLevel(headline.peak)}` : ""}
           </dt>
           <dd className="font-medium tabular-nums">
@@ -231,13 +235,13 @@ function SeriesCard({
         <InteractivityLine item={item} />
         {run.server_startup_s !== undefined ? (
           <div>
-            <dt className="text-xs uppercase tracking-wide text-zinc-500 dark:text-zinc-400">Server start-up</dt>
+            <dt className="text-xs uppercase tracking-wide text-zinc-600 dark:text-zinc-400">Server start-up</dt>
             <dd className="tabular-nums">{formatNumber(run.server_startup_s)} s</dd>
           </div>
         ) : null}
         {run.speculative ? (
           <div>
-            <dt className="text-xs uppercase tracking-wide text-zinc-500 dark:text-zinc-400">Speculative decoding</dt>
+            <dt className="text-xs uppercase tracking-wide text-zinc-600 dark:text-zinc-400">Speculative decoding</dt>
             <dd>
               {run.speculative.method ?? "on"}
               {run.speculative.acceptance_rate !== undefined
@@ -249,9 +253,9 @@ function SeriesCard({
       </dl>
       {item.isBaseline ? null : (
         <div className="mt-3 border-t border-zinc-100 pt-2 dark:border-zinc-800" data-testid="what-changed">
-          <div className="text-xs uppercase tracking-wide text-zinc-500 dark:text-zinc-400">What changed</div>
+          <div className="text-xs uppercase tracking-wide text-zinc-600 dark:text-zinc-400">What changed</div>
           {item.changes.length === 0 ? (
-            <p className="text-sm text-zinc-500 dark:text-zinc-400">Same configuration as the baseline.</p>
+            <p className="text-sm text-zinc-600 dark:text-zinc-400">Same configuration as the baseline.</p>
           ) : (
             <ul className="mt-1 space-y-0.5 font-mono text-xs">
               {item.changes.map((change) => (
@@ -321,9 +325,20 @@ function FairnessPanel({ comparison }: { comparison: Comparison }) {
   );
 }
 
-function ChartSection({ title, id, children }: { title: string; id: string; children: ReactNode }) {
+function ChartSection({
+  title,
+  id,
+  exportTitle,
+  children,
+}: {
+  title: string;
+  id: string;
+  /** What exported files are named after: the comparison's title. */
+  exportTitle: string;
+  children: ReactNode;
+}) {
   return (
-    <Section title={title} id={`chart-${id}`} aside={<ChartExportButtons chartId={id} fileName={`servebench-${id}`} />}>
+    <Section title={title} id={`chart-${id}`} aside={<ChartExportButtons chartId={id} title={exportTitle} />}>
       <div data-export-chart={id}>{children}</div>
     </Section>
   );
@@ -336,6 +351,7 @@ export function ComparisonView({
   notFound,
   truncated,
   runs,
+  title,
 }: {
   comparison: Comparison;
   /** The compared runs, for the server's figures beside the curves (repeats averaged as the series are). */
@@ -348,7 +364,10 @@ export function ComparisonView({
   notFound: string[];
   /** The link asked for more runs than a comparison holds. */
   truncated: boolean;
+  /** A saved comparison's own title, which exported files are named after; the computed title otherwise. */
+  title?: string;
 }) {
+  const exportTitle = title ?? comparison.summary.title;
   const { series, view, baselineIndex } = comparison;
   const runIds = series.flatMap((item) => item.runs.map((run) => run.id));
   const baseline = series[baselineIndex]!;
@@ -370,24 +389,26 @@ export function ComparisonView({
           ))}
         </div>
       ) : null}
-      <div className="mb-4 flex flex-wrap items-end gap-4">
-        <BaselinePicker runs={allRuns} baselineId={baseline.id} />
-        {editable && runIds.length < 12 ? <AddRunPicker candidates={candidates} runIds={runIds} /> : null}
-        <NoiseControl noisePct={view.noisePct} effectivePct={comparison.noise.pct} />
-        <StatPicker stat={view.stat} />
-        <LogYToggle logY={view.logY} />
-        <ComparisonExportLinks query={exportQuery} />
-      </div>
-      <div className="mb-6">
-        <SloCostControls
-          ttftMs={view.slo.ttft_ms}
-          tpotMs={view.slo.tpot_ms}
-          sloStat={view.slo.stat}
-          gpus={gpus}
-          prices={view.prices}
-          atUser={view.atUser}
-        />
-      </div>
+      <Collapsible label="View options" summary={`baseline ${baseline.label}`} testId="view-options">
+        <div className="mb-4 flex flex-wrap items-end gap-4">
+          <BaselinePicker runs={allRuns} baselineId={baseline.id} />
+          {editable && runIds.length < 12 ? <AddRunPicker candidates={candidates} runIds={runIds} /> : null}
+          <NoiseControl noisePct={view.noisePct} effectivePct={comparison.noise.pct} />
+          <StatPicker stat={view.stat} />
+          <LogYToggle logY={view.logY} />
+          <ComparisonExportLinks query={exportQuery} />
+        </div>
+        <div className="mb-6">
+          <SloCostControls
+            ttftMs={view.slo.ttft_ms}
+            tpotMs={view.slo.tpot_ms}
+            sloStat={view.slo.stat}
+            gpus={gpus}
+            prices={view.prices}
+            atUser={view.atUser}
+          />
+        </div>
+      </Collapsible>
 
       {notFound.length > 0 || truncated ? (
         <div
@@ -418,7 +439,7 @@ export function ComparisonView({
             />
           ))}
         </div>
-        <p className="mt-2 text-xs text-zinc-500 dark:text-zinc-400" data-testid="noise-note">
+        <p className="mt-2 text-xs text-zinc-600 dark:text-zinc-400" data-testid="noise-note">
           {comparison.noise.source === "repeats"
             ? `Changes smaller than ±${formatNumber(comparison.noise.pct)}% are shown as within noise: the threshold follows the repeats' spread (the widest half-range of output throughput at a level, relative to its mean). Type a threshold to set your own.`
             : comparison.noise.pct > 0
@@ -430,8 +451,9 @@ export function ComparisonView({
         </p>
       </Section>
 
-      <ChartSection title="Single stream (concurrency 1)" id="single-stream">
+      <ChartSection title="Single stream (concurrency 1)" id="single-stream" exportTitle={exportTitle}>
         <SingleStreamChart bars={comparison.charts.singleStream} />
+        <SingleStreamTable bars={comparison.charts.singleStream} />
       </ChartSection>
       <LoadTooltipProvider
         rows={comparison.tooltip}
@@ -439,17 +461,21 @@ export function ComparisonView({
         xs={comparison.domain.levels.map((level) => level.x)}
       >
         <div className="grid grid-cols-1 gap-x-6 xl:grid-cols-2">
-          <ChartSection title={comparison.charts.throughput.title} id="throughput">
+          <ChartSection title={comparison.charts.throughput.title} id="throughput" exportTitle={exportTitle}>
             <LoadChart data={comparison.charts.throughput} testId="chart-throughput" logY={view.logY} />
+            <LineChartTable data={comparison.charts.throughput} />
           </ChartSection>
-          <ChartSection title="Throughput per GPU vs tok/s per user" id="efficiency">
+          <ChartSection title="Throughput per GPU vs tok/s per user" id="efficiency" exportTitle={exportTitle}>
             <EfficiencyChart data={comparison.charts.efficiency} />
+            <EfficiencyTable data={comparison.charts.efficiency} />
           </ChartSection>
-          <ChartSection title={comparison.charts.tpot.title} id="tpot">
+          <ChartSection title={comparison.charts.tpot.title} id="tpot" exportTitle={exportTitle}>
             <LoadChart data={comparison.charts.tpot} testId="chart-tpot" logY={view.logY} />
+            <LineChartTable data={comparison.charts.tpot} />
           </ChartSection>
-          <ChartSection title={comparison.charts.ttft.title} id="ttft">
+          <ChartSection title={comparison.charts.ttft.title} id="ttft" exportTitle={exportTitle}>
             <LoadChart data={comparison.charts.ttft} testId="chart-ttft" logY={view.logY} />
+            <LineChartTable data={comparison.charts.ttft} />
           </ChartSection>
         </div>
       </LoadTooltipProvider>

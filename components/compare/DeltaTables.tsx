@@ -1,6 +1,6 @@
 /** Every load level × run for one metric: the value and its change against the baseline, coloured by verdict. */
 
-import { tableClass, tdClass, thClass } from "@/components/ui/primitives";
+import { ScrollBox, tableClass, tdClass, thClass } from "@/components/ui/primitives";
 import type { DeltaTable, Verdict } from "@/lib/analysis/deltas";
 import type { Spread } from "@/lib/analysis/intervals";
 import type { ChartSeries } from "@/lib/analysis/series";
@@ -9,10 +9,10 @@ import { formatLoadLevel, formatNumber, formatPercentChange } from "@/lib/format
 export const VERDICT_CLASS: Record<Verdict, string> = {
   better: "text-green-700 dark:text-green-400",
   worse: "text-red-700 dark:text-red-400",
-  noise: "text-zinc-500 dark:text-zinc-400",
-  inconclusive: "text-zinc-500 dark:text-zinc-400",
-  same: "text-zinc-500 dark:text-zinc-400",
-  none: "text-zinc-500 dark:text-zinc-400",
+  noise: "muted",
+  inconclusive: "muted",
+  same: "muted",
+  none: "muted",
 };
 
 const VERDICT_TITLE: Partial<Record<Verdict, string>> = {
@@ -40,25 +40,26 @@ export function DeltaTableView({
   const money = table.unit === "$";
   const show = (value: number) => (money ? `$${formatNumber(value)}` : formatNumber(value));
   return (
-    <div className="overflow-x-auto" data-testid={`delta-table-${table.metric}`}>
+    <ScrollBox testId={`delta-table-${table.metric}`} label={`${info.label} by load level`}>
       <table className={tableClass}>
-        <caption className="mb-2 text-left text-sm font-semibold">
+        <caption className="sticky left-0 mb-2 max-w-[calc(100vw-2rem)] text-left text-sm font-semibold sm:max-w-none">
           {info.label} ({money ? "$ per million" : info.unit}){" "}
-          <span className="font-normal text-zinc-500 dark:text-zinc-400">· {info.better} is better</span>
+          <span className="font-normal text-zinc-600 dark:text-zinc-400">· {info.better} is better</span>
         </caption>
         <thead>
           <tr>
-            <th className={thClass}>Load</th>
+            <th scope="col" className={thClass}>
+              Load
+            </th>
             {series.map((item, index) => (
-              <th key={item.key} className={`${thClass} text-right`}>
-                <span className="inline-flex items-center gap-1.5">
-                  <span
-                    className="inline-block h-2.5 w-2.5 rounded-full"
-                    style={{ background: item.color }}
-                    aria-hidden
-                  />
-                  <span className="normal-case">{item.label}</span>
-                  {index === baselineIndex ? <span className="normal-case font-normal">(baseline)</span> : null}
+              <th key={item.key} scope="col" className={`${thClass} text-right align-bottom`}>
+                {/* A run's name wraps at its words inside a column of at least 8rem, never letter by letter. */}
+                <span className="inline-flex w-32 items-start justify-end gap-1.5 sm:w-40">
+                  <span className="swatch mt-0.5" style={{ background: item.color }} aria-hidden />
+                  <span className="normal-case">
+                    {item.label}
+                    {index === baselineIndex ? <span className="font-normal"> (baseline)</span> : null}
+                  </span>
                 </span>
               </th>
             ))}
@@ -67,22 +68,20 @@ export function DeltaTableView({
         <tbody>
           {table.rows.map((row) => (
             <tr key={row.level.key}>
-              <td className={`${tdClass} whitespace-nowrap font-medium`}>{formatLoadLevel(row.level)}</td>
+              <th scope="row" className={`${tdClass} whitespace-nowrap text-left font-medium`}>
+                {formatLoadLevel(row.level)}
+              </th>
               {row.cells.map((cell, index) => (
                 <td key={index} className={`${tdClass} num`}>
                   {cell.value === null ? (
-                    <span className="text-xs text-zinc-400" title="This run was not measured at this load level">
+                    <span className="text-xs muted" title="This run was not measured at this load level">
                       missing
                     </span>
                   ) : (
                     <>
                       <span>{show(cell.value)}</span>
                       {cell.spread ? (
-                        <span
-                          className="ml-1 text-xs text-zinc-500 dark:text-zinc-400"
-                          data-testid="cell-spread"
-                          title={spreadTitle(cell.spread)}
-                        >
+                        <span className="ml-1 text-xs muted" data-testid="cell-spread" title={spreadTitle(cell.spread)}>
                           ±{formatNumber((cell.spread.interval[1] - cell.spread.interval[0]) / 2)}
                         </span>
                       ) : null}
@@ -114,6 +113,6 @@ export function DeltaTableView({
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollBox>
   );
 }

@@ -5,6 +5,7 @@
  * and a background so it reads outside the page), the delta tables as CSV and the runs as JSON.
  */
 import { buttonClass } from "@/components/ui/primitives";
+import { exportFileName } from "@/lib/comparisons/file-name";
 
 const LEGEND_ROW = 20;
 
@@ -85,13 +86,15 @@ async function svgToPng(svg: string, width: number, height: number, scale = 2): 
   }
 }
 
-export function ChartExportButtons({ chartId, fileName }: { chartId: string; fileName: string }) {
+/** A chart's file: the comparison's title, today's date where the reader is, and the chart. */
+export function ChartExportButtons({ chartId, title }: { chartId: string; title: string }) {
   const exportAs = async (kind: "svg" | "png") => {
     const container = document.querySelector(`[data-export-chart="${chartId}"]`);
     const drawn = container ? standaloneSvg(container) : null;
     if (!drawn) return;
-    if (kind === "svg") download(new Blob([drawn.svg], { type: "image/svg+xml" }), `${fileName}.svg`);
-    else download(await svgToPng(drawn.svg, drawn.width, drawn.height), `${fileName}.png`);
+    const fileName = exportFileName(title, new Date(), kind, chartId);
+    if (kind === "svg") download(new Blob([drawn.svg], { type: "image/svg+xml" }), fileName);
+    else download(await svgToPng(drawn.svg, drawn.width, drawn.height), fileName);
   };
   const small =
     "rounded border border-zinc-300 px-1.5 py-0.5 text-xs text-zinc-600 hover:bg-zinc-50 dark:border-zinc-700 dark:text-zinc-400 dark:hover:bg-zinc-800";

@@ -3,6 +3,7 @@
 /** Change some query parameters of the current page, keeping the rest: the URL holds the view. */
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useCallback } from "react";
+import { startNavigationProgress } from "@/components/ui/NavigationProgress";
 
 export function useQueryUpdate(): (changes: Record<string, string | null>, mode?: "push" | "replace") => void {
   const router = useRouter();
@@ -27,6 +28,7 @@ export function useQueryUpdate(): (changes: Record<string, string | null>, mode?
       // Commas read better in a shared link than %2C.
       const query = params.toString().replace(/%2C/g, ",");
       const href = query ? `${pathname}?${query}` : pathname;
+      startNavigationProgress();
       if (mode === "replace") router.replace(href, { scroll: false });
       else router.push(href, { scroll: false });
     },

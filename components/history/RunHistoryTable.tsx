@@ -8,6 +8,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { type ChangeBadge, RunChangeBadges } from "@/components/series/RunChangeBadges";
+import { startNavigationProgress } from "@/components/ui/NavigationProgress";
 import {
   buttonClass,
   DemoBadge,
@@ -17,11 +18,29 @@ import {
   tdClass,
   thClass,
 } from "@/components/ui/primitives";
+import { runColor } from "@/lib/analysis/colors";
 import { formatDate, formatHardware, formatLoadLevel, formatNumber } from "@/lib/format";
 import type { RunSummary } from "@/lib/runs/queries";
 
 const STORAGE_KEY = "servebench:selected-runs";
 const MAX_COMPARED = 12;
+
+// On a phone each run is a small card: the tick on the left, then name; engine and model; single stream and
+// peak; hardware; date and tags. From `sm` up it is the table row it always was.
+const ROW =
+  "max-sm:grid max-sm:grid-cols-[2rem_minmax(0,1fr)_minmax(0,1fr)] max-sm:gap-x-2 max-sm:border-b max-sm:border-zinc-200 max-sm:py-2 max-sm:dark:border-zinc-800";
+const CELL = "max-sm:block max-sm:border-0 max-sm:px-0 max-sm:py-0.5";
+
+/** The run's own colour (lib/analysis/colors.ts), the one its lines have in every chart. */
+function RunSwatch({ id }: { id: string }) {
+  return (
+    <span
+      className="mr-1.5 inline-block h-2.5 w-2.5 rounded-full align-baseline"
+      style={{ background: runColor(id) }}
+      aria-hidden
+    />
+  );
+}
 
 export interface SortableColumn {
   label: string;
@@ -64,16 +83,22 @@ export function RunHistoryTable({
   const header = (key: string) => {
     const column = columns[key];
     if (!column) return null;
-    const arrow = column.active === "asc" ? " ↑" : column.active === "desc" ? " ↓" : "";
+    // Every sortable header says so: an arrow for the sorted column, a double arrow for the others.
+    const arrow = column.active === "asc" ? "↑" : column.active === "desc" ? "↓" : "↕";
     return (
       <th
+        scope="col"
         className={`${thClass} ${column.numeric ? "text-right" : ""}`}
         aria-sort={column.active === "asc" ? "ascending" : column.active === "desc" ? "descending" : undefined}
       >
         {column.href ? (
-          <Link href={column.href} className="hover:text-zinc-900 dark:hover:text-white">
+          <Link
+            href={column.href}
+            className="inline-flex items-center gap-1 whitespace-nowrap hover:text-zinc-900 dark:hover:text-white"
+            title={`Sort by ${column.label.toLowerCase()}`}
+          >
             {column.label}
-            {arrow}
+            <span aria-hidden>{arrow}</span>
           </Link>
         ) : (
           column.label
@@ -85,34 +110,11 @@ export function RunHistoryTable({
   const tooMany = selected.length > MAX_COMPARED;
   return (
     <div>
-      <div className="sticky top-0 z-10 mb-2 flex flex-wrap items-center gap-3 bg-white/90 py-2 backdrop-blur dark:bg-zinc-950/90">
-        <button
-          type="button"
-          className={primaryButtonClass}
-          disabled={selected.length < 2 || tooMany}
-          onClick={() => router.push(`/compare?runs=${selected.map(encodeURIComponent).join(",")}`)}
-          data-testid="compare-selected"
-        >
-          Compare selected ({selected.length})
-        </button>
-        {selected.length > 0 ? (
-          <button type="button" className={buttonClass} onClick={() => update([])}>
-            Clear selection
-          </button>
-        ) : null}
-        <span className="text-sm text-zinc-500 dark:text-zinc-400">
-          {tooMany
-            ? `At most ${MAX_COMPARED} runs can be compared at once.`
-            : selected.length < 2
-              ? "Tick two or more runs to compare them; the first ticked is the baseline."
-              : "The first ticked run is the baseline."}
-        </span>
-      </div>
-      <div className="overflow-x-auto">
-        <table className={tableClass} data-testid="runs-table">
-          <thead>
+      <div className="sm:overflow-x-auto">
+        <table className={`${tableClass} max-sm:block`} data-testid="runs-table">
+          <thead className="max-sm:sr-only">
             <tr>
-              <th className={`${thClass} w-8`}>
+              <th scope="col" className={`${thClass} w-8`}>
                 <span className="sr-only">Select</span>
               </th>
               {header("name")}
@@ -125,16 +127,16 @@ export function RunHistoryTable({
               {header("tags")}
             </tr>
           </thead>
-          <tbody>
+          <tbody className="max-sm:block">
             {runs.map((run) => {
               const checked = selected.includes(run.id);
               return (
                 <tr
                   key={run.id}
-                  className={checked ? "bg-blue-50 dark:bg-blue-950/40" : "hover:bg-zinc-50 dark:hover:bg-zinc-900"}
+                  className={`${ROW} ${checked ? "bg-blue-50 dark:bg-blue-950" : "hover:bg-zinc-50 dark:hover:bg-zinc-900"}`}
                   data-run-id={run.id}
                 >
-                  <td className={tdClass}>
+                  <td className={`${tdClass} ${CELL} max-sm:row-span-5 max-sm:pt-0.5`}>
                     <input
                       type="checkbox"
                       className="h-4 w-4 accent-blue-600"
@@ -143,7 +145,8 @@ export function RunHistoryTable({
                       aria-label={`Select ${run.name}`}
                     />
                   </td>
-                  <td className={`${tdClass} max-w-xs`}>
+                  <td className={`${tdClass} ${CELL} max-w-xs max-sm:col-span-2 max-sm:max-w-none`}>
+                    <RunSwatch id={run.id} />
                     <Link href={run.url} className="font-medium text-blue-700 hover:underline dark:text-blue-400">
                       {run.name}
                     </Link>
@@ -154,15 +157,20 @@ export function RunHistoryTable({
                       </span>
                     ) : null}
                   </td>
-                  <td className={`${tdClass} whitespace-nowrap`}>
+                  <td className={`${tdClass} ${CELL} whitespace-nowrap max-sm:text-sm`}>
                     {run.engine}
                     {run.engine_version ? (
-                      <span className="text-zinc-500 dark:text-zinc-400"> {run.engine_version}</span>
+                      <span className="text-zinc-600 dark:text-zinc-400"> {run.engine_version}</span>
                     ) : null}
                   </td>
-                  <td className={`${tdClass} max-w-[14rem] break-words`}>{run.model}</td>
-                  <td className={tdClass}>{formatHardware(run.hardware)}</td>
-                  <td className={`${tdClass} num`}>
+                  <td className={`${tdClass} ${CELL} max-w-[14rem] break-words max-sm:text-sm`}>{run.model}</td>
+                  <td
+                    className={`${tdClass} ${CELL} max-sm:col-span-2 max-sm:text-xs max-sm:text-zinc-600 max-sm:dark:text-zinc-400`}
+                  >
+                    {formatHardware(run.hardware)}
+                  </td>
+                  <td className={`${tdClass} ${CELL} num max-sm:text-left`}>
+                    <span className="text-xs text-zinc-600 sm:hidden dark:text-zinc-400">single stream </span>
                     {run.single_stream ? (
                       <span
                         title={run.single_stream.derived ? "Derived: 1000 / mean TPOT at concurrency 1" : undefined}
@@ -174,20 +182,24 @@ export function RunHistoryTable({
                       "—"
                     )}
                   </td>
-                  <td className={`${tdClass} num`}>
+                  <td className={`${tdClass} ${CELL} num max-sm:text-left`}>
+                    <span className="text-xs text-zinc-600 sm:hidden dark:text-zinc-400">peak </span>
                     {run.peak ? (
                       <>
                         {formatNumber(run.peak.output_tok_s)}{" "}
-                        <span className="text-xs text-zinc-500 dark:text-zinc-400">@ {formatLoadLevel(run.peak)}</span>
+                        <span className="text-xs text-zinc-600 dark:text-zinc-400">@ {formatLoadLevel(run.peak)}</span>
                       </>
                     ) : (
                       "—"
                     )}
                   </td>
-                  <td className={`${tdClass} whitespace-nowrap`} title={run.measured_at ? "Measured" : "Uploaded"}>
+                  <td
+                    className={`${tdClass} ${CELL} whitespace-nowrap max-sm:text-xs max-sm:text-zinc-600 max-sm:dark:text-zinc-400`}
+                    title={run.measured_at ? "Measured" : "Uploaded"}
+                  >
                     {formatDate(run.measured_at ?? run.created_at)}
                   </td>
-                  <td className={tdClass}>
+                  <td className={`${tdClass} ${CELL}`}>
                     <div className="flex flex-wrap gap-1">
                       {run.tags.map((tag) => (
                         <Tag key={tag}>{tag}</Tag>
@@ -200,6 +212,36 @@ export function RunHistoryTable({
           </tbody>
         </table>
       </div>
+      <section
+        className="sticky bottom-0 z-20 -mx-4 mt-2 flex flex-wrap items-center gap-x-3 gap-y-1 border-t border-zinc-200 bg-white px-4 py-2 dark:border-zinc-800 dark:bg-zinc-950"
+        data-testid="selection-bar"
+        aria-label="Selection"
+      >
+        <button
+          type="button"
+          className={primaryButtonClass}
+          disabled={selected.length < 2 || tooMany}
+          onClick={() => {
+            startNavigationProgress();
+            router.push(`/compare?runs=${selected.map(encodeURIComponent).join(",")}`);
+          }}
+          data-testid="compare-selected"
+        >
+          Compare selected ({selected.length})
+        </button>
+        {selected.length > 0 ? (
+          <button type="button" className={buttonClass} onClick={() => update([])}>
+            Clear selection
+          </button>
+        ) : null}
+        <span className="text-sm text-zinc-600 dark:text-zinc-400" aria-live="polite">
+          {tooMany
+            ? `At most ${MAX_COMPARED} runs can be compared at once.`
+            : selected.length < 2
+              ? "Tick two or more runs to compare them; the first ticked is the baseline."
+              : "The first ticked run is the baseline."}
+        </span>
+      </section>
     </div>
   );
 }

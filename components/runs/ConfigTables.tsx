@@ -19,7 +19,7 @@ export function KeyValueTable({
 }) {
   if (rows.length === 0)
     return (
-      <p className="text-sm text-zinc-500 dark:text-zinc-400" data-testid={testId}>
+      <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid={testId}>
         {empty}
       </p>
     );

@@ -12,7 +12,7 @@ export function ImportReport({ entries }: { entries: readonly NotImportedEntry[]
   return (
     <section className="mb-8" data-testid="import-report">
       <h2 className="mb-1 text-base font-semibold">Not imported ({entries.length})</h2>
-      <p className="mb-3 text-sm text-zinc-500 dark:text-zinc-400">
+      <p className="mb-3 text-sm text-zinc-600 dark:text-zinc-400">
         Figures the imported files state that this run does not keep, and why. Every other stated figure is in the
         results, the context or the metadata.
       </p>
@@ -24,7 +24,7 @@ export function ImportReport({ entries }: { entries: readonly NotImportedEntry[]
             </summary>
             <table className="mt-2 w-full text-left text-xs">
               <thead>
-                <tr className="text-zinc-500">
+                <tr className="text-zinc-600 dark:text-zinc-400">
                   <th className="py-1 pr-3 font-medium">File</th>
                   <th className="py-1 pr-3 font-medium">Field</th>
                   <th className="py-1 font-medium">Value</th>

@@ -1,6 +1,6 @@
 /** Every figure of every load level of one run; columns appear only when some point has them. */
 
-import { tableClass, tdClass, thClass } from "@/components/ui/primitives";
+import { ScrollBox, ScrollHint, tableClass, tdClass, thClass } from "@/components/ui/primitives";
 import { metricInfo } from "@/lib/analysis/metrics";
 import { SERVER_FIGURES } from "@/lib/analysis/server-metrics";
 import { formatLoadLevel, formatNumber } from "@/lib/format";
@@ -78,15 +78,19 @@ const SERVER_COLUMNS: Column[] = SERVER_FIGURES.filter((figure) => figure.field 
   }),
 );
 
-const COUNT_COLUMNS: { key: PointKey; label: string }[] = [
-  { key: "completed", label: "Completed" },
-  { key: "failed", label: "Failed" },
-  { key: "duration_s", label: "Duration s" },
+const THROUGHPUT_COLUMNS: { key: PointKey; label: string }[] = [
   { key: "output_throughput", label: "Output tok/s" },
   { key: "total_token_throughput", label: "Total tok/s" },
   { key: "decode_throughput", label: "Decode-only tok/s" },
   { key: "request_throughput", label: "Req/s" },
   { key: "request_goodput", label: "Goodput req/s" },
+];
+
+// What was run rather than what it gave: read after the figures, so they come last.
+const COUNT_COLUMNS: { key: PointKey; label: string }[] = [
+  { key: "completed", label: "Completed" },
+  { key: "failed", label: "Failed" },
+  { key: "duration_s", label: "Duration s" },
 ];
 
 // Latency columns grouped by metric (TTFT, TPOT, ITL, E2E, E2E per token), each in the order mean … p99.
@@ -102,53 +106,66 @@ const TOKEN_COLUMNS: { key: PointKey; label: string }[] = [
   { key: "total_output_tokens", label: "Output tokens" },
 ];
 
+// The figures people open a run for come first (throughput, then the mean and p99 of TTFT and TPOT), so a
+// phone shows them without scrolling; every other latency statistic follows, the extra percentiles, the
+// counts, and the server's own figures last.
+const HEADLINE_LATENCY: PointKey[] = ["mean_ttft_ms", "p99_ttft_ms", "mean_tpot_ms", "p99_tpot_ms"];
+
 export function PointsTable({ points }: { points: ResultPoint[] }) {
   const all: Column[] = [
-    ...COUNT_COLUMNS.map(fieldColumn),
-    ...LATENCY_COLUMNS.map(fieldColumn),
+    ...THROUGHPUT_COLUMNS.slice(0, 1).map(fieldColumn),
+    ...HEADLINE_LATENCY.map((key) => fieldColumn(LATENCY_COLUMNS.find((column) => column.key === key)!)),
+    ...THROUGHPUT_COLUMNS.slice(1).map(fieldColumn),
+    ...LATENCY_COLUMNS.filter((column) => !HEADLINE_LATENCY.includes(column.key)).map(fieldColumn),
     ...percentileColumns(points),
+    ...COUNT_COLUMNS.map(fieldColumn),
     ...TOKEN_COLUMNS.map(fieldColumn),
     ...SERVER_COLUMNS,
   ];
   const columns = all.filter((column) => points.some((point) => column.value(point) !== undefined));
   return (
-    <div className="overflow-x-auto">
-      <table className={tableClass} data-testid="points-table">
-        <thead>
-          <tr>
-            <th className={thClass}>Load</th>
-            {columns.map((column) => (
-              <th key={column.id} className={`${thClass} text-right`}>
-                {column.label}
+    <>
+      {columns.length > 3 ? <ScrollHint /> : null}
+      <ScrollBox label="Results by load level">
+        <table className={tableClass} data-testid="points-table">
+          <thead>
+            <tr>
+              <th scope="col" className={thClass}>
+                Load
               </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {points.map((point, index) => (
-            <tr key={index}>
-              <td className={`${tdClass} whitespace-nowrap font-medium`}>
-                {formatLoadLevel(point)}
-                {point.repeat !== undefined ? (
-                  <span className="ml-1 text-xs font-normal text-zinc-500 dark:text-zinc-400">
-                    repeat {point.repeat}
-                  </span>
-                ) : null}
-              </td>
-              {columns.map((column) => {
-                const value = column.value(point);
-                const source = column.source ? point.sources?.[column.source] : undefined;
-                return (
-                  <td key={column.id} className={`${tdClass} num`} title={source ? `from ${source}` : undefined}>
-                    {typeof value === "number" ? formatNumber(value) : "—"}
-                  </td>
-                );
-              })}
+              {columns.map((column) => (
+                <th key={column.id} scope="col" className={`${thClass} text-right`}>
+                  {column.label}
+                </th>
+              ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+          </thead>
+          <tbody>
+            {points.map((point, index) => (
+              <tr key={index}>
+                <th scope="row" className={`${tdClass} whitespace-nowrap text-left font-medium`}>
+                  {formatLoadLevel(point)}
+                  {point.repeat !== undefined ? (
+                    <span className="ml-1 text-xs font-normal text-zinc-600 dark:text-zinc-400">
+                      repeat {point.repeat}
+                    </span>
+                  ) : null}
+                </th>
+                {columns.map((column) => {
+                  const value = column.value(point);
+                  const source = column.source ? point.sources?.[column.source] : undefined;
+                  return (
+                    <td key={column.id} className={`${tdClass} num`} title={source ? `from ${source}` : undefined}>
+                      {typeof value === "number" ? formatNumber(value) : "—"}
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </ScrollBox>
+    </>
   );
 }
 

@@ -19,7 +19,7 @@ export async function RunSeriesPanel({ runId }: { runId: string }) {
             <li key={change.id} className="flex flex-wrap items-center gap-2">
               <StatusBadge status={change.kind} />
               {change.kind === "regression" ? <StatusBadge status={change.status} /> : null}
-              <Link href={change.url} className="hover:underline">
+              <Link href={change.url} className="underline underline-offset-2">
                 {change.label}: {formatNumber(change.before)} → {formatNumber(change.after)} {change.unit} (
                 {formatPercentChange(change.change_pct / 100)}) over {change.violations} point
                 {change.violations === 1 ? "" : "s"}

@@ -1,135 +1,31 @@
 "use client";
 
 /** One figure of a series over time: the line, the band of repeats, points by status, change marks. */
-import {
-  Area,
-  CartesianGrid,
-  ComposedChart,
-  Line,
-  ReferenceLine,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from "recharts";
-import { formatNumber } from "@/lib/format";
-import type { SeriesChart as SeriesChartData, SeriesChartRow } from "@/lib/series/chart";
+import dynamic from "next/dynamic";
+import { ChartPlaceholder, InView } from "@/components/charts/InView";
+import type { SeriesChart as SeriesChartData } from "@/lib/series/chart";
 
-const STATUS_COLOR: Record<string, string> = {
-  worse: "#dc2626",
-  better: "#16a34a",
-  ok: "#2563eb",
-  insufficient: "#a1a1aa",
-  unjudged: "#2563eb",
-};
-const MARK_COLOR: Record<string, string> = {
-  regression: "#dc2626",
-  suspicious: "#d97706",
-  improvement: "#16a34a",
-  expected: "#7c3aed",
-};
-
-function formatDay(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}
-
-function PointTooltip({ row, unit }: { row: SeriesChartRow; unit: string }) {
-  return (
-    <div className="max-w-xs rounded-md border border-zinc-200 bg-white p-2 text-xs shadow-md dark:border-zinc-700 dark:bg-zinc-900">
-      <div className="font-medium">{row.label}</div>
-      <div className="tabular-nums">
-        {formatNumber(row.value)} {unit}
-        {row.band ? ` (${row.runs} runs: ${formatNumber(row.band[0])}–${formatNumber(row.band[1])})` : ""}
-      </div>
-      <div className="text-zinc-500">
-        {row.engine_version ? `engine ${row.engine_version}` : ""}
-        {row.git_commit ? ` · ${row.git_commit.slice(0, 12)}` : ""} · {row.status}
-      </div>
-      {row.what_changed.length > 0 ? (
-        <ul className="mt-1 list-disc pl-4">
-          {row.what_changed.map((line) => (
-            <li key={line}>{line}</li>
-          ))}
-        </ul>
-      ) : null}
-    </div>
-  );
-}
+const Plot = dynamic(() => import("./SeriesChartPlot").then((module) => module.SeriesChartPlot), {
+  ssr: false,
+  loading: () => <ChartPlaceholder />,
+});
 
 export function SeriesChart({ chart, unit, testId }: { chart: SeriesChartData; unit: string; testId: string }) {
   if (chart.rows.length === 0) {
     return (
       <div
-        className="flex h-40 items-center justify-center rounded-lg border border-dashed border-zinc-300 text-sm text-zinc-500 dark:border-zinc-700"
+        className="flex h-40 items-center justify-center rounded-lg border border-dashed border-zinc-300 text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400"
         data-testid={testId}
       >
         No run of this series has this figure.
       </div>
     );
   }
-  const isDate = chart.axis === "date";
   return (
     <div data-testid={testId} className="text-zinc-600 dark:text-zinc-400">
-      <ResponsiveContainer width="100%" height={280}>
-        <ComposedChart data={chart.rows} margin={{ top: 16, right: 24, bottom: 4, left: 8 }}>
-          <CartesianGrid strokeDasharray="3 3" stroke="currentColor" strokeOpacity={0.15} />
-          <XAxis
-            dataKey="x"
-            type="number"
-            domain={isDate ? ["dataMin", "dataMax"] : [-0.5, chart.versions.length - 0.5]}
-            ticks={isDate ? undefined : chart.versions.map((_, index) => index)}
-            tickFormatter={(value: number) => (isDate ? formatDay(value) : (chart.versions[value] ?? ""))}
-            stroke="currentColor"
-            tick={{ fontSize: 12 }}
-          />
-          <YAxis
-            stroke="currentColor"
-            tickFormatter={(value: number) => formatNumber(value)}
-            width={64}
-            domain={["auto", "auto"]}
-          />
-          <Tooltip
-            content={({ active, payload }) => {
-              const row = payload?.[0]?.payload as SeriesChartRow | undefined;
-              return active && row ? <PointTooltip row={row} unit={unit} /> : null;
-            }}
-          />
-          <Area dataKey="band" stroke="none" fill="#2563eb" fillOpacity={0.15} isAnimationActive={false} connectNulls />
-          {chart.marks.map((mark, index) => (
-            <ReferenceLine
-              key={`${mark.kind}-${mark.x}-${index}`}
-              x={mark.x}
-              stroke={MARK_COLOR[mark.kind]}
-              strokeDasharray="4 3"
-              label={{ value: mark.label, position: "insideTopLeft", fontSize: 11, fill: MARK_COLOR[mark.kind] }}
-            />
-          ))}
-          <Line
-            dataKey="value"
-            stroke="#2563eb"
-            strokeWidth={1.5}
-            isAnimationActive={false}
-            dot={(props: { cx?: number; cy?: number; payload?: SeriesChartRow; index?: number }) => {
-              const { cx, cy, payload, index } = props;
-              if (cx === undefined || cy === undefined || !payload) return <g key={index} />;
-              return (
-                <a key={payload.run_id} href={`/runs/${payload.run_id}`} aria-label={`${payload.label}: open the run`}>
-                  <circle
-                    cx={cx}
-                    cy={cy}
-                    r={payload.status === "worse" || payload.status === "better" ? 5 : 3.5}
-                    fill={STATUS_COLOR[payload.status] ?? "#2563eb"}
-                    stroke="white"
-                    strokeWidth={1}
-                    data-status={payload.status}
-                  />
-                </a>
-              );
-            }}
-            activeDot={{ r: 6, style: { cursor: "pointer" } }}
-          />
-        </ComposedChart>
-      </ResponsiveContainer>
+      <InView height={280}>
+        <Plot chart={chart} unit={unit} />
+      </InView>
     </div>
   );
 }

@@ -1,7 +1,7 @@
 /** A tiny trend line for the series list: plain SVG, no chart library on that page. */
 export function Sparkline({ values, label }: { values: (number | null)[]; label: string }) {
   const present = values.filter((value): value is number => value !== null);
-  if (present.length < 2) return <span className="text-xs text-zinc-400">—</span>;
+  if (present.length < 2) return <span className="text-xs text-zinc-600 dark:text-zinc-400">—</span>;
   const width = 120;
   const height = 28;
   const min = Math.min(...present);

@@ -48,7 +48,7 @@ export function Section({
 export function Card({ children, className = "" }: { children: ReactNode; className?: string }) {
   return (
     <div
-      className={`rounded-lg border border-zinc-200 bg-white p-4 shadow-xs dark:border-zinc-800 dark:bg-zinc-900 ${className}`}
+      className={`surface-card min-w-0 rounded-lg border border-zinc-200 bg-white p-4 shadow-xs dark:border-zinc-800 dark:bg-zinc-900 ${className}`}
     >
       {children}
     </div>
@@ -81,23 +81,44 @@ export const primaryButtonClass =
 export const dangerButtonClass =
   "inline-flex items-center gap-1.5 rounded-md border border-red-300 bg-white px-3 py-1.5 text-sm font-medium text-red-700 hover:bg-red-50 disabled:opacity-50 dark:border-red-800 dark:bg-zinc-900 dark:text-red-400 dark:hover:bg-red-950";
 export const inputClass =
-  "w-full rounded-md border border-zinc-300 bg-white px-2.5 py-1.5 text-sm text-zinc-900 placeholder:text-zinc-400 focus:border-blue-500 focus:outline-none focus:ring-2 focus:ring-blue-500/30 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100";
+  "w-full rounded-md border border-zinc-300 bg-white px-2.5 py-1.5 text-sm text-zinc-900 placeholder:text-zinc-500 dark:placeholder:text-zinc-400 focus:border-blue-500 focus:outline-none focus:ring-2 focus:ring-blue-500/30 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100";
 export const labelClass = "mb-1 block text-xs font-medium text-zinc-600 dark:text-zinc-400";
 
-export const tableClass = "w-full border-collapse text-sm";
-export const thClass =
-  "border-b border-zinc-200 px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-zinc-500 dark:border-zinc-800 dark:text-zinc-400";
-export const tdClass = "border-b border-zinc-100 px-3 py-2 align-top dark:border-zinc-800/60";
+export const tableClass = "data-table";
+export const thClass = "cell-head";
+export const tdClass = "cell";
 
 export function DefinitionList({ items }: { items: { label: string; value: ReactNode }[] }) {
   return (
     <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1.5 text-sm">
       {items.map((item) => (
         <div key={item.label} className="contents">
-          <dt className="text-zinc-500 dark:text-zinc-400">{item.label}</dt>
+          <dt className="text-zinc-600 dark:text-zinc-400">{item.label}</dt>
           <dd className="min-w-0 break-words">{item.value}</dd>
         </div>
       ))}
     </dl>
+  );
+}
+
+/**
+ * A wide table's box: it scrolls sideways inside itself (never the page), its first column stays in place
+ * (globals.css .table-scroll), and it is a focusable region so a keyboard can scroll it too.
+ */
+export function ScrollBox({ children, label, testId }: { children: ReactNode; label: string; testId?: string }) {
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a box that scrolls must take focus to be scrolled by keyboard
+    <section className="table-scroll" aria-label={label} tabIndex={0} data-testid={testId}>
+      {children}
+    </section>
+  );
+}
+
+/** Said on a phone above a table wider than the screen. */
+export function ScrollHint() {
+  return (
+    <p className="mb-1 text-xs text-zinc-600 sm:hidden dark:text-zinc-400" aria-hidden>
+      Swipe the table sideways for more figures →
+    </p>
   );
 }

@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 /**
  * Upload: pick or drop results files (several at once, a folder, or a .zip of one), fill the context they
  * lack, check what the server recognized (a dry run of the same endpoint that stores them), settle any
@@ -7,37 +8,19 @@
  * everything when the server rejects it.
  */
 import { useRouter } from "next/navigation";
-import { type DragEvent, type ReactNode, useEffect, useRef, useState } from "react";
+import { type DragEvent, type ReactNode, useCallback, useEffect, useRef, useState } from "react";
 import { type ApiErrorView, readApiError } from "@/components/ui/api-error";
 import { ErrorMessage } from "@/components/ui/ErrorMessage";
+import { startNavigationProgress } from "@/components/ui/NavigationProgress";
 import { buttonClass, inputClass, labelClass, primaryButtonClass } from "@/components/ui/primitives";
 import { authorizedFetch, needsWriteToken, WriteTokenPrompt } from "@/components/ui/write-token";
 import { formatNumber } from "@/lib/format";
 import type { UploadPreview } from "@/lib/runs/preview";
+import { EMPTY_FIELDS, type FieldName, type Fields, fieldOfPath, fileValueOf } from "./fields";
 import { UploadPreviewPanel } from "./UploadPreview";
 
-type FieldName = "name" | "engine" | "engine_version" | "model" | "gpu" | "gpu_count" | "command" | "tags" | "notes";
-type Fields = Record<FieldName, string>;
-
-const EMPTY_FIELDS: Fields = {
-  name: "",
-  engine: "",
-  engine_version: "",
-  model: "",
-  gpu: "",
-  gpu_count: "",
-  command: "",
-  tags: "",
-  notes: "",
-};
-
-/** Which form field an error path of the document belongs to. */
-function fieldOfPath(path: string): FieldName | null {
-  if (path === "hardware.gpu") return "gpu";
-  if (path === "hardware.gpu_count") return "gpu_count";
-  const head = path.split(".")[0] ?? "";
-  return head in EMPTY_FIELDS ? (head as FieldName) : null;
-}
+/** How long after the last keystroke the preview is asked again. */
+const PREVIEW_DELAY_MS = 350;
 
 /** A file's name for the server: its path inside a picked folder when there is one. */
 function uploadName(file: File): string {
@@ -50,8 +33,11 @@ function Field({
   hint,
   value,
   onChange,
+  onBlur,
   error,
   placeholder,
+  required = false,
+  fromFile = false,
   children,
 }: {
   name: FieldName;
@@ -59,32 +45,61 @@ function Field({
   hint?: string;
   value: string;
   onChange: (value: string) => void;
+  onBlur?: () => void;
   error: string | undefined;
+  /** An example, always written "e.g. …" so it never reads as a value. */
   placeholder?: string | undefined;
+  /** A run cannot be stored without it (the file may still supply it). */
+  required?: boolean;
+  /** The value shown was read from the file, not typed. */
+  fromFile?: boolean;
   children?: ReactNode;
 }) {
+  const describedBy = error || hint ? `field-${name}-note` : undefined;
   return (
     <div>
-      <label htmlFor={`field-${name}`} className={labelClass}>
-        {label}
+      <label htmlFor={`field-${name}`} className={`${labelClass} flex items-center gap-1.5`}>
+        <span>
+          {label}
+          {required ? (
+            <span className="text-red-700 dark:text-red-400" aria-hidden>
+              {" "}
+              *
+            </span>
+          ) : null}
+          {required ? <span className="sr-only"> (required)</span> : null}
+        </span>
+        {fromFile ? (
+          <span
+            className="rounded bg-blue-50 px-1.5 py-px text-[11px] font-medium text-blue-800 dark:bg-blue-950 dark:text-blue-200"
+            data-testid={`from-file-${name}`}
+          >
+            from the file
+          </span>
+        ) : null}
       </label>
       {children ?? (
         <input
           id={`field-${name}`}
           name={name}
-          className={`${inputClass} ${error ? "border-red-500" : ""}`}
+          className={`${inputClass} ${error ? "border-red-600 dark:border-red-500" : ""}`}
           value={value}
           placeholder={placeholder}
           onChange={(event) => onChange(event.target.value)}
+          onBlur={onBlur}
           aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy}
+          aria-required={required || undefined}
         />
       )}
       {error ? (
-        <p className="mt-1 text-xs text-red-700 dark:text-red-400" data-testid={`field-error-${name}`}>
+        <p id={describedBy} className="mt-1 text-xs text-red-700 dark:text-red-400" data-testid={`field-error-${name}`}>
           {error}
         </p>
       ) : hint ? (
-        <p className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">{hint}</p>
+        <p id={describedBy} className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">
+          {hint}
+        </p>
       ) : null}
     </div>
   );
@@ -108,23 +123,36 @@ export function UploadForm() {
   const [preview, setPreview] = useState<UploadPreview | null>(null);
   const [error, setError] = useState<ApiErrorView | null>(null);
   const [busy, setBusy] = useState<"preview" | "save" | null>(null);
+  // What the last refused request was, so saving a write token retries that: the preview needs the token too.
+  const [refusedMode, setRefusedMode] = useState<"preview" | "save">("save");
   const [dragging, setDragging] = useState(false);
+  /** Fields the person has typed in; the others show what the file says, and are not sent. */
+  const [touched, setTouched] = useState<ReadonlySet<FieldName>>(new Set());
+  /** An edit the preview has not caught up with yet. */
+  const [stale, setStale] = useState(false);
+  const [stored, setStored] = useState<{ url: string; name: string | null }[] | null>(null);
+  // Only the answer to the latest request is shown: an older one arriving late is dropped.
+  const latest = useRef(0);
 
   useEffect(() => {
     // The folder picker needs a non-standard attribute that React does not pass through.
     folderInput.current?.setAttribute("webkitdirectory", "");
   }, []);
 
+  // Each problem is said once: beside its field when it has one (the preview and the error box leave it out).
   const fieldErrors: Partial<Record<FieldName, string>> = {};
   for (const issue of [...(error?.issues ?? []), ...(preview?.runs.flatMap((run) => run.issues) ?? [])]) {
     const field = fieldOfPath(issue.path);
     if (field && !fieldErrors[field]) fieldErrors[field] = issue.message;
   }
+  const unplacedErrorIssues = (error?.issues ?? []).filter((issue) => fieldOfPath(issue.path) === null);
 
   function formData(options: SendOptions): FormData {
     const data = new FormData();
     for (const file of files) data.append("file", file, uploadName(file));
-    for (const [name, value] of Object.entries(fields)) if (value.trim()) data.set(name, value);
+    for (const [name, value] of Object.entries(fields)) {
+      if (touched.has(name as FieldName) && value.trim()) data.set(name, value);
+    }
     if (options.split) data.set("split", "1");
     if (options.repeatsOneRun) data.set("repeats", "one_run");
     if (options.picked) data.set("fragments", [...options.picked].sort((a, b) => a - b).join(","));
@@ -137,8 +165,10 @@ export function UploadForm() {
     target = files,
   ) {
     if (target.length === 0) return;
+    const request = ++latest.current;
     setBusy(mode);
     setError(null);
+    setStored(null);
     const data = formData(options);
     if (target !== files) {
       data.delete("file");
@@ -148,18 +178,40 @@ export function UploadForm() {
       method: "POST",
       body: data,
     }).catch(() => null);
+    if (request !== latest.current) return;
     if (!response?.ok) {
-      setError(await readApiError(response));
+      const problem = await readApiError(response);
+      if (request !== latest.current) return;
+      setRefusedMode(mode);
+      setError(problem);
       if (mode === "preview") setPreview(null);
       setBusy(null);
+      setStale(false);
       return;
     }
     if (mode === "preview") {
-      setPreview((await response.json()) as UploadPreview);
+      const answer = (await response.json()) as UploadPreview;
+      if (request !== latest.current) return;
+      setPreview(answer);
+      setBusy(null);
+      setStale(false);
+      return;
+    }
+    const body = (await response.json()) as {
+      url: string;
+      duplicate?: boolean;
+      runs?: { id: string; url: string; name: string; duplicate: boolean }[];
+    };
+    // Content stored before is not stored again: say so, and link to what is there, instead of landing on an
+    // old run as if it were new.
+    if (body.duplicate) {
+      setStored(
+        body.runs ? body.runs.map((run) => ({ url: run.url, name: run.name })) : [{ url: body.url, name: null }],
+      );
       setBusy(null);
       return;
     }
-    const body = (await response.json()) as { url: string; runs?: { id: string }[] };
+    startNavigationProgress();
     router.push(
       body.runs && body.runs.length > 1 ? `/compare?runs=${body.runs.map((run) => run.id).join(",")}` : body.url,
     );
@@ -167,6 +219,7 @@ export function UploadForm() {
 
   function choose(next: File[]) {
     if (next.length === 0) return;
+    setStale(false);
     setFiles(next);
     setPreview(null);
     setPicked(null);
@@ -201,12 +254,78 @@ export function UploadForm() {
     void send("preview", { split, picked, repeatsOneRun: value });
   }
 
-  const firstRun = preview?.runs[0]?.document;
-  const placeholder = (key: string) =>
-    preview && preview.runs.length === 1 && firstRun?.[key] ? String(firstRun[key]) : undefined;
-  const hardware = (firstRun?.hardware ?? {}) as { gpu?: string; gpu_count?: number };
+  // The preview follows the form: asked again shortly after each edit, so what it says (and whether the run
+  // can be saved) is never behind what is typed.
+  const sendRef = useRef(send);
+  sendRef.current = send;
+  const editCount = useRef(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: an edit of a field (or its reset to the file's value) is what re-asks
+  useEffect(() => {
+    if (editCount.current === 0 || files.length === 0) return;
+    const timer = setTimeout(() => void sendRef.current("preview"), PREVIEW_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [fields, touched, files]);
+
+  const edit = useCallback((name: FieldName, value: string) => {
+    editCount.current += 1;
+    setStale(true);
+    setFields((current) => ({ ...current, [name]: value }));
+    setTouched((current) => (current.has(name) ? current : new Set([...current, name])));
+  }, []);
+  /** A field left empty goes back to what the file says. */
+  const leave = useCallback(
+    (name: FieldName) => {
+      if (fields[name] !== "" || !touched.has(name)) return;
+      editCount.current += 1;
+      setStale(true);
+      setTouched((current) => new Set([...current].filter((other) => other !== name)));
+    },
+    [fields, touched],
+  );
+
+  const single = preview && preview.runs.length === 1 ? preview.runs[0]!.document : null;
+  const fileValue = (name: FieldName) => (single && !touched.has(name) ? fileValueOf(single, name) : undefined);
+  const shown = (name: FieldName) => (touched.has(name) ? fields[name] : (fileValue(name) ?? ""));
+  const field = (name: FieldName) => ({
+    name,
+    value: shown(name),
+    onChange: (value: string) => edit(name, value),
+    onBlur: () => leave(name),
+    error: fieldErrors[name],
+    fromFile: fileValue(name) !== undefined,
+  });
   const blocked = preview !== null && preview.conflicts.length > 0 && !split;
+  const invalid = preview?.runs.some((run) => !run.valid) ?? false;
   const totalBytes = files.reduce((sum, file) => sum + file.size, 0);
+  const fieldLabels: Record<FieldName, string> = {
+    name: "name",
+    engine: "engine",
+    engine_version: "engine version",
+    model: "model",
+    gpu: "GPU",
+    gpu_count: "GPU count",
+    command: "launch command",
+    tags: "tags",
+    notes: "notes",
+  };
+  const markedFields = (Object.keys(fieldErrors) as FieldName[]).map((name) => fieldLabels[name]);
+  // Why Save is not available, said beside it.
+  const saveBlockedBy =
+    files.length === 0
+      ? "Choose files first."
+      : busy === "save"
+        ? null
+        : stale || busy === "preview"
+          ? "Checking the changes…"
+          : !preview
+            ? "The files could not be read."
+            : blocked
+              ? "Settle the conflict in the preview first."
+              : invalid
+                ? markedFields.length > 0
+                  ? `Fill in or correct: ${markedFields.join(", ")}.`
+                  : "The preview lists what is wrong with the run."
+                : null;
 
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.3fr)]">
@@ -231,7 +350,7 @@ export function UploadForm() {
                 ? uploadName(files[0]!)
                 : `${files.length} files`}
           </p>
-          <p className="mt-1 text-zinc-500 dark:text-zinc-400">
+          <p className="mt-1 text-zinc-600 dark:text-zinc-400">
             {files.length > 0
               ? `${formatNumber(totalBytes / 1000)} kB`
               : "servebench/v1, vLLM, SGLang, GuideLLM, AIPerf, LLMPerf, inference-perf, TensorRT-LLM, llama-bench, llm-d; several files, a folder or a .zip"}
@@ -248,7 +367,9 @@ export function UploadForm() {
             ref={fileInput}
             type="file"
             multiple
-            className="sr-only"
+            // Not displayed, so never a tab stop of its own: the buttons above open it.
+            className="hidden"
+            tabIndex={-1}
             data-testid="file-input"
             onChange={(event) => choose([...(event.target.files ?? [])])}
           />
@@ -256,7 +377,8 @@ export function UploadForm() {
             ref={folderInput}
             type="file"
             multiple
-            className="sr-only"
+            className="hidden"
+            tabIndex={-1}
             data-testid="folder-input"
             onChange={(event) => choose([...(event.target.files ?? [])])}
           />
@@ -270,112 +392,93 @@ export function UploadForm() {
           }}
         >
           <p className="text-sm text-zinc-600 dark:text-zinc-400">
-            Context the files lack. Filled fields override the files; empty ones keep what they say.
+            Context the files lack. Values marked “from the file” were read from it; typing replaces them. Fields marked
+            * are required.
           </p>
           <Field
-            name="name"
+            {...field("name")}
+            fromFile={false}
             label="Name"
-            value={fields.name}
-            onChange={(v) => setFields({ ...fields, name: v })}
-            error={fieldErrors.name}
-            placeholder={placeholder("name")}
+            hint={
+              !touched.has("name") && typeof single?.name === "string" && single.name
+                ? `Left empty, the run is named “${single.name}”.`
+                : undefined
+            }
           />
           <div className="grid grid-cols-2 gap-3">
-            <Field
-              name="engine"
-              label="Engine"
-              value={fields.engine}
-              onChange={(v) => setFields({ ...fields, engine: v })}
-              error={fieldErrors.engine}
-              placeholder={placeholder("engine") ?? "vllm, sglang…"}
-            />
-            <Field
-              name="engine_version"
-              label="Engine version"
-              value={fields.engine_version}
-              onChange={(v) => setFields({ ...fields, engine_version: v })}
-              error={fieldErrors.engine_version}
-              placeholder={placeholder("engine_version")}
-            />
+            <Field {...field("engine")} label="Engine" required placeholder="e.g. vllm, sglang" />
+            <Field {...field("engine_version")} label="Engine version" placeholder="e.g. 0.11.0" />
           </div>
-          <Field
-            name="model"
-            label="Model"
-            value={fields.model}
-            onChange={(v) => setFields({ ...fields, model: v })}
-            error={fieldErrors.model}
-            placeholder={placeholder("model")}
-          />
+          <Field {...field("model")} label="Model" required placeholder="e.g. meta-llama/Llama-3.1-8B-Instruct" />
           <div className="grid grid-cols-[minmax(0,2fr)_minmax(0,1fr)] gap-3">
-            <Field
-              name="gpu"
-              label="GPU"
-              value={fields.gpu}
-              onChange={(v) => setFields({ ...fields, gpu: v })}
-              error={fieldErrors.gpu}
-              placeholder={hardware.gpu ?? "e.g. H100 80GB"}
-            />
-            <Field
-              name="gpu_count"
-              label="GPU count"
-              value={fields.gpu_count}
-              onChange={(v) => setFields({ ...fields, gpu_count: v })}
-              error={fieldErrors.gpu_count}
-              placeholder={hardware.gpu_count !== undefined ? String(hardware.gpu_count) : "8"}
-            />
+            <Field {...field("gpu")} label="GPU" placeholder="e.g. H100 80GB" />
+            <Field {...field("gpu_count")} label="GPU count" placeholder="e.g. 8" />
           </div>
           <Field
-            name="command"
+            {...field("command")}
             label="Launch command"
             hint="Parsed into flags, so runs can be diffed flag by flag."
-            value={fields.command}
-            onChange={(v) => setFields({ ...fields, command: v })}
-            error={fieldErrors.command}
           >
             <textarea
               id="field-command"
               name="command"
               rows={3}
-              className={`${inputClass} font-mono text-xs ${fieldErrors.command ? "border-red-500" : ""}`}
-              value={fields.command}
-              placeholder={placeholder("command") ?? "vllm serve MODEL --tensor-parallel-size 8"}
-              onChange={(event) => setFields({ ...fields, command: event.target.value })}
+              className={`${inputClass} font-mono text-xs ${fieldErrors.command ? "border-red-600 dark:border-red-500" : ""}`}
+              value={shown("command")}
+              placeholder="e.g. vllm serve MODEL --tensor-parallel-size 8"
+              onChange={(event) => edit("command", event.target.value)}
+              onBlur={() => leave("command")}
+              aria-describedby="field-command-note"
             />
           </Field>
           <Field
-            name="tags"
-            label="Tags, comma-separated"
+            {...field("tags")}
+            fromFile={false}
             value={fields.tags}
-            onChange={(v) => setFields({ ...fields, tags: v })}
-            error={fieldErrors.tags}
+            label="Tags, comma-separated"
+            placeholder="e.g. fp8, nightly"
           />
-          <Field
-            name="notes"
-            label="Notes"
-            value={fields.notes}
-            onChange={(v) => setFields({ ...fields, notes: v })}
-            error={fieldErrors.notes}
-          >
+          <Field {...field("notes")} fromFile={false} value={fields.notes} label="Notes">
             <textarea
               id="field-notes"
               name="notes"
               rows={3}
               className={inputClass}
               value={fields.notes}
-              onChange={(event) => setFields({ ...fields, notes: event.target.value })}
+              onChange={(event) => edit("notes", event.target.value)}
             />
           </Field>
           {needsWriteToken(error) ? (
-            <WriteTokenPrompt onSaved={() => void send("save")} />
-          ) : error ? (
-            <ErrorMessage error={error} />
-          ) : null}
-          {blocked ? (
-            <p className="text-sm text-amber-800 dark:text-amber-300">
-              Settle the conflict in the preview before saving.
+            <WriteTokenPrompt onSaved={() => void send(refusedMode)} />
+          ) : error && error.issues.length > 0 && unplacedErrorIssues.length === 0 ? (
+            <p role="alert" className="text-sm text-red-700 dark:text-red-400" data-testid="api-error">
+              Not saved: correct the fields marked in red.
             </p>
+          ) : error ? (
+            <ErrorMessage error={{ ...error, issues: unplacedErrorIssues }} />
           ) : null}
-          <div className="flex gap-2">
+          {stored ? (
+            <div
+              role="status"
+              className="rounded-md border border-blue-300 bg-blue-50 p-3 text-sm text-blue-900 dark:border-blue-800 dark:bg-blue-950 dark:text-blue-100"
+              data-testid="already-stored"
+            >
+              <p className="font-medium">
+                {stored.length === 1 ? "This is already stored" : "These are already stored"}: the same content was
+                uploaded before, so nothing new was saved.
+              </p>
+              <ul className="mt-1 space-y-0.5">
+                {stored.map((run) => (
+                  <li key={run.url}>
+                    <Link href={run.url} className="font-medium underline underline-offset-2">
+                      {run.name ? `Open “${run.name}”` : "Open the stored run"}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
+          <div className="flex flex-wrap items-center gap-2">
             <button
               type="button"
               className={buttonClass}
@@ -387,7 +490,8 @@ export function UploadForm() {
             <button
               type="submit"
               className={primaryButtonClass}
-              disabled={files.length === 0 || busy !== null || blocked}
+              disabled={busy === "save" || saveBlockedBy !== null}
+              aria-describedby={saveBlockedBy ? "save-blocked-by" : undefined}
               data-testid="save-run"
             >
               {busy === "save"
@@ -396,6 +500,16 @@ export function UploadForm() {
                   ? `Save ${preview.runs.length} runs`
                   : "Save run"}
             </button>
+            {saveBlockedBy ? (
+              <span
+                id="save-blocked-by"
+                className="text-sm text-zinc-700 dark:text-zinc-300"
+                data-testid="save-blocked-by"
+                aria-live="polite"
+              >
+                {saveBlockedBy}
+              </span>
+            ) : null}
           </div>
         </form>
       </div>
@@ -403,7 +517,7 @@ export function UploadForm() {
       <div data-testid="preview">
         <h2 className="mb-3 text-lg font-semibold tracking-tight">Preview</h2>
         {!preview ? (
-          <p className="text-sm text-zinc-500 dark:text-zinc-400">
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">
             {files.length > 0
               ? busy
                 ? "Reading the files…"
@@ -413,6 +527,7 @@ export function UploadForm() {
         ) : (
           <UploadPreviewPanel
             preview={preview}
+            issuesAtFields={preview.runs.length === 1}
             picked={picked}
             onTogglePick={togglePick}
             split={split}

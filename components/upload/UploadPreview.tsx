@@ -9,8 +9,21 @@ import { formatName } from "@/lib/formats/names";
 import { formatFlag } from "@/lib/runs/flag-format";
 import type { UploadPreview as Preview, PreviewRun } from "@/lib/runs/preview";
 import type { FlagValue, ResultPoint } from "@/lib/runs/schema";
+import { fieldOfPath } from "./fields";
 
-function RunPreview({ run, index, total }: { run: PreviewRun; index: number; total: number }) {
+function RunPreview({
+  run,
+  index,
+  total,
+  issuesAtFields,
+}: {
+  run: PreviewRun;
+  index: number;
+  total: number;
+  issuesAtFields: boolean;
+}) {
+  // Problems the form shows beside their field are not said a second time here.
+  const issues = issuesAtFields ? run.issues.filter((issue) => fieldOfPath(issue.path) === null) : run.issues;
   const doc = run.document;
   const points = (Array.isArray(doc.results) ? doc.results : []) as ResultPoint[];
   const flags = (doc.flags && typeof doc.flags === "object" && !Array.isArray(doc.flags) ? doc.flags : {}) as Record<
@@ -23,7 +36,7 @@ function RunPreview({ run, index, total }: { run: PreviewRun; index: number; tot
     <div className="space-y-3 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800" data-testid="preview-run">
       <div>
         {total > 1 ? (
-          <div className="text-xs uppercase tracking-wide text-zinc-500 dark:text-zinc-400">
+          <div className="text-xs uppercase tracking-wide text-zinc-600 dark:text-zinc-400">
             Run {index + 1} of {total}
           </div>
         ) : null}
@@ -39,7 +52,7 @@ function RunPreview({ run, index, total }: { run: PreviewRun; index: number; tot
             formatHardware(hardware),
           ].join(" · ")}
         </div>
-        <div className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">
+        <div className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">
           Format: <span data-testid="preview-format">{formatName(String(doc.source_format ?? "servebench/v1"))}</span>
         </div>
         <div className="mt-2 flex flex-wrap gap-4">
@@ -65,9 +78,9 @@ function RunPreview({ run, index, total }: { run: PreviewRun; index: number; tot
           The files do not say: {run.missing.join(", ")}. Fill them in on the left so this run can be compared fairly.
         </p>
       ) : null}
-      {run.issues.length > 0 ? (
+      {issues.length > 0 ? (
         <ul className="list-disc space-y-0.5 pl-5 text-red-700 dark:text-red-400" data-testid="preview-issues">
-          {run.issues.map((issue, issueIndex) => (
+          {issues.map((issue, issueIndex) => (
             <li key={issueIndex}>
               <code className="font-mono text-xs">{issue.path || "(document)"}</code>: {issue.message}
             </li>
@@ -109,7 +122,7 @@ function RunPreview({ run, index, total }: { run: PreviewRun; index: number; tot
       </div>
       {Object.keys(flags).length > 0 ? (
         <div>
-          <div className="mb-1 text-xs font-medium uppercase tracking-wide text-zinc-500 dark:text-zinc-400">Flags</div>
+          <div className="mb-1 text-xs font-medium uppercase tracking-wide text-zinc-600 dark:text-zinc-400">Flags</div>
           <ul className="flex flex-wrap gap-1.5 font-mono text-xs">
             {Object.entries(flags).map(([name, value]) => (
               <li key={name} className="rounded bg-zinc-100 px-1.5 py-0.5 dark:bg-zinc-800">
@@ -125,6 +138,7 @@ function RunPreview({ run, index, total }: { run: PreviewRun; index: number; tot
 
 export function UploadPreviewPanel({
   preview,
+  issuesAtFields,
   picked,
   onTogglePick,
   split,
@@ -133,6 +147,8 @@ export function UploadPreviewPanel({
   onRepeatsOneRun,
 }: {
   preview: Preview;
+  /** The form shows the problems of its fields beside them (one run only). */
+  issuesAtFields: boolean;
   picked: Set<number> | null;
   onTogglePick: (index: number) => void;
   split: boolean;
@@ -168,7 +184,7 @@ export function UploadPreviewPanel({
                   <td className={`${tdClass} break-all`}>
                     {fragment.file}
                     {fragment.part ? (
-                      <span className="text-zinc-500 dark:text-zinc-400"> · {fragment.part}</span>
+                      <span className="text-zinc-600 dark:text-zinc-400"> · {fragment.part}</span>
                     ) : null}
                     {fragment.warnings.length > 0 ? (
                       <div className="text-xs text-amber-700 dark:text-amber-400">{fragment.warnings.join(" ")}</div>
@@ -182,6 +198,12 @@ export function UploadPreviewPanel({
               ))}
             </tbody>
           </table>
+          {preview.fragments_total > preview.fragments.length ? (
+            <p className="mt-1 text-xs text-zinc-500 dark:text-zinc-400" data-testid="preview-fragments-more">
+              The first {preview.fragments.length.toLocaleString("en-US")} of{" "}
+              {preview.fragments_total.toLocaleString("en-US")} fragments are listed.
+            </p>
+          ) : null}
         </div>
       ) : null}
       {preview.skipped.length > 0 || preview.duplicates.length > 0 ? (
@@ -243,7 +265,7 @@ export function UploadPreviewPanel({
         </div>
       ) : null}
       {preview.runs.map((run, index) => (
-        <RunPreview key={index} run={run} index={index} total={preview.runs.length} />
+        <RunPreview key={index} run={run} index={index} total={preview.runs.length} issuesAtFields={issuesAtFields} />
       ))}
     </div>
   );

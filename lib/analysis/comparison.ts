@@ -8,6 +8,7 @@ import { formatNumber, formatPercentChange, relativeChange } from "@/lib/format"
 import type { StoredRun } from "@/lib/runs/queries";
 import type { ResultPoint } from "@/lib/runs/schema";
 import { axisName, type LoadDomain, loadDomain } from "./axis";
+import { assignRunColors } from "./colors";
 import { type ConfigChange, diffConfigs } from "./config-diff";
 import {
   buildDeltaTable,
@@ -44,7 +45,7 @@ import {
 } from "./lines";
 import { DELTA_TABLE_METRICS, type MetricKey } from "./metrics";
 import { groupRepeats, repeatsBaseName } from "./repeats";
-import { type SingleStreamBar, seriesColor, singleStreamBars } from "./series";
+import { type SingleStreamBar, singleStreamBars } from "./series";
 import {
   costPerMillionTokens,
   DEFAULT_SLO_STAT,
@@ -126,6 +127,25 @@ export function parsePrices(value: string | undefined): GpuPrices {
     if (gpu && gpu.length <= 200 && price !== null) prices.byGpu[gpu] = price;
   }
   return prices;
+}
+
+/**
+ * Why a `price` value the API was sent is not one (the page's URL ignores a bad entry; a saved comparison
+ * refuses it, naming the entry): null when every entry is a price or a `GPU:price` pair.
+ */
+export function priceProblem(value: string): string | null {
+  for (const raw of value.split(",")) {
+    const entry = raw.trim();
+    if (entry === "") continue;
+    const colon = entry.lastIndexOf(":");
+    const gpu = colon === -1 ? null : entry.slice(0, colon).trim();
+    const price = positive(colon === -1 ? entry : entry.slice(colon + 1), MAX_PRICE);
+    if (price === null)
+      return `"${entry.slice(0, 60)}" is not a price: a $/GPU-hour above 0 and at most ${MAX_PRICE}, alone or as GPU:price`;
+    if (gpu !== null && (gpu === "" || gpu.length > 200))
+      return `"${entry.slice(0, 60)}" needs a GPU name before its price`;
+  }
+  return null;
 }
 
 export function pricesQuery(prices: GpuPrices): string {
@@ -449,6 +469,7 @@ export function buildComparison(runs: readonly StoredRun[], view: CompareView): 
   );
   const baselineRun = groups[baselineIndex]?.runs[0];
 
+  const colors = assignRunColors(groups.map((group) => group.runs[0]!.id));
   const drafts: Draft[] = groups.map((group, index) => {
     const run = group.runs[0]!;
     const name = group.runs.length > 1 ? repeatsBaseName(run.name) : run.name;
@@ -465,7 +486,7 @@ export function buildComparison(runs: readonly StoredRun[], view: CompareView): 
       id: run.id,
       label: seriesLabel(name, group.repeats),
       name,
-      color: seriesColor(index),
+      color: colors[index]!,
       runs: group.runs.map((member) => ({ id: member.id, name: member.name })),
       isBaseline: index === baselineIndex,
       hidden: group.runs.some((member) => view.hidden.includes(member.id)),

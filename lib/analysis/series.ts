@@ -1,29 +1,15 @@
 /**
- * Series colours and the single-stream bars. The load charts are prepared in lines.ts on the shared axis of
+ * Chart series and the single-stream bars. The load charts are prepared in lines.ts on the shared axis of
  * axis.ts; the chart components only draw what these return.
  */
 
 import { headline } from "@/lib/runs/derived";
 import type { ResultPoint } from "@/lib/runs/schema";
+import { assignRunColors } from "./colors";
 
-/** Twelve colours that stay distinct on white and on near-black backgrounds. Position i keeps colour i. */
-export const SERIES_COLORS = [
-  "#2563eb", // blue
-  "#ea580c", // orange
-  "#16a34a", // green
-  "#db2777", // pink
-  "#9333ea", // purple
-  "#0891b2", // cyan
-  "#ca8a04", // amber
-  "#dc2626", // red
-  "#4f46e5", // indigo
-  "#65a30d", // lime
-  "#0d9488", // teal
-  "#a16207", // brown
-] as const;
-
-export function seriesColor(index: number): string {
-  return SERIES_COLORS[index % SERIES_COLORS.length] ?? "#2563eb";
+/** Colours come from the runs' ids (colors.ts); a run without an id takes its position's. */
+function colorsOf(runs: readonly ChartRun[]): string[] {
+  return assignRunColors(runs.map((run, index) => run.id ?? `#${index}`));
 }
 
 export interface ChartSeries {
@@ -38,12 +24,14 @@ export interface ChartSeries {
 }
 
 interface ChartRun {
+  id?: string;
   name: string;
   results: readonly ResultPoint[];
 }
 
 export function seriesOf(runs: readonly ChartRun[]): ChartSeries[] {
-  return runs.map((run, index) => ({ key: `s${index}`, label: run.name, color: seriesColor(index) }));
+  const colors = colorsOf(runs);
+  return runs.map((run, index) => ({ key: `s${index}`, label: run.name, color: colors[index]! }));
 }
 
 export interface SingleStreamBar {
@@ -55,12 +43,13 @@ export interface SingleStreamBar {
 }
 
 export function singleStreamBars(runs: readonly ChartRun[]): SingleStreamBar[] {
+  const colors = colorsOf(runs);
   return runs.map((run, index) => {
     const single = headline(run.results).single_stream;
     return {
       key: `s${index}`,
       label: run.name,
-      color: seriesColor(index),
+      color: colors[index]!,
       output_tok_s: single?.output_tok_s ?? null,
       derived: single?.derived ?? false,
     };

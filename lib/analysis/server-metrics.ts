@@ -9,9 +9,9 @@ import { formatLoadLevel, formatNumber } from "@/lib/format";
 import type { LatencyKey, RequestDetail, ResultPoint, ServerMetricField } from "@/lib/runs/schema";
 import { percentileOfSorted } from "@/lib/stats";
 import { type LoadAxis, type LoadDomain, loadDomain } from "./axis";
+import { assignRunColors, RUN_COLORS } from "./colors";
 import { levelOf } from "./levels";
 import type { CompareStat } from "./lines";
-import { seriesColor } from "./series";
 
 /** A run as the panel needs it. */
 export interface ServerMetricsRun {
@@ -227,7 +227,10 @@ export function serverMetricsChart(
 ): ServerMetricsChartData {
   const inputs: ServerMetricsSeriesInput[] =
     seriesInput?.map((item) => ({ ...item })) ??
-    runs.map((run, index) => ({ key: `s${index}`, label: run.name, color: seriesColor(index), runIds: [run.id] }));
+    (() => {
+      const colors = assignRunColors(runs.map((run) => run.id));
+      return runs.map((run, index) => ({ key: `s${index}`, label: run.name, color: colors[index]!, runIds: [run.id] }));
+    })();
   const byId = new Map(runs.map((run) => [run.id, run]));
   const visible = inputs
     .filter((item) => !item.hidden)
@@ -413,7 +416,8 @@ export function latencyDistributions(
     levels.push({
       key: levelOf(point).key,
       label: levelText(point),
-      color: seriesColor(index),
+      // The levels of one run: told apart by the palette's order (they are not runs, so no run colour applies).
+      color: RUN_COLORS[index % RUN_COLORS.length]!,
       requests: detail.ttft_ms.length,
       total: detail.total,
       quantiles: Array.from({ length: 101 }, (_, p) => ({ p, value: percentileOfSorted(values, p) })),

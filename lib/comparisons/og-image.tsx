@@ -8,7 +8,7 @@ import type { Comparison, ComparisonSeries } from "@/lib/analysis/comparison";
 import type { HeadlineDelta } from "@/lib/analysis/deltas";
 import { formatChangeLine, formatLoadLevel, formatNumber } from "@/lib/format";
 import { LABEL_HEIGHT, layoutOgChart, type OgChartBox } from "./og-chart";
-import { truncateText } from "./view";
+import { graphemeLength, truncateText } from "./view";
 
 const MAX_SERIES_SHOWN = 4;
 
@@ -297,7 +297,8 @@ function Chart({ comparison }: { comparison: Comparison }) {
 /** The preview of a comparison under a title (the saved one's, or the comparison's own). */
 export function comparisonImage(title: string, comparison: Comparison): ReactElement {
   const shortTitle = truncateText(title, 110);
-  const titleSize = shortTitle.length <= 48 ? 40 : shortTitle.length <= 72 ? 34 : 28;
+  const titleLength = graphemeLength(shortTitle);
+  const titleSize = titleLength <= 48 ? 40 : titleLength <= 72 ? 34 : 28;
   const verdict = comparison.verdicts[0];
   return (
     <div

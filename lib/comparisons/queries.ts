@@ -174,3 +174,91 @@ export async function deleteComparisonOrThrow(slug: string): Promise<void> {
   const result = await db().comparison.deleteMany({ where: { slug } });
   if (result.count === 0) throw notFoundError(`Saved comparison "${slug}"`);
 }
+
+export interface ComparisonToRestore {
+  line: number;
+  comparison: Omit<SavedComparison, "url">;
+}
+
+export interface RestoredComparison {
+  line: number;
+  slug: string;
+  status: "stored" | "already_present" | "refused";
+  error?: { code: string; message: string };
+}
+
+function sameComparison(a: Omit<SavedComparison, "url">, b: Omit<SavedComparison, "url">): boolean {
+  const { created_at: _a, ...left } = a;
+  const { created_at: _b, ...right } = b;
+  return JSON.stringify(left, Object.keys(left).sort()) === JSON.stringify(right, Object.keys(right).sort());
+}
+
+/**
+ * Store an export's saved comparisons under their slugs, so every /c/<slug> link works again. A slug already
+ * here is left alone: reported present when it holds the same comparison, refused when it holds another.
+ * Runs a comparison names need not exist (a run deleted after it was saved stays listed, as on the page).
+ */
+export async function restoreComparisons(entries: readonly ComparisonToRestore[]): Promise<RestoredComparison[]> {
+  const results: RestoredComparison[] = [];
+  for (const { line, comparison } of entries) {
+    const existing = await db().comparison.findUnique({ where: { slug: comparison.slug } });
+    if (existing) {
+      const { url: _url, ...stored } = rowToComparison(existing);
+      results.push(
+        sameComparison(stored, comparison)
+          ? { line, slug: comparison.slug, status: "already_present" }
+          : {
+              line,
+              slug: comparison.slug,
+              status: "refused",
+              error: {
+                code: "slug_taken",
+                message: `Another saved comparison already has the link /c/${comparison.slug} here; it was left as it is.`,
+              },
+            },
+      );
+      continue;
+    }
+    try {
+      await db().comparison.create({
+        data: {
+          slug: comparison.slug,
+          title: comparison.title,
+          notes: comparison.notes,
+          runIdsJson: JSON.stringify(comparison.runs),
+          baselineId: comparison.baseline,
+          viewJson: JSON.stringify({ noisePct: comparison.noise, hidden: comparison.hide, stat: comparison.stat }),
+          createdAt: new Date(comparison.created_at),
+        },
+      });
+      results.push({ line, slug: comparison.slug, status: "stored" });
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      results.push({
+        line,
+        slug: comparison.slug,
+        status: "refused",
+        error: { code: "slug_taken", message: `Another saved comparison took /c/${comparison.slug} while restoring.` },
+      });
+    }
+  }
+  return results;
+}
+
+/** Every saved comparison, oldest first, a page at a time. */
+export async function* allComparisons(pageSize = 200): AsyncGenerator<SavedComparison> {
+  let cursor: { createdAt: Date; slug: string } | null = null;
+  for (;;) {
+    const rows: ComparisonRow[] = await db().comparison.findMany({
+      where: cursor
+        ? { OR: [{ createdAt: { gt: cursor.createdAt } }, { createdAt: cursor.createdAt, slug: { gt: cursor.slug } }] }
+        : {},
+      orderBy: [{ createdAt: "asc" }, { slug: "asc" }],
+      take: pageSize,
+    });
+    for (const row of rows) yield rowToComparison(row);
+    const last = rows[rows.length - 1];
+    if (!last || rows.length < pageSize) return;
+    cursor = { createdAt: last.createdAt, slug: last.slug };
+  }
+}

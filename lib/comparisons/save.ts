@@ -2,13 +2,13 @@
  * Saving a comparison (POST /api/comparisons) and opening a saved one (/c/<slug>, the preview image): the
  * steps between the request, the runs and the Comparison table.
  */
-import { buildComparison, type CompareView, parsePrices, pricesQuery } from "@/lib/analysis/comparison";
+import { buildComparison, type CompareView, parsePrices } from "@/lib/analysis/comparison";
 import { DEFAULT_SLO_STAT } from "@/lib/analysis/slo";
 import { AppError, type ErrorIssue } from "@/lib/errors";
 import { type LoadedComparison, loadComparison } from "@/lib/runs/comparison-loader";
 import { getRunsByIds } from "@/lib/runs/queries";
 import { createComparison, getComparisonOrThrow, type SavedComparison } from "./queries";
-import { comparisonIssues, SaveComparisonSchema } from "./schema";
+import { comparisonIssues, SaveComparisonSchema, storedComparisonView } from "./schema";
 import { defaultComparisonTitle, savedCompareView, withViewOverrides } from "./view";
 
 function invalid(issues: ErrorIssue[]): AppError {
@@ -61,20 +61,7 @@ export async function saveComparison(body: unknown): Promise<SavedComparison> {
   };
   // The runs come back in the order asked for, which is what buildComparison expects.
   const title = input.title ?? defaultComparisonTitle(buildComparison(runs, view).summary.title);
-  const notes = input.notes === undefined || input.notes === null || input.notes.trim() === "" ? null : input.notes;
-  return createComparison({
-    title,
-    notes,
-    runs: view.runIds,
-    baseline: view.baselineId,
-    noise: view.noisePct,
-    hide: view.hidden,
-    stat: view.stat,
-    log_y: view.logY,
-    slo: view.slo,
-    price: pricesQuery(view.prices),
-    at_user: view.atUser,
-  });
+  return createComparison({ title, ...storedComparisonView(input) });
 }
 
 export interface OpenedComparison extends LoadedComparison {

@@ -3,8 +3,18 @@
  * of the view, a title and notes. Whether the runs exist is checked against the database (lib/comparisons/save.ts).
  */
 import { z } from "zod";
-import { COMPARE_STATS, MAX_COMPARED_RUNS } from "@/lib/analysis/comparison";
+import {
+  COMPARE_STATS,
+  type CompareStat,
+  MAX_COMPARED_RUNS,
+  parsePrices,
+  priceProblem,
+  pricesQuery,
+} from "@/lib/analysis/comparison";
+import { DEFAULT_SLO_STAT } from "@/lib/analysis/slo";
 import type { ErrorIssue } from "@/lib/errors";
+import { decimalInteger, isOwnKey } from "@/lib/http/query";
+import { freeText, lineText } from "@/lib/runs/schema";
 
 export const MAX_TITLE_LENGTH = 200;
 export const MAX_NOTES_LENGTH = 20_000;
@@ -15,7 +25,14 @@ export const DEFAULT_PER_PAGE = 25;
 /** A saved comparison's slug: 8 URL-safe characters (see newSlug). */
 export const SLUG_PATTERN = /^[A-Za-z0-9_-]{8}$/;
 
-const runId = z.string().trim().min(1, "must not be empty").max(64, "is not a run id");
+// The character rules of every write (lib/runs/schema.ts): no control characters, bidi overrides or unpaired
+// surrogates in ids, titles and notes.
+const runId = z
+  .string()
+  .trim()
+  .min(1, "must not be empty")
+  .max(64, "is not a run id")
+  .regex(/^[A-Za-z0-9_-]+$/, "is not a run id (letters, digits, - and _)");
 
 export const SaveComparisonSchema = z
   .strictObject({
@@ -28,14 +45,11 @@ export const SaveComparisonSchema = z
       .string()
       .trim()
       .min(1, "must not be empty (leave it out to use the comparison's own title)")
-      .max(MAX_TITLE_LENGTH, `must be at most ${MAX_TITLE_LENGTH} characters`)
+      .pipe(lineText(MAX_TITLE_LENGTH))
       .optional(),
-    notes: z
-      .string()
-      .max(MAX_NOTES_LENGTH, `must be at most ${MAX_NOTES_LENGTH.toLocaleString("en-US")} characters`)
-      .nullable()
-      .optional(),
-    noise: z.number().min(0, "must be between 0 and 100").max(100, "must be between 0 and 100").optional(),
+    notes: freeText(MAX_NOTES_LENGTH).nullable().optional(),
+    // null (what an export writes for a comparison that set none): the page's default, from the repeats or ±3%.
+    noise: z.number().min(0, "must be between 0 and 100").max(100, "must be between 0 and 100").nullable().optional(),
     hide: z.array(runId).max(MAX_COMPARED_RUNS).optional(),
     stat: z.enum(COMPARE_STATS, { error: `must be one of ${COMPARE_STATS.join(", ")}` }).optional(),
     log_y: z.boolean().optional(),
@@ -49,7 +63,10 @@ export const SaveComparisonSchema = z
     price: z
       .string()
       .max(2_000)
-      .regex(/^[^,]*(,[^,]*)*$/, "must be a $/GPU-hour price, or GPU:price pairs separated by commas")
+      .superRefine((value, context) => {
+        const problem = priceProblem(value);
+        if (problem) context.addIssue({ code: "custom", message: problem });
+      })
       .optional()
       .describe("As the page's `price` parameter: `2.5`, or `H100:3.1,RTX PRO 6000 Blackwell:2.5`."),
     at_user: z.number().positive().max(1_000_000).nullable().optional(),
@@ -71,9 +88,44 @@ export const SaveComparisonSchema = z
 
 export type SaveComparisonInput = z.infer<typeof SaveComparisonSchema>;
 
+/** What a saved comparison stores of its view, defaults filled in: the same for a save and for a restore. */
+export interface StoredComparisonView {
+  notes: string | null;
+  runs: string[];
+  baseline: string | null;
+  /** Null: the page's default (from the repeats' spread, else ±3%). */
+  noise: number | null;
+  hide: string[];
+  stat: CompareStat;
+  log_y: boolean;
+  slo: { ttft_ms: number | null; tpot_ms: number | null; stat: CompareStat };
+  /** `$/GPU-hour` prices as the page's `price` parameter writes them; empty for none. */
+  price: string;
+  at_user: number | null;
+}
+
+export function storedComparisonView(input: SaveComparisonInput): StoredComparisonView {
+  return {
+    notes: input.notes === undefined || input.notes === null || input.notes.trim() === "" ? null : input.notes,
+    runs: input.runs,
+    baseline: input.baseline ?? null,
+    noise: input.noise ?? null,
+    hide: input.hide ?? [],
+    stat: input.stat ?? "mean",
+    log_y: input.log_y ?? false,
+    slo: {
+      ttft_ms: input.slo?.ttft_ms ?? null,
+      tpot_ms: input.slo?.tpot_ms ?? null,
+      stat: input.slo?.stat ?? DEFAULT_SLO_STAT,
+    },
+    price: pricesQuery(parsePrices(input.price)),
+    at_user: input.at_user ?? null,
+  };
+}
+
 export const ComparisonListQuerySchema = z.strictObject({
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  per_page: z.coerce.number().int().min(1).max(MAX_PER_PAGE).default(DEFAULT_PER_PAGE),
+  page: decimalInteger(1, 1_000_000).default(1),
+  per_page: decimalInteger(1, MAX_PER_PAGE).default(DEFAULT_PER_PAGE),
 });
 
 export type ComparisonListQuery = z.infer<typeof ComparisonListQuerySchema>;
@@ -81,10 +133,10 @@ export type ComparisonListQuery = z.infer<typeof ComparisonListQuerySchema>;
 type RawParams = Record<string, string | string[] | undefined>;
 
 function firstValues(params: RawParams): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out = Object.create(null) as Record<string, string>;
   for (const [key, value] of Object.entries(params)) {
     const first = Array.isArray(value) ? value[0] : value;
-    if (first !== undefined && first.trim() !== "" && key in ComparisonListQuerySchema.shape) out[key] = first;
+    if (first !== undefined && first.trim() !== "" && isOwnKey(ComparisonListQuerySchema.shape, key)) out[key] = first;
   }
   return out;
 }

@@ -140,17 +140,38 @@ export function savedOgImagePath(slug: string, params: Params = {}): string {
 }
 
 /** A text cut to `max` characters at a word boundary where one is near, with an ellipsis. */
+const graphemes = new Intl.Segmenter("en", { granularity: "grapheme" });
+
+/** What a reader counts as characters: an emoji with its modifiers, or a letter with its marks, is one. */
+export function graphemeLength(text: string): number {
+  let count = 0;
+  for (const _ of graphemes.segment(text)) count += 1;
+  return count;
+}
+
+/**
+ * `text` on one line, cut to at most `max` characters as a reader counts them (never inside an emoji or a letter
+ * with its marks), at a word break when one is near, with "…".
+ */
 export function truncateText(text: string, max: number): string {
   const flat = text.replace(/\s+/g, " ").trim();
-  if (flat.length <= max) return flat;
-  const cut = flat.slice(0, max - 1);
+  const parts = [...graphemes.segment(flat)].map((part) => part.segment);
+  if (parts.length <= max) return flat;
+  const cut = parts.slice(0, max - 1);
   const space = cut.lastIndexOf(" ");
-  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
+  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).join("").trimEnd()}…`;
 }
 
 /** The title a comparison is saved under when none is given: its own summary title, cut to fit. */
 export function defaultComparisonTitle(summaryTitle: string): string {
-  return truncateText(summaryTitle, MAX_TITLE_LENGTH) || "Comparison";
+  // The stored title is limited in UTF-16 units (as every text field is): cut further where emoji count double.
+  let limit = MAX_TITLE_LENGTH;
+  let title = truncateText(summaryTitle, limit);
+  while (title.length > MAX_TITLE_LENGTH && limit > 1) {
+    limit -= title.length - MAX_TITLE_LENGTH;
+    title = truncateText(summaryTitle, Math.max(1, limit));
+  }
+  return title || "Comparison";
 }
 
 /** The first lines of a saved comparison's notes for lists. */

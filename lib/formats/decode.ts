@@ -2,6 +2,7 @@
  * Bytes of an uploaded file → a SourceFile: JSON, JSON lines, YAML or CSV, tried in that order. The
  * decoder never looks at the file name; the content decides.
  */
+import { isUtf8 } from "node:buffer";
 import { parse as parseCsv } from "csv-parse/sync";
 import { parse as parseYaml } from "yaml";
 import type { SkippedLine, SourceFile } from "./types";
@@ -58,7 +59,9 @@ export function findDuplicateKey(text: string): string | null {
       }
       const top = frames[frames.length - 1];
       if (top?.keys && top.awaitingKey) {
-        const key = text.slice(index + 1, end);
+        // Compared unescaped: "\u0061" and "a" are the same key.
+        const written = text.slice(index + 1, end);
+        const key = written.includes("\\") ? unescapeJsonString(written) : written;
         if (top.keys.has(key)) return key;
         top.keys.add(key);
         top.awaitingKey = false;
@@ -76,6 +79,14 @@ export function findDuplicateKey(text: string): string | null {
     index += 1;
   }
   return null;
+}
+
+function unescapeJsonString(written: string): string {
+  try {
+    return JSON.parse(`"${written}"`) as string;
+  } catch {
+    return written;
+  }
 }
 
 function checkDuplicateKeys(name: string, text: string): void {
@@ -205,7 +216,7 @@ function tryCsv(text: string): string[][] | null {
   }
 }
 
-function looksBinary(bytes: Uint8Array): boolean {
+export function looksBinary(bytes: Uint8Array): boolean {
   const sample = bytes.subarray(0, 4096);
   let control = 0;
   for (const byte of sample) {
@@ -213,6 +224,38 @@ function looksBinary(bytes: Uint8Array): boolean {
     if (byte < 9 || (byte > 13 && byte < 32)) control += 1;
   }
   return sample.length > 0 && control / sample.length > 0.05;
+}
+
+/**
+ * The byte offset of the first byte that breaks UTF-8 (a stray continuation byte, an overlong form, an encoded
+ * surrogate, a code point past U+10FFFF, a sequence cut short), or null when the bytes are valid UTF-8. A
+ * decoder would turn such bytes into U+FFFD silently; a write refuses them, saying where they are.
+ */
+export function invalidUtf8Offset(bytes: Uint8Array): number | null {
+  if (isUtf8(bytes)) return null;
+  let index = 0;
+  while (index < bytes.length) {
+    const first = bytes[index]!;
+    if (first < 0x80) {
+      index += 1;
+      continue;
+    }
+    let length: number;
+    let min: number;
+    if (first >= 0xc2 && first <= 0xdf) [length, min] = [2, 0x80];
+    else if (first >= 0xe0 && first <= 0xef) [length, min] = [3, 0x800];
+    else if (first >= 0xf0 && first <= 0xf4) [length, min] = [4, 0x10000];
+    else return index;
+    let codePoint = first & (0xff >> (length + 1));
+    for (let next = 1; next < length; next += 1) {
+      const byte = bytes[index + next];
+      if (byte === undefined || (byte & 0xc0) !== 0x80) return index;
+      codePoint = (codePoint << 6) | (byte & 0x3f);
+    }
+    if (codePoint < min || codePoint > 0x10ffff || (codePoint >= 0xd800 && codePoint <= 0xdfff)) return index;
+    index += length;
+  }
+  return null;
 }
 
 export function decodeFile(name: string, bytes: Uint8Array): SourceFile {

@@ -449,7 +449,7 @@ function parse(file: SourceFile): Fragment[] {
         `benchmark ${index + 1} (strategy ${strategyName}) has no concurrency or request rate, so it was not imported.`,
       );
       // Its figures are in the import report under that reason (a point needs a load level).
-      for (const stated of statedNumbers({ name: file.name, kind: "json", data: benchmark, bytes: 0 })) {
+      for (const stated of statedNumbers({ name: file.name, kind: "json", data: benchmark, bytes: 0 }).numbers) {
         skippedFigures.push({
           file: file.name,
           field: `benchmarks[${index}].${stated.path}`,

@@ -10,7 +10,7 @@ import { AppError, type ErrorIssue } from "@/lib/errors";
 import { formatLoadLevel } from "@/lib/format";
 import { engineDisplayName, flagText, hardwareText, shortModelName, workloadText } from "@/lib/runs/names";
 import { LIMITS, type ResultPoint, RUN_FORMAT, type RunDocumentInput } from "@/lib/runs/schema";
-import { expandZip, isZip } from "./archive";
+import { expandArchives } from "./archive";
 import {
   DecodeError,
   decodeAsText,
@@ -95,7 +95,8 @@ function expandUploads(files: readonly UploadFile[]): UploadFile[] {
       `The upload holds ${files.length} files; at most ${MAX_UPLOAD_FILES} are taken at once.`,
     );
   }
-  const expanded = files.flatMap((file) => (isZip(file.bytes) ? expandZip(file.name, file.bytes) : [file]));
+  // One expansion budget for all the archives of the upload.
+  const expanded = expandArchives(files);
   if (expanded.length > MAX_UPLOAD_FILES) {
     throw new AppError(
       "payload_too_large",
@@ -239,7 +240,7 @@ function attachSupplements(result: ParsedUpload, supplements: readonly IndexedSu
     }
     const sources: Record<string, string> = { ...(point.sources ?? {}) };
     const merged = point as Record<string, unknown>;
-    const notImported = [...(fragment.notImported ?? [])];
+    const notImported = [...(fragment.notImported ?? []), ...(fragment.fileNotImported ?? [])];
     for (const [field, value] of Object.entries(supplement.figures)) {
       if (value === undefined) continue;
       const source = supplement.sources[field];
@@ -387,60 +388,176 @@ function levelsOf(fragment: Fragment): string[] {
   return fragment.points.map((point) => levelOf(point).key);
 }
 
+/**
+ * How far past the lowest possible slot the first-fit search looks before it opens a new slot instead. Only a
+ * crafted upload gets there (fragments of several load levels interleaved so that every nearby slot holds one
+ * of them); the cap keeps planning linear in the number of points, whatever the upload's shape.
+ */
+const SLOT_SEARCH_STEPS = 32;
+
+/** A group's slots as planning fills them, with what makes the first-fit search cheap. */
+interface SlotIndex {
+  /** The load levels each slot holds. */
+  levelsBySlot: Set<string>[];
+  /** Per load level: the lowest slot that might not hold it yet (every slot below it does). */
+  lowestFree: Map<string, number>;
+}
+
+/** The lowest slot index not holding `level`, moving the level's pointer past the slots that hold it. */
+function lowestFreeSlot(index: SlotIndex, level: string): number {
+  let slot = index.lowestFree.get(level) ?? 0;
+  while (index.levelsBySlot[slot]?.has(level)) slot += 1;
+  index.lowestFree.set(level, slot);
+  return slot;
+}
+
+/**
+ * The first slot holding none of these levels (repeats of a level fill later slots). Every slot below the
+ * highest per-level pointer holds one of the levels, so the search starts there; it ends after a few steps at
+ * most, opening a new slot when a crafted upload would make it long.
+ */
+function slotFor(index: SlotIndex, levels: readonly string[]): number {
+  let slot = 0;
+  for (const level of levels) slot = Math.max(slot, lowestFreeSlot(index, level));
+  for (let step = 0; step < SLOT_SEARCH_STEPS; step += 1) {
+    const taken = index.levelsBySlot[slot];
+    if (!taken || !levels.some((level) => taken.has(level))) return slot;
+    slot += 1;
+  }
+  return index.levelsBySlot.length;
+}
+
+/** Fragments → groups of one configuration, each split into slots of distinct load levels. Linear in the points. */
 function groupFragments(fragments: readonly IndexedFragment[]): Group[] {
   const groups: Group[] = [];
+  const byKey = new Map<string, { group: Group; index: SlotIndex }>();
   for (const fragment of fragments) {
     const key = groupKey(fragment);
-    let group = groups.find((candidate) => candidate.key === key);
-    if (!group) {
-      group = { key, fragments: [], slots: [] };
-      groups.push(group);
+    let entry = byKey.get(key);
+    if (!entry) {
+      entry = { group: { key, fragments: [], slots: [] }, index: { levelsBySlot: [], lowestFree: new Map() } };
+      byKey.set(key, entry);
+      groups.push(entry.group);
     }
+    const { group, index } = entry;
     group.fragments.push(fragment);
-    const levels = levelsOf(fragment);
-    // First slot where none of this fragment's levels is taken: repeats of a level fill later slots.
-    let slot = group.slots.find(
-      (candidate) => !candidate.some((other) => levelsOf(other).some((level) => levels.includes(level))),
-    );
-    if (!slot) {
-      slot = [];
-      group.slots.push(slot);
+    const levels = [...new Set(levelsOf(fragment))];
+    const slot = slotFor(index, levels);
+    if (slot === group.slots.length) {
+      group.slots.push([]);
+      index.levelsBySlot.push(new Set());
     }
-    slot.push(fragment);
+    group.slots[slot]!.push(fragment);
+    for (const level of levels) index.levelsBySlot[slot]!.add(level);
   }
   return groups;
 }
 
+/** Longest list of differences a configuration's description shows; more are summed up as "…". */
+const MAX_DIFFERENCES_SHOWN = 8;
+
+/**
+ * How many groups share each value of each context field, so telling a group apart from all the others costs
+ * the size of its own context, not the number of groups (a crafted file can hold a configuration per line).
+ */
+interface ContextCounts {
+  groups: number;
+  byField: Map<string, Map<string, number>>;
+  /** Every flag name that any group has, sorted. */
+  flagNames: string[];
+}
+
+type ContextPick = (context: RunContext) => unknown;
+
+const CONTEXT_FIELDS: Record<string, ContextPick> = {
+  model: (c) => c.model,
+  engine: (c) => c.engine,
+  engine_version: (c) => c.engine_version,
+  hardware: (c) => c.hardware,
+  workload: (c) => ({ ...c.workload, num_prompts: undefined }),
+  // How the workload reads in a name: two different workloads can read the same ("random 1024→128" at
+  // another temperature), and then the name must say more.
+  workload_words: (c) => workloadText(c.workload),
+};
+
+function contextOf(group: Group): RunContext {
+  return group.fragments[0]?.context ?? {};
+}
+
+function countValue(counts: ContextCounts, field: string, value: unknown): void {
+  const text = JSON.stringify(value) ?? "undefined";
+  let values = counts.byField.get(field);
+  if (!values) {
+    values = new Map();
+    counts.byField.set(field, values);
+  }
+  values.set(text, (values.get(text) ?? 0) + 1);
+}
+
+function contextCounts(groups: readonly Group[]): ContextCounts {
+  const counts: ContextCounts = { groups: groups.length, byField: new Map(), flagNames: [] };
+  const flagNames = new Set<string>();
+  for (const group of groups) {
+    const context = contextOf(group);
+    for (const [field, pick] of Object.entries(CONTEXT_FIELDS)) countValue(counts, field, pick(context));
+    for (const [name, value] of Object.entries(context.flags ?? {})) {
+      flagNames.add(name);
+      if (value !== undefined) countValue(counts, `flag ${name}`, value);
+    }
+  }
+  counts.flagNames = [...flagNames].sort();
+  return counts;
+}
+
+/** Whether another group has a different value: fewer groups than all share this one's. */
+function differsFromOthers(counts: ContextCounts, field: string, value: unknown): boolean {
+  const values = counts.byField.get(field);
+  // A flag's count holds the groups that have it; the others share "no such flag".
+  const same =
+    value === undefined && field.startsWith("flag ")
+      ? counts.groups - sumCounts(values)
+      : (values?.get(JSON.stringify(value) ?? "undefined") ?? 0);
+  return same < counts.groups;
+}
+
+function sumCounts(values: Map<string, number> | undefined): number {
+  let total = 0;
+  for (const count of values?.values() ?? []) total += count;
+  return total;
+}
+
 /**
  * The context fields in which groups differ, in the words run names use (lib/runs/names.ts):
- * "Llama-3.1-8B", "--max-num-seqs 4", "8× H100", "random 1024→128". Never JSON.
+ * "Llama-3.1-8B", "--max-num-seqs 4", "8× H100", "random 1024→128". Never JSON. Linear in the size of the
+ * group's own context (see ContextCounts), whatever the number of groups.
  */
-function distinguishingText(group: Group, groups: readonly Group[], forName = false): string {
-  const context = group.fragments[0]?.context ?? {};
-  const others = groups.filter((other) => other !== group).map((other) => other.fragments[0]?.context ?? {});
-  if (others.length === 0) return "";
+function distinguishingText(group: Group, counts: ContextCounts, forName = false): string {
+  const context = contextOf(group);
+  if (counts.groups <= 1) return "";
   const parts: string[] = [];
-  const differs = (pick: (c: RunContext) => unknown) =>
-    others.some((other) => JSON.stringify(pick(other)) !== JSON.stringify(pick(context)));
+  const differs = (field: string) => differsFromOthers(counts, field, CONTEXT_FIELDS[field]!(context));
   // A run's default name already shows its engine, version, model and workload.
-  if (!forName && differs((c) => c.engine))
-    parts.push(context.engine ? engineDisplayName(context.engine) : "no engine");
-  if (!forName && differs((c) => c.engine_version))
+  if (!forName && differs("engine")) parts.push(context.engine ? engineDisplayName(context.engine) : "no engine");
+  if (!forName && differs("engine_version"))
     parts.push(context.engine_version ? `version ${context.engine_version}` : "no version");
-  if (!forName && differs((c) => c.model)) parts.push(context.model ? shortModelName(context.model) : "no model");
-  if (differs((c) => c.hardware)) parts.push(hardwareText(context.hardware) || "no hardware stated");
-  const flagNames = new Set([
-    ...Object.keys(context.flags ?? {}),
-    ...others.flatMap((other) => Object.keys(other.flags ?? {})),
-  ]);
-  for (const name of [...flagNames].sort()) {
-    if (differs((c) => c.flags?.[name])) parts.push(flagText(name, context.flags?.[name]));
+  if (!forName && differs("model")) parts.push(context.model ? shortModelName(context.model) : "no model");
+  if (differs("hardware")) parts.push(hardwareText(context.hardware) || "no hardware stated");
+  // Flags every group has with this value are the only ones that do not differ, so this loop stops after
+  // this group's own flags plus the parts it shows.
+  let more = false;
+  for (const name of counts.flagNames) {
+    const value = context.flags?.[name];
+    if (!differsFromOthers(counts, `flag ${name}`, value)) continue;
+    if (parts.length >= MAX_DIFFERENCES_SHOWN) {
+      more = true;
+      break;
+    }
+    parts.push(flagText(name, value));
   }
-  const steady = (c: RunContext) => ({ ...c.workload, num_prompts: undefined });
-  if (differs(steady)) {
+  if (differs("workload")) {
     const text = workloadText(context.workload);
     // The default name shows the workload; say more only when the words it uses do not tell the runs apart.
-    const sameWords = others.some((other) => workloadText(other.workload) === text);
+    const sameWords = (counts.byField.get("workload_words")?.get(JSON.stringify(text)) ?? 0) > 1;
     if (!forName || sameWords) {
       const extra = context.workload?.temperature !== undefined ? `temperature ${context.workload.temperature}` : "";
       parts.push(
@@ -448,6 +565,7 @@ function distinguishingText(group: Group, groups: readonly Group[], forName = fa
       );
     }
   }
+  if (more) parts.push("…");
   return parts.length > 0 ? parts.join(", ") : forName ? "" : "another configuration";
 }
 
@@ -465,6 +583,11 @@ function buildDocument(fragments: readonly IndexedFragment[], suffix: string): P
   const warnings = [...new Set(fragments.flatMap((fragment) => fragment.warnings))];
   const metadata: Record<string, string | number | boolean> = {};
   const notImported: NotImported[] = fragments.flatMap((fragment) => fragment.notImported ?? []);
+  // Each file's own list once, however many of the run's fragments share it.
+  for (const shared of new Set(
+    fragments.flatMap((fragment) => (fragment.fileNotImported ? [fragment.fileNotImported] : [])),
+  ))
+    notImported.push(...shared);
   const metadataKeys = new Set(contexts.flatMap((context) => Object.keys(context.metadata ?? {})));
   for (const key of metadataKeys) {
     const value = agreedValue(contexts.map((context) => context.metadata?.[key]));
@@ -558,7 +681,9 @@ function importReportOf(entries: readonly NotImported[]): NotImported[] {
     const byReason = new Map<string, NotImported[]>();
     for (const entry of report) {
       const key = `${entry.file}\u0000${entry.reason}`;
-      byReason.set(key, [...(byReason.get(key) ?? []), entry]);
+      const group = byReason.get(key);
+      if (group) group.push(entry);
+      else byReason.set(key, [entry]);
     }
     report = [...byReason.values()].map((group) =>
       group.length === 1 && group[0]
@@ -618,9 +743,10 @@ export function planRuns(parsed: ParsedUpload, options: PlanOptions): Plan {
   const pick = options.pick ? new Set(options.pick) : undefined;
   const chosen = parsed.fragments.filter((fragment) => !pick || pick.has(fragment.index));
   const groups = groupFragments(chosen);
+  const counts = contextCounts(groups);
   const conflicts: string[] = [];
   if (groups.length > 1) {
-    const described = groups.map((group) => `${distinguishingText(group, groups)} [${whereFrom(group.fragments)}]`);
+    const described = groups.map((group) => `${distinguishingText(group, counts)} [${whereFrom(group.fragments)}]`);
     conflicts.push(`The files hold ${groups.length} different configurations: ${described.join("; ")}.`);
   }
   for (const group of groups) {
@@ -634,7 +760,7 @@ export function planRuns(parsed: ParsedUpload, options: PlanOptions): Plan {
     document: document.raw as PlannedRun["document"],
   }));
   for (const group of groups) {
-    const differing = distinguishingText(group, groups, true);
+    const differing = distinguishingText(group, counts, true);
     const nameSuffix = options.split || conflicts.length > 0 ? differing : "";
     if (options.combineRepeats && group.slots.length > 1) {
       runs.push({

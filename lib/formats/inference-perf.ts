@@ -31,9 +31,12 @@ import {
   type Supplement,
 } from "./types";
 
+const LIFECYCLE_FILE = /^(.*\/)?stage_(\d+)_lifecycle_metrics\.json$/i;
+const PROMETHEUS_FILE = /^(.*\/)?stage_(\d+)_prometheus_metrics\.json$/i;
+
 /** `reports/stage_3_lifecycle_metrics.json` → `reports/stage_3`: what pairs a stage's two files. */
 function stageKey(name: string, kind: "lifecycle" | "prometheus"): string | undefined {
-  const match = new RegExp(`^(.*/)?stage_(\\d+)_${kind}_metrics\\.json$`, "i").exec(name.replace(/\\/g, "/"));
+  const match = (kind === "lifecycle" ? LIFECYCLE_FILE : PROMETHEUS_FILE).exec(name.replace(/\\/g, "/"));
   if (!match) return undefined;
   return `${match[1] ?? ""}stage_${Number(match[2])}`;
 }

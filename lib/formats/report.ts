@@ -36,7 +36,7 @@ function join(base: string, key: string | number): string {
  * infinities and other strings do not (they are no figure; the parsers warn about NaN). A list of plain numbers is
  * one entry (per-request values such as `itls`); a list of objects is walked item by item.
  */
-export function statedNumbers(file: SourceFile): StatedNumber[] {
+export function statedNumbers(file: SourceFile): { numbers: StatedNumber[]; complete: boolean } {
   const out: StatedNumber[] = [];
   let walked = 0;
   const walk = (value: unknown, path: string) => {
@@ -78,7 +78,7 @@ export function statedNumbers(file: SourceFile): StatedNumber[] {
   } else if (file.kind !== "text") {
     walk(file.data, "");
   }
-  return out;
+  return { numbers: out, complete: walked <= MAX_WALK };
 }
 
 /** `root` + a path relative to it. */
@@ -171,17 +171,16 @@ function defaultReason(stated: StatedNumber): string {
   return statisticReason(stated.path) ?? REASONS.noField;
 }
 
-interface Claim {
+/** Every path the fragments account for: exact paths, and prefixes ("….*") that cover what is under them. */
+interface Claims {
   exact: Set<string>;
-  prefixes: string[];
+  prefixes: Set<string>;
 }
 
-function claimsOf(fragment: Fragment): Claim {
-  const exact = new Set<string>();
-  const prefixes: string[] = [];
+function addClaims(fragment: Fragment, claims: Claims): void {
   const add = (relative: string) => {
-    if (relative.endsWith(".*")) prefixes.push(fullPath(fragment.root, relative.slice(0, -2)));
-    else exact.add(fullPath(fragment.root, relative));
+    if (relative.endsWith(".*")) claims.prefixes.add(fullPath(fragment.root, relative.slice(0, -2)));
+    else claims.exact.add(fullPath(fragment.root, relative));
   };
   for (const point of fragment.points) {
     for (const source of Object.values(point.sources ?? {})) for (const path of sourcePaths(source)) add(path);
@@ -190,15 +189,23 @@ function claimsOf(fragment: Fragment): Claim {
   for (const source of Object.values(fragment.supplement?.sources ?? {}))
     for (const path of sourcePaths(source)) add(path);
   for (const path of fragment.used ?? []) add(path);
-  for (const entry of fragment.notImported ?? []) exact.add(entry.field);
-  return { exact, prefixes };
+  for (const entry of fragment.notImported ?? []) claims.exact.add(entry.field);
 }
 
-function claimed(path: string, claim: Claim): boolean {
-  if (claim.exact.has(path)) return true;
-  return claim.prefixes.some(
-    (prefix) => path === prefix || path.startsWith(`${prefix}.`) || path.startsWith(`${prefix}[`),
-  );
+/** The path itself and every path above it: `a.b[2].c` → `a.b[2].c`, `a.b[2]`, `a.b`, `a`. */
+function pathAndAncestors(path: string): string[] {
+  const out = [path];
+  for (let index = path.length - 1; index > 0; index -= 1) {
+    const char = path[index];
+    if (char === "." || char === "[") out.push(path.slice(0, index));
+  }
+  return out;
+}
+
+function claimed(path: string, claims: Claims): boolean {
+  if (claims.exact.has(path)) return true;
+  if (claims.prefixes.size === 0) return false;
+  return pathAndAncestors(path).some((candidate) => claims.prefixes.has(candidate));
 }
 
 function formatValue(value: number): string {
@@ -225,7 +232,7 @@ export function collapse(entries: readonly NotImported[]): NotImported[] {
     const numbers = group.map((entry) => entry.value).filter((value): value is number => typeof value === "number");
     const range =
       numbers.length === group.length
-        ? `${group.length} values, ${formatValue(Math.min(...numbers))} to ${formatValue(Math.max(...numbers))}`
+        ? `${group.length} values, ${formatValue(numbers.reduce((low, value) => Math.min(low, value)))} to ${formatValue(numbers.reduce((high, value) => Math.max(high, value)))}`
         : `${group.length} values`;
     out.push({ ...first, field: first.field.replace(/\[\d+\]/g, "[*]"), value: range });
   }
@@ -234,46 +241,82 @@ export function collapse(entries: readonly NotImported[]): NotImported[] {
 
 /**
  * The stated numbers of a file that none of its fragments accounts for, each given to the fragment whose record holds
- * it (numbers outside every fragment's record, such as a file-level header, go to every fragment; the run dedupes).
+ * it. Numbers outside every fragment's own record (a file-level header) are the whole file's: one list, shared by
+ * all its fragments (`fileNotImported`), which each run that holds one of them reports once. Linear in the numbers
+ * of the file: a fragment is found by its record's path, not by trying every fragment.
  */
 export function accountFile(source: SourceFile, fragments: Fragment[], parser: FormatParser): void {
   if (fragments.length === 0) return;
-  const claims = fragments.map(claimsOf);
-  const contexts = fragments.map(contextNumbers);
-  const leftovers: NotImported[][] = fragments.map(() => []);
-  for (const stated of statedNumbers(source)) {
-    if (claims.some((claim) => claimed(stated.path, claim))) continue;
-    const owners = fragments
-      .map((fragment, index) => ({ fragment, index }))
-      .filter(({ fragment }) => {
-        const root = fragment.root ?? "";
-        return (
-          root === "" ||
-          stated.path === root ||
-          stated.path.startsWith(`${root}.`) ||
-          stated.path.startsWith(`${root}[`)
-        );
-      });
-    const specific = owners.filter(({ fragment }) => (fragment.root ?? "") !== "");
-    const targets =
-      specific.length > 0
-        ? specific
-        : owners.length > 0
-          ? owners
-          : fragments.map((fragment, index) => ({ fragment, index }));
-    if (targets.some(({ index }) => keptInContext(stated, contexts[index] ?? []))) continue;
-    for (const { fragment, index } of targets) {
-      const root = fragment.root ?? "";
-      const relative =
-        root && stated.path.startsWith(root) ? stated.path.slice(root.length).replace(/^\./, "") : stated.path;
-      const reason = parser.notImportedReason?.(relative) ?? defaultReason(stated);
-      const value = stated.listLength !== undefined ? `a list of ${stated.listLength} values` : stated.value;
-      leftovers[index]?.push({ file: source.name, field: stated.path, value, reason });
+  const claims: Claims = { exact: new Set(), prefixes: new Set() };
+  const byRoot = new Map<string, number[]>();
+  fragments.forEach((fragment, index) => {
+    addClaims(fragment, claims);
+    const root = fragment.root ?? "";
+    if (root === "") return;
+    const group = byRoot.get(root);
+    if (group) group.push(index);
+    else byRoot.set(root, [index]);
+  });
+  const contexts = new Map<number, { name: string; value: number }[]>();
+  const contextOf = (index: number) => {
+    let numbers = contexts.get(index);
+    if (!numbers) {
+      numbers = contextNumbers(fragments[index]!);
+      contexts.set(index, numbers);
     }
+    return numbers;
+  };
+  // The context numbers of every fragment by value, for numbers no one record holds.
+  let anyContext: Map<number, { name: string; value: number }[]> | null = null;
+  const keptInSomeContext = (stated: StatedNumber) => {
+    if (!anyContext) {
+      anyContext = new Map();
+      fragments.forEach((_, index) => {
+        for (const entry of contextOf(index)) {
+          const same = anyContext!.get(entry.value);
+          if (same) same.push(entry);
+          else anyContext!.set(entry.value, [entry]);
+        }
+      });
+    }
+    return keptInContext(stated, anyContext.get(stated.value) ?? []);
+  };
+  const leftovers: NotImported[][] = fragments.map(() => []);
+  const fileLevel: NotImported[] = [];
+  const entryOf = (stated: StatedNumber, root: string): NotImported => {
+    const relative =
+      root && stated.path.startsWith(root) ? stated.path.slice(root.length).replace(/^\./, "") : stated.path;
+    const reason = parser.notImportedReason?.(relative) ?? defaultReason(stated);
+    const value = stated.listLength !== undefined ? `a list of ${stated.listLength} values` : stated.value;
+    return { file: source.name, field: stated.path, value, reason };
+  };
+  const { numbers, complete } = statedNumbers(source);
+  if (!complete) {
+    // Said, not silently dropped: what the report could not go through is named as such.
+    fileLevel.push({
+      file: source.name,
+      field: "(the rest of the file)",
+      value: `more than ${MAX_WALK.toLocaleString("en-US")} values`,
+      reason: `the import report goes through a file's first ${MAX_WALK.toLocaleString("en-US")} values; numbers after them that the run does not keep are not listed one by one`,
+    });
   }
+  for (const stated of numbers) {
+    if (claimed(stated.path, claims)) continue;
+    const owners = pathAndAncestors(stated.path).find((candidate) => byRoot.has(candidate));
+    if (owners !== undefined) {
+      const targets = byRoot.get(owners)!;
+      if (targets.some((index) => keptInContext(stated, contextOf(index)))) continue;
+      for (const index of targets) leftovers[index]!.push(entryOf(stated, owners));
+      continue;
+    }
+    if (keptInSomeContext(stated)) continue;
+    fileLevel.push(entryOf(stated, ""));
+  }
+  const shared = collapse(fileLevel);
   fragments.forEach((fragment, index) => {
     const own = fragment.notImported ?? [];
     fragment.notImported = collapse([...own, ...(leftovers[index] ?? [])]);
+    if (shared.length > 0) fragment.fileNotImported = shared;
   });
 }
 

@@ -86,6 +86,11 @@ function lines(file: SourceFile): { record: Json; where: Where; part: string }[]
   return [{ record, where: { path: "", label: file.name }, part: "" }];
 }
 
+/** The record's path in the file, for the import report: "line 3" (a whole-file record: ""). */
+function rootOf(where: Where): string {
+  return where.path.replace(/\.$/, "");
+}
+
 const STAT_KEY = /^(mean|median|std|p(\d+(?:\.\d+)?))_(ttft|tpot|itl|e2e_latency)_ms$/;
 
 /**
@@ -287,7 +292,7 @@ function servingFragment(file: SourceFile, record: Json, where: Where, part: str
         context,
         points: [],
         warnings,
-        root: where.path.replace(/\.$/, ""),
+        root: rootOf(where),
       };
     }
     throw new FormatError(
@@ -305,7 +310,7 @@ function servingFragment(file: SourceFile, record: Json, where: Where, part: str
   setLatencies(builder, warnings, record, where);
   const point = builder.build();
   warnings.push(...builder.warnings);
-  const root = where.path.replace(/\.$/, "");
+  const root = rootOf(where);
   return {
     format: "sglang-bench-serving",
     file: file.name,
@@ -386,7 +391,7 @@ function oneBatchFragment(file: SourceFile, record: Json, where: Where, part: st
   addMetadata(metadata, "spec_accept_rate", toNumber(record.spec_accept_rate) ?? undefined);
   addMetadata(metadata, "cache_hit_rate", toNumber(record.cache_hit_rate) ?? undefined);
   if (Object.keys(metadata).length > 0) context.metadata = metadata;
-  const root = where.path.replace(/\.$/, "");
+  const root = rootOf(where);
   // A wall-time figure identical to the computed one is the same number; it is that point's output_throughput.
   const used = ["input_len", "output_len"];
   return {

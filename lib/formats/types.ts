@@ -110,6 +110,11 @@ export interface Fragment {
   /** Stated numbers the parser read and chose not to keep, with the reason; the pipeline adds the ones nobody read. */
   notImported?: NotImported[];
   /**
+   * The file's stated numbers outside every fragment's record that nobody imported: one list shared (the same
+   * array) by all the fragments of the file, so a run reports it once however many of them it holds.
+   */
+  fileNotImported?: NotImported[];
+  /**
    * Names the fragment's one load point for a supplement from another file (inference-perf writes a stage's
    * server-side figures to a file of their own, which has no load level).
    */

@@ -2,7 +2,8 @@
  * Reading request bodies safely: a byte limit enforced while streaming (not after buffering everything),
  * JSON parse errors reported as 400s, and content types checked before anything is parsed.
  */
-import { AppError } from "@/lib/errors";
+import { AppError, type ErrorIssue, excerpt } from "@/lib/errors";
+import { findDuplicateKey, invalidUtf8Offset, MAX_NESTING_DEPTH, nestingDepth } from "@/lib/formats/decode";
 
 export async function readBodyWithLimit(request: Request, limitBytes: number): Promise<Uint8Array<ArrayBuffer>> {
   const tooLarge = () =>
@@ -15,18 +16,24 @@ export async function readBodyWithLimit(request: Request, limitBytes: number): P
   if (!request.body) return new Uint8Array(0);
 
   const reader = request.body.getReader();
+  // With a declared length the body goes straight into one buffer of that size: a 100 MB upload costs 100 MB
+  // here, not its chunks plus their concatenation. Without one, chunks are kept and joined at the end.
+  const exact = Number.isSafeInteger(declared) && declared >= 0 ? new Uint8Array(declared) : null;
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    total += value.byteLength;
-    if (total > limitBytes) {
+    if (total + value.byteLength > limitBytes || (exact && total + value.byteLength > exact.byteLength)) {
       await reader.cancel().catch(() => undefined);
-      throw tooLarge();
+      if (total + value.byteLength > limitBytes) throw tooLarge();
+      throw new AppError("bad_request", "The request body is longer than its Content-Length says.");
     }
-    chunks.push(value);
+    if (exact) exact.set(value, total);
+    else chunks.push(value);
+    total += value.byteLength;
   }
+  if (exact) return total === exact.byteLength ? exact : exact.slice(0, total);
   const body = new Uint8Array(total);
   let offset = 0;
   for (const chunk of chunks) {
@@ -62,8 +69,66 @@ export function parseJsonText(text: string, what: string): unknown {
   }
 }
 
-export function decodeUtf8(bytes: Uint8Array): string {
-  return new TextDecoder("utf-8", { fatal: false }).decode(bytes);
+/** UTF-8 bytes → text; a 400 naming the first byte that is not UTF-8 (a decoder would make it U+FFFD silently). */
+export function decodeUtf8(bytes: Uint8Array, what = "The request body"): string {
+  const offset = invalidUtf8Offset(bytes);
+  if (offset !== null) {
+    const byte = bytes[offset];
+    const shown = byte === undefined ? "end" : `0x${byte.toString(16).toUpperCase().padStart(2, "0")}`;
+    throw new AppError(
+      "invalid_json",
+      `${what} is not UTF-8 text: byte ${offset.toLocaleString("en-US")} (${shown}) does not begin a valid character.`,
+    );
+  }
+  return new TextDecoder("utf-8").decode(bytes);
+}
+
+/** Keys that name a property every JavaScript object has: read into an object, they change it or vanish. */
+export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
+
+/** The first `__proto__`, `constructor` or `prototype` key of a parsed JSON value, as an issue; null when none. */
+export function forbiddenKeyPath(value: unknown): ErrorIssue | null {
+  const stack: [unknown, string][] = [[value, ""]];
+  while (stack.length > 0) {
+    const [current, path] = stack.pop()!;
+    if (typeof current !== "object" || current === null) continue;
+    const entries: [string, unknown][] = Array.isArray(current)
+      ? current.map((item, index) => [String(index), item])
+      : Object.keys(current).map((key) => [key, (current as Record<string, unknown>)[key]]);
+    for (const [key, child] of entries) {
+      const childPath = path ? `${path}.${key}` : key;
+      if (!Array.isArray(current) && FORBIDDEN_KEYS.has(key)) {
+        return {
+          path: childPath,
+          message: `"${key}" is not allowed as a field name: every JavaScript object has a property of that name`,
+        };
+      }
+      if (typeof child === "object" && child !== null) stack.push([child, childPath]);
+    }
+  }
+  return null;
+}
+
+/**
+ * Parse JSON text the way every write does: a key twice in one object, nesting deeper than any results file,
+ * and `__proto__` / `constructor` / `prototype` keys are refused, each with a message that names it.
+ */
+export function parseWriteJson(text: string, what: string): unknown {
+  const value = parseJsonText(text, what);
+  const duplicate = findDuplicateKey(text);
+  if (duplicate !== null) {
+    throw new AppError(
+      "invalid_json",
+      `${what} has the key "${duplicate.slice(0, 100)}" twice in one object; which one is meant?`,
+    );
+  }
+  if (nestingDepth(value) > MAX_NESTING_DEPTH) {
+    throw new AppError("invalid_json", `${what} is nested more than ${MAX_NESTING_DEPTH} levels deep.`);
+  }
+  const forbidden = forbiddenKeyPath(value);
+  if (forbidden)
+    throw new AppError("validation_failed", `${what}: ${forbidden.path}: ${forbidden.message}`, [forbidden]);
+  return value;
 }
 
 export async function readJsonBody(request: Request, limitBytes: number, what = "The request body"): Promise<unknown> {
@@ -71,9 +136,9 @@ export async function readJsonBody(request: Request, limitBytes: number, what = 
   if (!isJsonMediaType(mediaType)) {
     throw new AppError(
       "unsupported_media_type",
-      `Content-Type ${mediaType ? `"${mediaType}"` : "(none)"} is not supported here; send application/json.`,
+      `Content-Type ${mediaType ? `"${excerpt(mediaType, 100)}"` : "(none)"} is not supported here; send application/json.`,
     );
   }
   const bytes = await readBodyWithLimit(request, limitBytes);
-  return parseJsonText(decodeUtf8(bytes), what);
+  return parseWriteJson(decodeUtf8(bytes, what), what);
 }

@@ -1,6 +1,7 @@
 /**
  * The wrapper every API route handler goes through: it turns thrown errors into the one error shape.
  */
+import { AppError } from "@/lib/errors";
 import { errorResponse } from "./errors";
 
 export function apiRoute<Context>(
@@ -13,4 +14,26 @@ export function apiRoute<Context>(
       return errorResponse(error, `${request.method} ${new URL(request.url).pathname}`);
     }
   };
+}
+
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+
+/**
+ * Handlers for the methods a route does not take: 405 in the one error shape with an `Allow` header (Next's own
+ * 405 has no body). `export const { PUT, PATCH } = methodsNotAllowed(["GET", "POST"])`.
+ */
+export function methodsNotAllowed(allowed: readonly (typeof METHODS)[number][]) {
+  const allow = [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
+  const handler = apiRoute(async (request) => {
+    const response = errorResponse(
+      new AppError(
+        "method_not_allowed",
+        `${request.method} is not allowed here; this address takes ${allowed.join(", ")}.`,
+      ),
+      `${request.method} ${new URL(request.url).pathname}`,
+    );
+    response.headers.set("Allow", allow);
+    return response;
+  });
+  return { GET: handler, POST: handler, PUT: handler, PATCH: handler, DELETE: handler };
 }

@@ -24,7 +24,9 @@ import {
   ComparisonListSchema,
   DeliveryLogSchema,
   ErrorBodySchema,
+  HealthProblemSchema,
   HealthSchema,
+  RestoreReportSchema,
   RunListSchema,
   SavedComparisonSchema,
   SeriesListSchema,
@@ -53,7 +55,9 @@ const ERROR_STATUS_TEXT: Record<number, string> = {
   404: "Not found",
   413: "The body is larger than SERVEBENCH_MAX_BODY_MB",
   415: "Unsupported media type",
+  403: "A write from another site (Origin or Sec-Fetch-Site names another host): refused",
   422: "Invalid: `issues` names every violated field",
+  503: "The database cannot answer or take writes now: busy, unavailable, a full disk or read-only (the code says which)",
 };
 
 function errors(...statuses: number[]) {
@@ -85,6 +89,22 @@ const WRITE = [{}, { writeToken: [] }];
 const runsQuery = z.strictObject({ runs: z.string().describe("Comma-separated run ids.") });
 
 export function openApiDocument(version: string): JsonSchema {
+  const document = buildDocument(version);
+  const paths = document.paths as Record<
+    string,
+    Record<string, { security?: unknown; responses?: Record<string, unknown> }>
+  >;
+  for (const item of Object.values(paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      if (!operation.responses || method === "parameters") continue;
+      if (operation.security === WRITE) operation.responses["403"] ??= json(ERROR_STATUS_TEXT[403]!, ref("Error"));
+      operation.responses["503"] ??= json(ERROR_STATUS_TEXT[503]!, ref("Error"));
+    }
+  }
+  return document;
+}
+
+function buildDocument(version: string): JsonSchema {
   const runDocument = runDocumentJsonSchema();
   return {
     openapi: "3.1.0",
@@ -225,8 +245,36 @@ export function openApiDocument(version: string): JsonSchema {
       "/api/health": {
         get: {
           operationId: "health",
-          summary: "The server and its database answer",
-          responses: { "200": json("Healthy", schemaOf(HealthSchema)) },
+          summary: "The server and its database answer, and the database takes writes",
+          responses: {
+            "200": json("Healthy", schemaOf(HealthSchema)),
+            "503": json("The database cannot take writes, and why", schemaOf(HealthProblemSchema)),
+          },
+        },
+      },
+      "/api/restore": {
+        post: {
+          operationId: "restore",
+          summary:
+            "Restore an export (GET /api/export) line by line: what is valid is stored with its id or slug, each refused line is reported with its reason",
+          security: WRITE,
+          requestBody: {
+            required: true,
+            content: {
+              "application/x-ndjson": { schema: { type: "string" } },
+              "multipart/form-data": {
+                schema: {
+                  type: "object",
+                  properties: { file: { type: "string", format: "binary" } },
+                  required: ["file"],
+                },
+              },
+            },
+          },
+          responses: {
+            "200": json("What happened to each line", schemaOf(RestoreReportSchema)),
+            ...errors(400, 401, 403, 413, 415),
+          },
         },
       },
       "/api/compare/runs": {

@@ -326,4 +326,38 @@ export const DeliveryLogSchema = z.strictObject({
   ),
 });
 
-export const HealthSchema = z.strictObject({ ok: z.literal(true) });
+export const HealthSchema = z.strictObject({ ok: z.literal(true), database: z.literal("ok") });
+
+export const HealthProblemSchema = z.strictObject({
+  ok: z.literal(false),
+  database: z.enum(["disk_full", "read_only", "unavailable"]),
+  error: z.strictObject({ code: z.string(), message: z.string() }),
+});
+
+const RestoreErrorSchema = z.strictObject({
+  code: z.string(),
+  message: z.string(),
+  issues: z.array(z.strictObject({ path: z.string(), message: z.string() })).optional(),
+});
+const LineCountsSchema = z.strictObject({
+  stored: z.number().int(),
+  already_present: z.number().int(),
+  refused: z.number().int(),
+});
+
+export const RestoreReportSchema = z
+  .strictObject({
+    runs: LineCountsSchema,
+    comparisons: LineCountsSchema,
+    unreadable: z.number().int().describe("Lines that are neither a run nor a saved comparison."),
+    lines: z.array(
+      z.strictObject({
+        line: z.number().int(),
+        kind: z.enum(["run", "comparison", "unknown"]),
+        id: z.string().optional().describe("The run's id or the comparison's slug, when the line names one."),
+        status: z.enum(["stored", "already_present", "refused"]),
+        error: RestoreErrorSchema.optional(),
+      }),
+    ),
+  })
+  .describe("POST /api/restore: one entry per line of the export, in order.");

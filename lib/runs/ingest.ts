@@ -3,8 +3,8 @@
  * supported benchmark tool writes, a zip of a results folder included) or a multipart form with one or
  * more `file` fields plus context fields that fill or override what the files say.
  */
-import { z } from "zod";
-import { AppError, type ErrorIssue } from "@/lib/errors";
+import { AppError, type ErrorIssue, excerpt } from "@/lib/errors";
+import { expandArchives } from "@/lib/formats/archive";
 import {
   conflictError,
   type ParsedUpload,
@@ -14,9 +14,12 @@ import {
   type UploadFile,
 } from "@/lib/formats/import";
 import { FORMAT_PARSERS } from "@/lib/formats/registry";
-import { mediaTypeOf, readBodyWithLimit } from "@/lib/http/body";
-import { defaultRunName, normalizeRunDocument, type RunDocument } from "./normalize";
+import { checkUploadFiles } from "@/lib/formats/upload-checks";
+import { decodeUtf8, mediaTypeOf, readBodyWithLimit } from "@/lib/http/body";
+import { parseMultipart } from "@/lib/http/multipart";
+import { defaultRunName, fittedName, normalizeRunDocument, type RunDocument } from "./normalize";
 import type { RunToStore } from "./queries";
+import { COMPARISON_FORMAT } from "./restore";
 import { RUN_FORMAT, type Workload } from "./schema";
 
 /** Form fields that may accompany uploaded files. Empty fields are ignored. */
@@ -131,69 +134,92 @@ function parsePick(value: string | null): number[] | undefined {
   return parts.map(Number);
 }
 
+function isRawUploadType(mediaType: string): boolean {
+  return RAW_MEDIA_TYPES.has(mediaType) || /^application\/[a-z0-9.+-]+\+json$/.test(mediaType);
+}
+
+/** The request's media type when an upload may have it; a 415 that says what to send otherwise. Reads no body. */
+export function uploadMediaType(request: Request): string {
+  const mediaType = mediaTypeOf(request);
+  if (mediaType === "multipart/form-data" || isRawUploadType(mediaType)) return mediaType;
+  throw new AppError(
+    "unsupported_media_type",
+    `Content-Type ${mediaType ? `"${excerpt(mediaType, 100)}"` : "(none)"} is not supported; send ${SUPPORTED_TYPES}.`,
+  );
+}
+
+/** Longest file name kept from a request; longer ones are cut, so messages and logs stay short. */
+const MAX_FILE_NAME_CHARS = 200;
+
+/**
+ * A file name as the request gave it, made safe to repeat in messages and logs: control characters and bidi
+ * overrides shown as `?`, and at most 200 characters.
+ */
+export function displayFileName(name: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is replaced
+  const clean = name.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\ud800-\udfff]/gu, "?");
+  return clean.length > MAX_FILE_NAME_CHARS ? `${clean.slice(0, MAX_FILE_NAME_CHARS)}…` : clean;
+}
+
 /** Read the files, form context and options of an upload request. Does not parse the files. */
 export async function readUploadRequest(request: Request, limitBytes: number): Promise<UploadRequest> {
-  const url = new URL(request.url);
-  const mediaType = mediaTypeOf(request);
+  uploadMediaType(request);
+  const bytes = await readBodyWithLimit(request, limitBytes);
+  return uploadRequestFromBytes(new URL(request.url), request.headers.get("content-type") ?? "", bytes);
+}
+
+/**
+ * The files, form context and options of an upload whose body is read already. The files are views into the
+ * body, not copies. Does not parse them.
+ */
+export function uploadRequestFromBytes(url: URL, contentType: string, bytes: Uint8Array): UploadRequest {
+  const mediaType = contentType.split(";")[0]?.trim().toLowerCase() ?? "";
   if (mediaType === "multipart/form-data") {
-    const bytes = await readBodyWithLimit(request, limitBytes);
-    let form: FormData;
-    try {
-      form = await new Response(bytes, {
-        headers: { "content-type": request.headers.get("content-type") ?? "" },
-      }).formData();
-    } catch {
-      throw new AppError("bad_request", "The multipart body could not be read; check its boundary and encoding.");
-    }
-    const entries = form.getAll("file");
+    const parts = parseMultipart(bytes, contentType);
+    const entries = parts.filter((part) => part.name === "file");
     if (entries.length === 0) {
       throw new AppError("bad_request", "The multipart body has no `file` field; attach the results file as `file`.", [
         { path: "file", message: "is required" },
       ]);
     }
-    const files: UploadFile[] = [];
-    for (const [index, entry] of entries.entries()) {
-      if (typeof entry === "string") {
-        files.push({ name: entries.length > 1 ? `file ${index + 1}` : "file", bytes: new TextEncoder().encode(entry) });
-      } else {
-        files.push({ name: entry.name || `file ${index + 1}`, bytes: new Uint8Array(await entry.arrayBuffer()) });
-      }
-    }
+    const files: UploadFile[] = entries.map((entry, index) => ({
+      name:
+        entry.filename === null
+          ? entries.length > 1
+            ? `file ${index + 1}`
+            : "file"
+          : displayFileName(entry.filename || `file ${index + 1}`),
+      bytes: entry.bytes,
+    }));
+    const field = (name: string): string | undefined => {
+      const part = parts.find((candidate) => candidate.name === name && candidate.filename === null);
+      return part ? decodeUtf8(part.bytes, `The form field ${name}`) : undefined;
+    };
     const context: UploadContext = {};
-    for (const field of UPLOAD_CONTEXT_FIELDS) {
-      const value = form.get(field);
-      if (typeof value === "string") context[field] = value;
+    for (const name of UPLOAD_CONTEXT_FIELDS) {
+      const value = field(name);
+      if (value !== undefined) context[name] = value;
     }
-    const split = form.get("split");
-    const pick = form.get("fragments");
-    const repeats = form.get("repeats");
     return {
       files,
       context,
       options: {
-        split: parseBoolean(typeof split === "string" ? split : url.searchParams.get("split")),
-        pick: parsePick(typeof pick === "string" ? pick : url.searchParams.get("fragments")),
-        combineRepeats: parseRepeats(typeof repeats === "string" ? repeats : url.searchParams.get("repeats")),
+        split: parseBoolean(field("split") ?? url.searchParams.get("split")),
+        pick: parsePick(field("fragments") ?? url.searchParams.get("fragments")),
+        combineRepeats: parseRepeats(field("repeats") ?? url.searchParams.get("repeats")),
       },
     };
   }
-  if (RAW_MEDIA_TYPES.has(mediaType) || /^application\/[a-z0-9.+-]+\+json$/.test(mediaType)) {
-    const bytes = await readBodyWithLimit(request, limitBytes);
-    const declaredJson = mediaType === "application/json" || mediaType.endsWith("+json");
-    return {
-      files: [{ name: url.searchParams.get("filename") ?? "request body", bytes, declaredJson }],
-      context: {},
-      options: {
-        split: parseBoolean(url.searchParams.get("split")),
-        pick: parsePick(url.searchParams.get("fragments")),
-        combineRepeats: parseRepeats(url.searchParams.get("repeats")),
-      },
-    };
-  }
-  throw new AppError(
-    "unsupported_media_type",
-    `Content-Type ${mediaType ? `"${mediaType}"` : "(none)"} is not supported; send ${SUPPORTED_TYPES}.`,
-  );
+  const declaredJson = mediaType === "application/json" || mediaType.endsWith("+json");
+  return {
+    files: [{ name: displayFileName(url.searchParams.get("filename") ?? "request body"), bytes, declaredJson }],
+    context: {},
+    options: {
+      split: parseBoolean(url.searchParams.get("split")),
+      pick: parsePick(url.searchParams.get("fragments")),
+      combineRepeats: parseRepeats(url.searchParams.get("repeats")),
+    },
+  };
 }
 
 export interface PlannedRunResult {
@@ -225,7 +251,7 @@ const MISSING_HINT: Record<string, string> = {
  */
 function nameRun(raw: Record<string, unknown>, suffix: string, namedByPerson: boolean): void {
   if (typeof raw.name === "string" && raw.name.trim() !== "") {
-    if (namedByPerson && suffix) raw.name = `${raw.name} (${suffix})`;
+    if (namedByPerson && suffix) raw.name = fittedName(`${raw.name.trim()} (${suffix})`);
     return;
   }
   if (typeof raw.engine !== "string" || typeof raw.model !== "string") return;
@@ -235,7 +261,7 @@ function nameRun(raw: Record<string, unknown>, suffix: string, namedByPerson: bo
       ? (raw.workload as Workload)
       : undefined;
   const base = defaultRunName(raw.engine.trim().toLowerCase(), version, raw.model.trim(), workload);
-  raw.name = suffix ? `${base} (${suffix})` : base;
+  raw.name = fittedName(suffix ? `${base} (${suffix})` : base);
 }
 
 /** Validate each planned run with the form context applied, keeping every run's issues. */
@@ -280,10 +306,32 @@ export function invalidRunsError(runs: readonly PlannedRunResult[]): AppError | 
   );
 }
 
+/** How an export's saved-comparison lines begin (JSON.stringify writes no spaces). */
+const EXPORT_MARK = `{"format":"${COMPARISON_FORMAT}"`;
+
 /** Read, parse, plan and validate an upload. Throws 400/413/415/422 AppErrors for what cannot be previewed. */
 export async function prepareUpload(request: Request, limitBytes: number): Promise<PreparedUpload> {
-  const upload = await readUploadRequest(request, limitBytes);
-  const parsed = readUploads(upload.files, FORMAT_PARSERS);
+  return prepareUploadRequest(await readUploadRequest(request, limitBytes));
+}
+
+/** Parse, plan and validate an upload whose body is read already. */
+export function prepareUploadRequest(upload: UploadRequest): PreparedUpload {
+  // Every archive of the upload against one expansion budget, then the bytes checked before anything is parsed.
+  const files = expandArchives(upload.files);
+  checkUploadFiles(files);
+  // An export holds saved comparisons too, which an upload cannot store: restoring is its own request.
+  if (
+    files.some((file) =>
+      Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength).includes(EXPORT_MARK),
+    )
+  ) {
+    throw new AppError(
+      "validation_failed",
+      "This is a servebench export with saved comparisons: restore it with POST /api/restore, which stores it line by line and keeps every id and link.",
+      [{ path: "files", message: "is an export: send it to POST /api/restore" }],
+    );
+  }
+  const parsed = readUploads(files, FORMAT_PARSERS);
   const plan = planRuns(parsed, {
     split: upload.options.split,
     pick: upload.options.pick,
@@ -330,21 +378,4 @@ export function documentsToStore(prepared: PreparedUpload): RunToStore[] {
   );
 }
 
-const PatchSchema = z.strictObject({
-  name: z.string().trim().min(1, "must not be empty").max(200).optional(),
-  tags: z
-    .array(
-      z
-        .string()
-        .trim()
-        .min(1, "must not be empty")
-        .max(40)
-        .regex(/^[^,]+$/, "must not contain a comma"),
-    )
-    .max(32)
-    .optional(),
-  notes: z.string().max(20_000).nullable().optional(),
-});
-
-export type RunPatchInput = z.infer<typeof PatchSchema>;
-export { PatchSchema as RunPatchSchema };
+export { type RunPatchInput, RunPatchSchema } from "./schema";

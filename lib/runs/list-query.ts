@@ -3,6 +3,7 @@
  * page (lenient: a bad value falls back to its default so a mistyped link still shows the runs).
  */
 import { z } from "zod";
+import { decimalInteger, isOwnKey } from "@/lib/http/query";
 import { type RunListQuery, SORT_KEYS } from "./queries";
 
 export const MAX_PER_PAGE = 100;
@@ -14,8 +15,8 @@ const fields = {
   gpu: z.string().trim().max(200).optional(),
   tag: z.string().trim().max(40).optional(),
   q: z.string().trim().max(200).optional(),
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  per_page: z.coerce.number().int().min(1).max(MAX_PER_PAGE).default(DEFAULT_PER_PAGE),
+  page: decimalInteger(1, 1_000_000).default(1),
+  per_page: decimalInteger(1, MAX_PER_PAGE).default(DEFAULT_PER_PAGE),
   sort: z.enum(SORT_KEYS).default("date"),
   dir: z.enum(["asc", "desc"]).default("desc"),
 };
@@ -25,7 +26,7 @@ export const ListQuerySchema = z.strictObject(fields);
 type RawParams = Record<string, string | string[] | undefined>;
 
 function firstValues(params: RawParams): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out = Object.create(null) as Record<string, string>;
   for (const [key, value] of Object.entries(params)) {
     const first = Array.isArray(value) ? value[0] : value;
     if (first !== undefined && first.trim() !== "") out[key] = first;
@@ -35,7 +36,7 @@ function firstValues(params: RawParams): Record<string, string> {
 
 /** Strict parse; unknown parameters are ignored, invalid ones reported. */
 export function parseListQuery(params: RawParams) {
-  const known = Object.fromEntries(Object.entries(firstValues(params)).filter(([key]) => key in fields));
+  const known = Object.fromEntries(Object.entries(firstValues(params)).filter(([key]) => isOwnKey(fields, key)));
   return ListQuerySchema.safeParse(known);
 }
 

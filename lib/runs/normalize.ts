@@ -5,12 +5,14 @@
  */
 import type { z } from "zod";
 import { AppError, type ErrorIssue } from "@/lib/errors";
-import { normalizeFlagObject, parseCommand, parseFlagTokens } from "./flags";
+import { forbiddenKeyPath } from "@/lib/http/body";
+import { normalizeFlagObject, parseCommand, parseFlagTokens, REDACTED, redactCommand, SECRET_NAME } from "./flags";
 import { defaultRunName } from "./names";
 import {
   DOCUMENT_KEYS,
   type Flags,
   type Hardware,
+  LIMITS,
   type NotImportedEntry,
   type ResultPoint,
   RUN_FORMAT,
@@ -57,10 +59,46 @@ function pathOf(path: readonly PropertyKey[]): string {
   return path.map((part) => String(part)).join(".");
 }
 
+type ZodIssue = z.ZodError["issues"][number];
+
+/**
+ * A union's issues from the branch that got furthest: not one that failed on the value's type alone ("expected
+ * array, received object") when another failed on what the value holds ("must not contain a control character").
+ */
+function unionBranch(issue: Extract<ZodIssue, { code: "invalid_union" }>): ZodIssue[] | null {
+  const typeOnly = (issues: readonly ZodIssue[]) =>
+    issues.every(
+      (inner) => (inner.code === "invalid_type" || inner.code === "invalid_value") && inner.path.length === 0,
+    );
+  const telling = issue.errors.filter((branch) => branch.length > 0 && !typeOnly(branch));
+  return telling.length === 1 ? telling[0]! : null;
+}
+
+function flattenIssues(issues: readonly ZodIssue[], prefix: readonly PropertyKey[] = []): ZodIssue[] {
+  const out: ZodIssue[] = [];
+  for (const issue of issues) {
+    const path = [...prefix, ...issue.path];
+    if (issue.code === "invalid_union") {
+      const branch = unionBranch(issue);
+      if (branch) {
+        out.push(...flattenIssues(branch, path));
+        continue;
+      }
+    }
+    if (issue.code === "invalid_key" && issue.issues.length > 0) {
+      // A record key that failed its own schema: its message says why, at the key's path.
+      out.push(...flattenIssues(issue.issues, path).map((inner) => ({ ...inner, path: path })));
+      continue;
+    }
+    out.push({ ...issue, path } as ZodIssue);
+  }
+  return out;
+}
+
 /** zod issues → `{ path, message }` pairs that name every violated field. */
 export function issuesFromZod(error: z.ZodError): ErrorIssue[] {
   const issues: ErrorIssue[] = [];
-  for (const issue of error.issues) {
+  for (const issue of flattenIssues(error.issues)) {
     const path = pathOf(issue.path);
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) {
@@ -68,7 +106,12 @@ export function issuesFromZod(error: z.ZodError): ErrorIssue[] {
       }
       continue;
     }
-    if (issue.path.length === 1 && typeof issue.path[0] === "string" && !DOCUMENT_KEYS.has(issue.path[0])) {
+    if (
+      issue.path.length === 1 &&
+      typeof issue.path[0] === "string" &&
+      !DOCUMENT_KEYS.has(issue.path[0]) &&
+      issue.code !== "custom"
+    ) {
       issues.push({
         path,
         message: "unknown top-level field: extra fields are kept as metadata and must be a string, number or boolean",
@@ -76,8 +119,6 @@ export function issuesFromZod(error: z.ZodError): ErrorIssue[] {
       continue;
     }
     let message = issue.message;
-    // A record key that failed its own schema: the key's message says why ("must be an environment variable name").
-    if (issue.code === "invalid_key" && issue.issues[0]) message = issue.issues[0].message;
     if (issue.code === "invalid_type" && /received undefined$/.test(message)) message = "is required";
     if (issue.code === "invalid_value" && path === "format") {
       message = `must be "${RUN_FORMAT}"`;
@@ -94,11 +135,7 @@ export function validationError(issues: ErrorIssue[]): AppError {
   return new AppError("validation_failed", `The run document is invalid. ${summary}${more}`, issues);
 }
 
-/** Flag and variable names whose values are credentials: kept as present, never stored. */
-const SECRET_WORDS = "api[-_]?key|token|secret|password|passwd|credentials?";
-// A whole word of the name: `--hf-token`, `OPENAI_API_KEY`; not `--max-num-batched-tokens` or `--tokenizer`.
-const SECRET_NAME = new RegExp(`(^|[-_])(${SECRET_WORDS})($|[-_])`, "i");
-export const REDACTED = "(redacted)";
+export { REDACTED, redactCommand } from "./flags";
 
 function redactFlags(flags: Flags): Flags {
   return Object.fromEntries(
@@ -113,19 +150,6 @@ function redactEnv(env: Record<string, string>): Record<string, string> {
   return Object.fromEntries(
     Object.entries(env).map(([name, value]) => [name, SECRET_NAME.test(name) ? REDACTED : value]),
   );
-}
-
-/** The command with the values of secret flags (`--api-key x`, `--hf-token=x`) and variables (`HF_TOKEN=x`) redacted. */
-export function redactCommand(command: string): string {
-  const flag = new RegExp(
-    `(^|\\s)(-{1,2}(?:[\\w]+[-_])*(?:${SECRET_WORDS})(?:[-_][\\w-]+)?)(=|\\s+)("[^"]*"|'[^']*'|[^\\s"']+)`,
-    "gi",
-  );
-  const variable = new RegExp(
-    `(^|\\s)((?:[A-Za-z0-9]+_)*(?:${SECRET_WORDS})(?:_[A-Za-z0-9_]+)?)=("[^"]*"|'[^']*'|\\S+)`,
-    "gi",
-  );
-  return command.replace(flag, `$1$2$3${REDACTED}`).replace(variable, `$1$2=${REDACTED}`);
 }
 
 function canonicalTags(tags: readonly string[] | undefined): string[] {
@@ -146,11 +170,23 @@ function canonicalPoint(point: ResultPoint): ResultPoint {
   return canonical;
 }
 
-/** Validate and normalize an upload. Throws a 422 AppError naming every violated field. */
+/** A generated name cut to the name limit, so the stored document validates as an upload would. */
+export function fittedName(name: string): string {
+  return name.length <= LIMITS.nameChars ? name : `${name.slice(0, LIMITS.nameChars - 1).trimEnd()}…`;
+}
+
+/**
+ * Validate and normalize an upload. Throws a 422 AppError naming every violated field. The canonical document
+ * is validated again, so what is stored always passes the rules an upload of it would meet: a backup of the
+ * server's own documents restores (a command that redaction made longer than its limit, a tag that lower-casing
+ * made longer, too many flags once the command is parsed are refused here, not later).
+ */
 export function normalizeRunDocument(raw: unknown): RunDocument {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
     throw validationError([{ path: "", message: "a run document must be a JSON object" }]);
   }
+  const forbidden = forbiddenKeyPath(raw);
+  if (forbidden) throw validationError([forbidden]);
   const parsed = RunDocumentSchema.safeParse(raw);
   if (!parsed.success) throw validationError(issuesFromZod(parsed.error));
   const doc = parsed.data;
@@ -175,7 +211,7 @@ export function normalizeRunDocument(raw: unknown): RunDocument {
   const engine = doc.engine.toLowerCase();
   const result: RunDocument = {
     format: RUN_FORMAT,
-    name: doc.name ?? defaultRunName(engine, doc.engine_version, doc.model, doc.workload),
+    name: doc.name ?? fittedName(defaultRunName(engine, doc.engine_version, doc.model, doc.workload)),
     engine,
     model: doc.model,
     flags: redactFlags({ ...fromCommand.flags, ...explicitFlags }),
@@ -202,5 +238,11 @@ export function normalizeRunDocument(raw: unknown): RunDocument {
   if (doc.git_commit !== undefined) result.git_commit = doc.git_commit.toLowerCase();
   if (doc.git_branch !== undefined) result.git_branch = doc.git_branch;
   if (doc.ci_url !== undefined) result.ci_url = doc.ci_url;
+  const again = RunDocumentSchema.safeParse(result);
+  if (!again.success) {
+    throw validationError(
+      issuesFromZod(again.error).map((issue) => ({ path: issue.path, message: `${issue.message} (once normalized)` })),
+    );
+  }
   return result;
 }

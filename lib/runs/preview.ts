@@ -8,7 +8,7 @@ import { formatLoadLevel } from "@/lib/format";
 import type { SkippedFile } from "@/lib/formats/import";
 import { type Headline, headline } from "./derived";
 import type { PreparedUpload } from "./ingest";
-import type { ResultPoint } from "./schema";
+import { LIMITS, type ResultPoint } from "./schema";
 
 export interface FragmentSummary {
   index: number;
@@ -22,8 +22,10 @@ export interface FragmentSummary {
 }
 
 export interface PreviewRun extends Headline {
-  /** The run as it would be stored (canonical when valid, as planned otherwise). */
+  /** The run as it would be stored (canonical when valid, as planned otherwise); at most 1,001 of its points. */
   document: Record<string, unknown>;
+  /** How many points the run has. */
+  points_total: number;
   valid: boolean;
   issues: ErrorIssue[];
   fragments: number[];
@@ -33,15 +35,36 @@ export interface PreviewRun extends Headline {
 
 export interface UploadPreview {
   runs: PreviewRun[];
+  /** The first PREVIEW_LIMITS.listed fragments; `fragments_total` says how many there are. */
   fragments: FragmentSummary[];
+  fragments_total: number;
   skipped: SkippedFile[];
+  skipped_total: number;
   duplicates: { file: string; part: string; same_as: string }[];
+  duplicates_total: number;
   conflicts: string[];
   split: boolean;
   /** Some configuration measured a load level more than once (repeats). */
   has_repeats: boolean;
   /** Those repeats are stored as one run with repeats (`repeats=one_run`). */
   repeats_one_run: boolean;
+}
+
+/**
+ * How much of a huge upload the preview shows: it answers in proportion to what was sent, but a JSON-lines file of
+ * 100,000 load levels needs no 100,000-row table, and a run of more points than a run may hold is refused anyway.
+ */
+export const PREVIEW_LIMITS = {
+  /** Fragments, skipped files and duplicates listed, each. */
+  listed: 2_000,
+  /** Points of a run's document shown (one more than a run may hold, so the preview shows it is too many). */
+  points: LIMITS.points + 1,
+  /** Characters of one conflict's description. */
+  conflictChars: 4_000,
+} as const;
+
+function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
 function missingContext(document: Record<string, unknown>): string[] {
@@ -60,10 +83,13 @@ function missingContext(document: Record<string, unknown>): string[] {
 export function previewOf(prepared: PreparedUpload): UploadPreview {
   return {
     runs: prepared.runs.map((run) => {
-      const document = (run.document ?? run.raw) as unknown as Record<string, unknown>;
-      const points = Array.isArray(document.results) ? (document.results as ResultPoint[]) : [];
+      const full = (run.document ?? run.raw) as unknown as Record<string, unknown>;
+      const points = Array.isArray(full.results) ? (full.results as ResultPoint[]) : [];
+      const document =
+        points.length > PREVIEW_LIMITS.points ? { ...full, results: points.slice(0, PREVIEW_LIMITS.points) } : full;
       return {
         document,
+        points_total: points.length,
         valid: run.document !== null,
         issues: run.issues,
         fragments: run.fragments,
@@ -71,7 +97,7 @@ export function previewOf(prepared: PreparedUpload): UploadPreview {
         ...headline(points),
       };
     }),
-    fragments: prepared.parsed.fragments.map((fragment) => ({
+    fragments: prepared.parsed.fragments.slice(0, PREVIEW_LIMITS.listed).map((fragment) => ({
       index: fragment.index,
       file: fragment.file,
       part: fragment.part,
@@ -81,13 +107,16 @@ export function previewOf(prepared: PreparedUpload): UploadPreview {
       levels: fragment.points.map((point) => formatLoadLevel(levelOf(point))),
       warnings: fragment.warnings,
     })),
-    skipped: prepared.parsed.skipped,
-    duplicates: prepared.parsed.duplicates.map((duplicate) => ({
+    fragments_total: prepared.parsed.fragments.length,
+    skipped: prepared.parsed.skipped.slice(0, PREVIEW_LIMITS.listed),
+    skipped_total: prepared.parsed.skipped.length,
+    duplicates: prepared.parsed.duplicates.slice(0, PREVIEW_LIMITS.listed).map((duplicate) => ({
       file: duplicate.file,
       part: duplicate.part,
       same_as: duplicate.sameAs,
     })),
-    conflicts: prepared.plan.conflicts,
+    duplicates_total: prepared.parsed.duplicates.length,
+    conflicts: prepared.plan.conflicts.map((conflict) => cut(conflict, PREVIEW_LIMITS.conflictChars)),
     split: prepared.options.split,
     has_repeats: prepared.plan.hasRepeats,
     repeats_one_run: prepared.options.combineRepeats,

@@ -116,7 +116,7 @@ function parseJson<T>(text: string | null): T | undefined {
   return text === null ? undefined : (JSON.parse(text) as T);
 }
 
-function searchTextOf(doc: RunDocument): string {
+export function searchTextOf(doc: Pick<RunDocument, "name" | "engine" | "model" | "command" | "notes">): string {
   return [doc.name, doc.engine, doc.model, doc.command ?? "", doc.notes ?? ""].join("\n").toLowerCase();
 }
 
@@ -604,9 +604,13 @@ export async function updateRunOrThrow(id: string, patch: RunPatch): Promise<Sto
   if (!existing) throw notFoundError(`Run "${id}"`);
   const name = patch.name ?? existing.name;
   const notes = patch.notes === undefined ? existing.notes : patch.notes;
-  const searchText = [name, existing.engine, existing.model, existing.command ?? "", notes ?? ""]
-    .join("\n")
-    .toLowerCase();
+  const searchText = searchTextOf({
+    name,
+    engine: existing.engine,
+    model: existing.model,
+    command: existing.command ?? undefined,
+    notes: notes ?? undefined,
+  });
   await db().$transaction([
     db().run.update({
       where: { id },
@@ -628,4 +632,137 @@ export async function deleteRunOrThrow(id: string): Promise<{ seriesId: string |
   const result = await db().run.deleteMany({ where: { id } });
   if (result.count === 0) throw notFoundError(`Run "${id}"`);
   return { seriesId: row?.seriesId ?? null };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Restoring an export
+
+export interface RunToRestore {
+  line: number;
+  /** The id the export gives the run; kept unless it is not an id servebench could have made. */
+  id: string | undefined;
+  createdAt: Date | undefined;
+  /** The canonical document as JSON text, parsed a batch at a time so a large export never is all at once. */
+  documentJson: string;
+}
+
+export interface RestoredRun {
+  line: number;
+  id: string;
+  status: "stored" | "already_present" | "refused";
+  error?: { code: string; message: string };
+}
+
+/** Runs stored per transaction while restoring; the event loop gets a turn between batches. */
+const RESTORE_BATCH = 100;
+
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * Store an export's runs, each under the id it had, even when two runs' contents coincide (PATCH can make two
+ * runs identical; both come back). A run whose id is already here is left alone: reported present when its
+ * content is the same, refused when a different run has that id. Content hashes stay unique: a restored run
+ * whose content another run already has is stored without one, so it never answers for later uploads.
+ * Storage failures (a full disk, a read-only database) are thrown: what was stored stays, and restoring the
+ * same export again reports it present.
+ */
+export async function restoreRuns(entries: readonly RunToRestore[]): Promise<RestoredRun[]> {
+  const results: RestoredRun[] = [];
+  /** Ids this restore stored, with the identity of what it stored under each. */
+  const restoredIdentityById = new Map<string, string>();
+  const usedHashes = new Set<string>();
+  for (let start = 0; start < entries.length; start += RESTORE_BATCH) {
+    if (start > 0) await yieldToEventLoop();
+    const batch = entries.slice(start, start + RESTORE_BATCH).map((entry) => {
+      const document = JSON.parse(entry.documentJson) as RunDocument;
+      const keepId = entry.id !== undefined && RESTORABLE_ID.test(entry.id) ? entry.id : undefined;
+      return { ...entry, document, keepId, hash: contentHash(document), identity: restoreIdentity(document) };
+    });
+    const wantedIds = batch.flatMap((entry) => (entry.keepId ? [entry.keepId] : []));
+    const existingRows =
+      wantedIds.length === 0
+        ? []
+        : await db().run.findMany({ where: { id: { in: wantedIds } }, include: { tags: true, points: true } });
+    const existingIdentity = new Map(
+      existingRows.map((row) => [row.id, restoreIdentity(stripServerFields(documentOf(row)))]),
+    );
+    const hashRows = await db().run.findMany({
+      where: { contentHash: { in: [...new Set(batch.map((entry) => entry.hash))] } },
+      select: { contentHash: true },
+    });
+    for (const row of hashRows) if (row.contentHash) usedHashes.add(row.contentHash);
+
+    const now = new Date();
+    const creates: { result: RestoredRun; data: Prisma.RunCreateInput }[] = [];
+    for (const entry of batch) {
+      const present = entry.keepId
+        ? (existingIdentity.get(entry.keepId) ?? restoredIdentityById.get(entry.keepId))
+        : undefined;
+      if (entry.keepId && present !== undefined) {
+        results.push(
+          present === entry.identity
+            ? { line: entry.line, id: entry.keepId, status: "already_present" }
+            : {
+                line: entry.line,
+                id: entry.keepId,
+                status: "refused",
+                error: {
+                  code: "id_taken",
+                  message: `A different run already has the id "${entry.keepId}" here (edited since the export?); it was left as it is.`,
+                },
+              },
+        );
+        continue;
+      }
+      const id = entry.keepId ?? newRunId();
+      const hash = usedHashes.has(entry.hash) ? null : entry.hash;
+      if (hash) usedHashes.add(hash);
+      restoredIdentityById.set(id, entry.identity);
+      const result: RestoredRun = { line: entry.line, id, status: "stored" };
+      results.push(result);
+      creates.push({
+        result,
+        data: { ...runCreateData(entry.document, id, entry.createdAt ?? now), contentHash: hash },
+      });
+    }
+    if (creates.length > 0) await storeRestoreBatch(creates);
+  }
+  return results;
+}
+
+/** What makes a restored run the same as one already here: its content, tags in any order. */
+function restoreIdentity(document: RunDocument): string {
+  return contentHash({ ...document, tags: [...document.tags].sort() });
+}
+
+/** The document without what the server adds, as contentHash sees an upload. */
+function stripServerFields(stored: StoredRun): RunDocument {
+  const { id: _id, created_at: _createdAt, ...document } = stored;
+  return document;
+}
+
+async function storeRestoreBatch(creates: { result: RestoredRun; data: Prisma.RunCreateInput }[]): Promise<void> {
+  try {
+    await db().$transaction(creates.map(({ data }) => db().run.create({ data, select: { id: true } })));
+    return;
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+  }
+  // Someone stored one of these ids or contents at the same moment: one at a time, each reporting its own fate.
+  for (const { result, data } of creates) {
+    try {
+      await db().run.create({ data, select: { id: true } });
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      try {
+        await db().run.create({ data: { ...data, contentHash: null }, select: { id: true } });
+      } catch (again) {
+        if (!isUniqueViolation(again)) throw again;
+        result.status = "refused";
+        result.error = { code: "id_taken", message: `Another run took the id "${result.id}" while restoring.` };
+      }
+    }
+  }
 }

@@ -72,25 +72,60 @@ const MAX_FIGURE = 1e12;
 const nonNegative = () => z.number().nonnegative().max(MAX_FIGURE);
 const count = () => z.number().int().nonnegative().max(LIMITS.maxInt);
 
-/** Control characters and bidirectional overrides ("Trojan Source") have no place in names. */
+/**
+ * One set of character rules for every text a write stores (uploads, PATCH, saved comparisons, restores):
+ * no control characters, no bidirectional overrides ("Trojan Source"), no unpaired surrogates (which
+ * storage would turn into U+FFFD). Free text may also hold line breaks and tabs.
+ */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-const CONTROL_IN_LINE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
-/** Free text may have line breaks and tabs, nothing else of the kind. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-const CONTROL_IN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+const FORBIDDEN_IN_LINE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\ud800-\udfff]/u;
+const FORBIDDEN_IN_TEXT =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\ud800-\udfff]/u;
 
-const text = (max: number) =>
-  z
-    .string()
-    .trim()
-    .min(1, "must not be empty")
-    .max(max)
-    .refine((value) => !CONTROL_IN_LINE.test(value), "must not contain control characters");
-const freeText = (max: number) =>
-  z
-    .string()
-    .max(max)
-    .refine((value) => !CONTROL_IN_TEXT.test(value), "must not contain control characters");
+/** What is wrong with the first forbidden character of a text, with its place; null when there is none. */
+export function forbiddenCharacter(value: string, multiline: boolean): string | null {
+  const match = (multiline ? FORBIDDEN_IN_TEXT : FORBIDDEN_IN_LINE).exec(value);
+  if (!match) return null;
+  const code = match[0].charCodeAt(0);
+  const hex = `U+${code.toString(16).toUpperCase().padStart(4, "0")}`;
+  const kind =
+    code >= 0xd800 && code <= 0xdfff
+      ? "an unpaired surrogate"
+      : (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069)
+        ? "a bidirectional override"
+        : "a control character";
+  return `must not contain ${kind} (${hex} at character ${match.index + 1})`;
+}
+
+/** A string checked against the character rules (add .trim(), .max() etc. before calling). */
+function characters<T extends z.ZodType<string>>(schema: T, multiline: boolean) {
+  return schema.superRefine((value, context) => {
+    const problem = forbiddenCharacter(value as string, multiline);
+    if (problem) context.addIssue({ code: "custom", message: problem });
+  });
+}
+
+/** One line of text: trimmed, 1 to `max` characters, the line rules. */
+export const lineText = (max: number) =>
+  characters(z.string().trim().min(1, "must not be empty").max(max, `must be at most ${max} characters`), false);
+
+/** Free text: up to `max` characters, line breaks and tabs allowed. */
+export const freeText = (max: number) =>
+  characters(z.string().max(max, `must be at most ${max.toLocaleString("en-US")} characters`), true);
+
+/** A key of a record (metadata, flags, sources): 1 to `max` characters, the line rules. */
+const keyText = (max: number) =>
+  characters(z.string().min(1, "must not be empty").max(max, `must be at most ${max} characters`), false);
+
+/**
+ * One line stored lower-case, its length checked after lower-casing too: "İ" lower-cases to two characters, so
+ * 40 of them make an 80-character tag that the server's own document would then fail to re-upload.
+ */
+const lowerLine = (max: number) =>
+  lineText(max)
+    .transform((value) => value.toLowerCase())
+    .pipe(z.string().max(max, `must be at most ${max} characters once lower-cased`));
 
 const latencyShape = Object.fromEntries(
   LATENCY_KEYS.map((key) => {
@@ -188,7 +223,7 @@ export const RequestDetailSchema = z
       .optional()
       .describe("For each request, the index of its failure reason in `errors`; null when it completed."),
     errors: z
-      .array(z.string().trim().min(1).max(1_000))
+      .array(characters(z.string().trim().min(1).max(1_000), true))
       .max(LIMITS.requestErrorMessages)
       .optional()
       .describe("The distinct failure reasons."),
@@ -248,7 +283,9 @@ export const ExtraPercentilesSchema = z
   );
 
 export const RequestRateSchema = z
-  .union([z.number().positive(), z.literal("inf")])
+  .union([z.number().positive(), z.literal("inf")], {
+    error: 'must be a positive number of requests per second, or "inf"',
+  })
   .describe('Requests per second the load generator aimed at; "inf" sends every request at once.');
 
 export const ResultPointSchema = z
@@ -299,7 +336,7 @@ export const ResultPointSchema = z
     ...serverShape,
     requests: RequestDetailSchema.optional(),
     sources: z
-      .record(z.string().max(64), z.string().max(300))
+      .record(keyText(64), characters(z.string().max(300), false))
       .optional()
       .describe(
         "Where each figure came from, for imported files: point field → the source file's field name " +
@@ -314,7 +351,7 @@ export const ResultPointSchema = z
 
 export const HardwareSchema = z
   .strictObject({
-    gpu: text(LIMITS.shortTextChars).optional().describe('GPU model, e.g. "RTX PRO 6000 Blackwell".'),
+    gpu: lineText(LIMITS.shortTextChars).optional().describe('GPU model, e.g. "RTX PRO 6000 Blackwell".'),
     gpu_count: z.number().int().min(1).max(100_000).optional().describe("Number of GPUs serving the model."),
     gpu_memory_mib: z.number().int().min(1).max(LIMITS.maxInt).optional().describe("Memory per GPU, in MiB."),
   })
@@ -322,7 +359,7 @@ export const HardwareSchema = z
 
 export const WorkloadSchema = z
   .strictObject({
-    dataset: text(LIMITS.shortTextChars).optional().describe('Prompt source, e.g. "random" or "sharegpt".'),
+    dataset: lineText(LIMITS.shortTextChars).optional().describe('Prompt source, e.g. "random" or "sharegpt".'),
     input_len: count().optional().describe("Prompt length in tokens."),
     output_len: count().optional().describe("Requested output length in tokens (max_tokens)."),
     num_prompts: count().optional().describe("Requests sent per load point."),
@@ -365,33 +402,60 @@ export const WorkloadSchema = z
 
 export const SpeculativeSchema = z
   .strictObject({
-    method: text(LIMITS.shortTextChars).optional().describe('Speculative decoding method, e.g. "eagle3", "ngram".'),
-    draft_model: text(LIMITS.shortTextChars).optional().describe("The drafter model."),
+    method: lineText(LIMITS.shortTextChars).optional().describe('Speculative decoding method, e.g. "eagle3", "ngram".'),
+    draft_model: lineText(LIMITS.shortTextChars).optional().describe("The drafter model."),
     num_speculative_tokens: z.number().int().min(1).max(1_000).optional().describe("Tokens drafted per step."),
     acceptance_rate: z.number().min(0).max(1).optional().describe("Measured share of drafted tokens accepted, 0–1."),
   })
   .describe("Speculative decoding settings, when the server used it.");
 
-const scalar = z.union([z.string().max(LIMITS.metadataValueChars), z.number(), z.boolean()]);
+const scalar = z.union([freeText(LIMITS.metadataValueChars), z.number(), z.boolean()]);
 
 export const FlagValueSchema = z.union([
-  z.string().max(LIMITS.commandChars),
+  freeText(LIMITS.commandChars),
   z.number(),
   z.boolean(),
-  z.array(z.union([z.string().max(LIMITS.commandChars), z.number()])).max(100),
+  z.array(z.union([freeText(LIMITS.commandChars), z.number()])).max(100),
 ]);
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** A run's tags, as uploads and PATCH take them: each stored lower-case, so checked once lower-cased. */
+export const TagsSchema = z
+  .array(
+    characters(
+      z
+        .string()
+        .trim()
+        .min(1, "must not be empty")
+        .max(LIMITS.tagChars, `must be at most ${LIMITS.tagChars} characters`)
+        .regex(/^[^,]+$/, "must not contain a comma"),
+      false,
+    )
+      .transform((value) => value.toLowerCase())
+      .pipe(z.string().max(LIMITS.tagChars, `must be at most ${LIMITS.tagChars} characters once lower-cased`)),
+  )
+  .max(LIMITS.tags);
+
+/** PATCH /api/runs/{id}: the fields a person may edit, with the rules an upload applies to them. */
+export const RunPatchSchema = z.strictObject({
+  name: lineText(LIMITS.nameChars).optional(),
+  tags: TagsSchema.optional(),
+  notes: freeText(LIMITS.notesChars).nullable().optional(),
+});
+export type RunPatchInput = z.infer<typeof RunPatchSchema>;
 
 /** Keys the server sets on the documents it returns; an upload may carry them and they are ignored. */
 export const SERVER_KEYS = ["id", "created_at"] as const;
 
 const documentShape = {
   format: z.literal(RUN_FORMAT).describe(`Always "${RUN_FORMAT}".`),
-  name: text(LIMITS.nameChars).optional().describe("A short title. Defaults to engine, version and model."),
-  engine: text(64).describe('The serving engine: "vllm", "sglang", "tensorrt-llm", "llama.cpp"… Stored lower-case.'),
-  engine_version: text(64).optional().describe('Engine version, e.g. "0.5.8".'),
-  model: text(LIMITS.shortTextChars).describe("The model served, as you name it (include the quantization)."),
+  name: lineText(LIMITS.nameChars).optional().describe("A short title. Defaults to engine, version and model."),
+  engine: lowerLine(64).describe(
+    'The serving engine: "vllm", "sglang", "tensorrt-llm", "llama.cpp"… Stored lower-case.',
+  ),
+  engine_version: lineText(64).optional().describe('Engine version, e.g. "0.5.8".'),
+  model: lineText(LIMITS.shortTextChars).describe("The model served, as you name it (include the quantization)."),
   hardware: HardwareSchema.optional(),
   command: freeText(LIMITS.commandChars)
     .refine((value) => value.trim() !== "", "must not be empty")
@@ -400,8 +464,8 @@ const documentShape = {
     .describe("The server launch command as typed. Parsed into `flags` (and leading VAR=value into `env`)."),
   flags: z
     .union([
-      z.record(z.string().min(1).max(200), FlagValueSchema),
-      z.array(z.union([z.string().max(LIMITS.commandChars), z.number()])).max(LIMITS.flags * 2),
+      z.record(keyText(200), FlagValueSchema),
+      z.array(z.union([freeText(LIMITS.commandChars), z.number()])).max(LIMITS.flags * 2),
     ])
     .optional()
     .describe(
@@ -411,7 +475,7 @@ const documentShape = {
   env: z
     .record(
       z.string().regex(ENV_NAME, "must be an environment variable name (letters, digits, _)").max(200),
-      z.union([z.string().max(LIMITS.metadataValueChars), z.number(), z.boolean()]),
+      z.union([freeText(LIMITS.metadataValueChars), z.number(), z.boolean()]),
     )
     .optional()
     .describe("Environment variables of the server process. Values are stored as strings."),
@@ -420,37 +484,26 @@ const documentShape = {
   server_startup_s: nonNegative()
     .optional()
     .describe("Seconds from launch until the server accepted requests (weight loading plus graph capture)."),
-  tags: z
-    .array(
-      z
-        .string()
-        .trim()
-        .min(1, "must not be empty")
-        .max(LIMITS.tagChars)
-        .regex(/^[^,]+$/, "must not contain a comma")
-        .refine((value) => !CONTROL_IN_LINE.test(value), "must not contain control characters"),
-    )
-    .max(LIMITS.tags)
-    .optional()
-    .describe("Labels to filter by. Stored lower-case, without duplicates."),
+  tags: TagsSchema.optional().describe("Labels to filter by. Stored lower-case, without duplicates."),
   notes: freeText(LIMITS.notesChars).optional().describe("Free text."),
   warnings: z
-    .array(z.string().trim().min(1).max(1_000))
+    .array(characters(z.string().trim().min(1).max(1_000), true))
     .max(100)
     .optional()
     .describe("Problems found while importing (e.g. a load level whose requests all failed), shown on the run's page."),
   not_imported: z
     .array(
       z.strictObject({
-        file: z
-          .string()
-          .max(LIMITS.notImportedFieldChars)
-          .describe("The file (and part of it) that states the number."),
-        field: z.string().min(1).max(LIMITS.notImportedFieldChars).describe("Its field: a path inside the file."),
+        file: characters(z.string().max(LIMITS.notImportedFieldChars), false).describe(
+          "The file (and part of it) that states the number.",
+        ),
+        field: characters(z.string().min(1).max(LIMITS.notImportedFieldChars), false).describe(
+          "Its field: a path inside the file.",
+        ),
         value: z
-          .union([z.number(), z.string().max(200)])
+          .union([z.number(), characters(z.string().max(200), false)])
           .describe("The number as stated, or a description of a list of them."),
-        reason: z.string().min(1).max(500).describe("Why it is not imported."),
+        reason: characters(z.string().min(1).max(500), true).describe("Why it is not imported."),
       }),
     )
     .max(LIMITS.notImported)
@@ -459,7 +512,7 @@ const documentShape = {
       "The import report: each number the imported files state that the run does not keep, with the reason. " +
         "Every other stated number is in a point, the context or `metadata`. Shown on the run's page.",
     ),
-  series: text(LIMITS.nameChars)
+  series: lineText(LIMITS.nameChars)
     .optional()
     .describe(
       'The series this run belongs to (e.g. "nightly-h100-llama-8b"): runs naming the same series form one trend ' +
@@ -471,7 +524,7 @@ const documentShape = {
     .regex(/^[0-9a-fA-F]{7,64}$/, "must be a git commit hash: 7 to 64 hexadecimal digits")
     .optional()
     .describe("The commit the benchmark measured (of the engine, or of the repository CI ran). Stored lower-case."),
-  git_branch: text(LIMITS.shortTextChars).optional().describe('The branch CI ran on, e.g. "main".'),
+  git_branch: lineText(LIMITS.shortTextChars).optional().describe('The branch CI ran on, e.g. "main".'),
   ci_url: z
     .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
     .max(2_000)
@@ -482,17 +535,21 @@ const documentShape = {
     .optional()
     .describe("When the benchmark ran (ISO 8601). Defaults to the upload time in listings."),
   metadata: z
-    .record(z.string().min(1).max(200), scalar)
+    .record(keyText(200), scalar)
     .optional()
     .describe("Anything else, as string, number or boolean values. Unknown top-level keys are kept here."),
   results: z.array(ResultPointSchema).min(1, "needs at least one result point").max(LIMITS.points),
-  id: z.string().optional().describe("Set by the server on documents it returns; ignored on upload."),
-  created_at: z.string().optional().describe("Set by the server on documents it returns; ignored on upload."),
-  source_format: z
+  id: z
     .string()
-    .trim()
-    .min(1)
-    .max(64)
+    .max(200)
+    .optional()
+    .describe("Set by the server on documents it returns; kept when a document is restored, ignored otherwise."),
+  created_at: z
+    .string()
+    .max(100)
+    .optional()
+    .describe("Set by the server on documents it returns; kept when a document is restored, ignored otherwise."),
+  source_format: lineText(64)
     .optional()
     .describe('The tool format the run was imported from, e.g. "vllm-bench-serve". Defaults to "servebench/v1".'),
 };
@@ -546,6 +603,10 @@ export const RunDocumentSchema = z
       ctx.addIssue({ code: "custom", path: ["env"], message: `at most ${LIMITS.envVars} environment variables` });
     }
     const extraKeys = Object.keys(doc).filter((key) => !(key in documentShape));
+    for (const key of extraKeys) {
+      const problem = key === "" ? "must not be empty" : forbiddenCharacter(key, false);
+      if (problem) ctx.addIssue({ code: "custom", path: [key], message: `the field's name ${problem}` });
+    }
     const metadataCount = Object.keys(doc.metadata ?? {}).length + extraKeys.length;
     if (metadataCount > LIMITS.metadataKeys) {
       ctx.addIssue({ code: "custom", path: ["metadata"], message: `at most ${LIMITS.metadataKeys} metadata keys` });

@@ -12,6 +12,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type PageBundle, pageBundles, RECHARTS_MARKER, scriptsInHtml } from "./bundle";
+import { type HostileResult, hostileCases, hostileTable, listeningPid, measureHostile } from "./hostile";
 import { autocannon, type LoadResult, measure, median, multipartBody, type Series, timedRequest } from "./http";
 import { type DatabaseKind, historyForms, measureScale, type ScaleFigures } from "./scale";
 import { checkAgainstCreateRun, generateRuns, type SeedRun, writeDatabase } from "./seed";
@@ -43,7 +44,13 @@ const TARGET = {
   compareMs: 100,
   historyJsGzipBytes: 200_000,
   ingestMBps: 20,
+  /** /api/health's longest wait while any hostile or largest upload is read. */
+  healthDuringUploadMs: 1_000,
+  /** The server process's peak memory for any upload the limits allow. */
+  peakRssBytes: 1_000_000_000,
 };
+/** A hostile upload that is not answered within this is recorded as stopped. */
+const HOSTILE_TIMEOUT_MS = 180_000;
 
 // ---------------------------------------------------------------------------------------------------------
 // Output
@@ -294,6 +301,24 @@ async function main(): Promise<void> {
       kinds,
       log: step,
     });
+    // Hostile uploads, each on a server of its own (an empty database; previews store nothing), so each peak
+    // memory figure is that upload's alone.
+    const emptyDb = path.join(workspace.root, "data", "empty.db");
+    writeDatabase(emptyDb, [], migrations);
+    const hostile: HostileResult[] = [];
+    for (const item of hostileCases(workspace.root)) {
+      const server = await startServer(workspace, REPO, emptyDb, `hostile-${item.key}`);
+      servers.push(server);
+      const pid = listeningPid(server.port) ?? server.child.pid ?? null;
+      hostile.push(...(await measureHostile(server.url, pid, [item], HOSTILE_TIMEOUT_MS, step)));
+      await stopServer(server);
+    }
+    const worstHealthMs = Math.max(
+      ...hostile.map((result) => (Number.isNaN(result.health.maxMs) ? Infinity : result.health.maxMs)),
+    );
+    const worstRss = Math.max(...hostile.map((result) => result.peakRssBytes ?? Infinity));
+    const healthVerdict = verdict(worstHealthMs, TARGET.healthDuringUploadMs, true);
+    const rssVerdict = verdict(worstRss, TARGET.peakRssBytes, true);
 
     // ------------------------------------------------------------------------------------------------------
     const history = bundles.find((bundle) => bundle.route === "/");
@@ -355,6 +380,18 @@ async function main(): Promise<void> {
       ],
       ["  throughput", `${ingest.mbPerSecond.toFixed(1)} MB/s`, `≥ ${TARGET.ingestMBps} MB/s`, ingestVerdict.text],
       ["  stored for real (one upload)", ms(ingest.storeMs), "", ""],
+      [
+        "/api/health during hostile and largest uploads, longest wait",
+        ms(worstHealthMs),
+        `< ${TARGET.healthDuringUploadMs} ms`,
+        healthVerdict.text,
+      ],
+      [
+        "Server peak memory (RSS) for any of those uploads",
+        MB(worstRss),
+        `< ${MB(TARGET.peakRssBytes)}`,
+        rssVerdict.text,
+      ],
     ];
 
     log("");
@@ -393,6 +430,9 @@ async function main(): Promise<void> {
       `vLLM import dry runs (ms): ${ingest.dryRunMs.map((value) => value.toFixed(0)).join(", ")}; stored: HTTP ${ingest.storeStatus}`,
     );
     log("");
+    log("Hostile and largest uploads (POST /api/runs?dry_run=1, each on a fresh server; /api/health asked meanwhile)");
+    log(table(hostileTable(hostile)));
+    log("");
     log(
       `First-load JS per page (root main files + the page's entry chunks; gzip level 9; "${RECHARTS_MARKER}" marks Recharts)`,
     );
@@ -428,6 +468,8 @@ async function main(): Promise<void> {
       jsVerdict.met && chartFree,
       ingestVerdict.met,
       ...scaleVerdicts,
+      healthVerdict.met,
+      rssVerdict.met,
     ];
     log("");
     log(
@@ -453,6 +495,7 @@ async function main(): Promise<void> {
             compare: strip(compare),
             load,
             ingest,
+            hostile,
             bundles,
             scale: {
               ...scale,

@@ -12,6 +12,7 @@ import Database from "better-sqlite3";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { headline } from "@/lib/runs/derived";
 import { normalizeRunDocument, type RunDocument } from "@/lib/runs/normalize";
+import { searchTextOf } from "@/lib/runs/queries";
 import { LATENCY_KEYS, type ResultPoint, type RunDocumentInput } from "@/lib/runs/schema";
 import { seriesIdentity } from "@/lib/series/key";
 
@@ -340,7 +341,7 @@ export function runRow(run: SeedRun): Row {
     createdAt: sqliteDate(run.createdAt),
     updatedAt: sqliteDate(run.createdAt),
     sortAt: sqliteDate(measuredAt ?? run.createdAt),
-    searchText: [doc.name, doc.engine, doc.model, doc.command ?? "", doc.notes ?? ""].join("\n").toLowerCase(),
+    searchText: searchTextOf(doc),
     singleStreamTokS: figures.single_stream?.output_tok_s ?? null,
     singleStreamDerived: figures.single_stream?.derived ? 1 : 0,
     peakTokS: figures.peak?.output_tok_s ?? null,

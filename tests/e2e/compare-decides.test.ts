@@ -9,6 +9,7 @@ import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { deleteAllRuns, launchBrowser } from "./browser";
+import { drawEverything } from "./pages";
 
 const baseUrl = inject("baseUrl");
 const FIXTURES = path.join(__dirname, "..", "fixtures");
@@ -103,6 +104,8 @@ afterAll(async () => {
 describe.sequential("a comparison that decides", () => {
   it("draws every run's line across the level it lacks, dashed, and shares one x domain", async () => {
     await page.goto(`${baseUrl}/compare?runs=${ids.noGraphs},${ids.graphs},${ids.atTwo}`);
+    // Charts draw when scrolled to: scroll through the page as a reader would.
+    await drawEverything(page);
     await page.locator("[data-testid=chart-throughput] path.recharts-line-curve").first().waitFor();
     // The two seeds: C=1 and C=128 joined by one dashed segment across C=2; the third run is one dot.
     expect(await drawnSegments("chart-throughput")).toEqual([
@@ -190,6 +193,7 @@ describe.sequential("a comparison that decides", () => {
     const other = card("vLLM · opt-125m (--max-num-seqs 8)");
     expect(await other.getByTestId("slo-delta").textContent()).toBe("meets at none of the measured levels");
     expect(await page.getByTestId("delta-table-output_throughput").getByTestId("over-slo").count()).toBe(1);
+    await drawEverything(page);
     expect(await page.locator("[data-testid=chart-throughput] [data-over-slo=true]").count()).toBe(1);
     const cost = page.getByTestId("delta-table-cost_per_m_output_tokens");
     expect(await cost.locator("td.num").allTextContents()).toEqual(["$4.7", expect.stringMatching(/^\$3\.7/)]);

@@ -6,9 +6,13 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { fileDate } from "../../lib/comparisons/file-name";
 import { deleteAllRuns, launchBrowser } from "./browser";
+import { drawEverything } from "./pages";
 
 const baseUrl = inject("baseUrl");
+// "SGLang TP8, CUDA graphs on vs SGLang TP8, --disable-cuda-graph", the comparison's title, as a file name.
+const TITLE_SLUG = "sglang-tp8-cuda-graphs-on-vs-sglang-tp8-disable-cuda-graph";
 const FIXTURES = path.join(__dirname, "..", "fixtures");
 
 let browser: Browser;
@@ -75,6 +79,8 @@ describe.sequential("comparing in depth", () => {
   });
 
   it("draws the latency–throughput trade-off with each point labelled by its load level", async () => {
+    // Charts draw when scrolled to: scroll through the page as a reader would.
+    await drawEverything(page);
     const labels = page.locator("[data-testid=chart-efficiency] .recharts-label-list text");
     await labels.first().waitFor();
     expect(await labels.allTextContents()).toEqual(["C=1", "C=1"]);
@@ -96,6 +102,7 @@ describe.sequential("comparing in depth", () => {
     await page.waitForURL(new RegExp(`hide=${ids.graphs}`));
     await expect.poll(() => lines.count()).toBe(1);
     await page.reload();
+    await drawEverything(page);
     await page.locator("[data-testid=chart-throughput] path.recharts-line-curve").first().waitFor();
     expect(await page.locator("[data-testid=chart-throughput] path.recharts-line-curve").count()).toBe(1);
     const entry = page.locator("[data-testid=chart-throughput] [data-testid=chart-legend] button", {
@@ -125,7 +132,8 @@ describe.sequential("comparing in depth", () => {
 
   it("downloads the delta table as CSV", async () => {
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-csv").click()]);
-    expect(download.suggestedFilename()).toBe("servebench-comparison.csv");
+    // Named after the comparison and the day.
+    expect(download.suggestedFilename()).toBe(`servebench-${TITLE_SLUG}-${fileDate(new Date())}-deltas.csv`);
     const text = fs.readFileSync((await download.path())!, "utf8");
     const rows = text.trim().split("\r\n");
     expect(rows[0]).toBe(
@@ -166,13 +174,13 @@ describe.sequential("comparing in depth", () => {
 
   it("downloads a chart as SVG and as PNG", async () => {
     const [svg] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-throughput-svg").click()]);
-    expect(svg.suggestedFilename()).toBe("servebench-throughput.svg");
+    expect(svg.suggestedFilename()).toBe(`servebench-${TITLE_SLUG}-${fileDate(new Date())}-throughput.svg`);
     const svgText = fs.readFileSync((await svg.path())!, "utf8");
     expect(svgText).toMatch(/^<svg /);
     expect(svgText).toContain("recharts-line-curve");
     expect(svgText).toContain("SGLang TP8, CUDA graphs on");
     const [png] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-throughput-png").click()]);
-    expect(png.suggestedFilename()).toBe("servebench-throughput.png");
+    expect(png.suggestedFilename()).toBe(`servebench-${TITLE_SLUG}-${fileDate(new Date())}-throughput.png`);
     const bytes = fs.readFileSync((await png.path())!);
     expect([...bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
     expect(bytes.readUInt32BE(16)).toBeGreaterThan(600);
@@ -246,6 +254,7 @@ describe.sequential("comparing in depth", () => {
       .click();
     await other.waitForURL(new RegExp(`hide=${ids.noGraphs}`));
     await other.reload();
+    await drawEverything(other);
     await other.locator("[data-testid=chart-throughput] path.recharts-line-curve").first().waitFor();
     expect(await other.locator("[data-testid=chart-throughput] path.recharts-line-curve").count()).toBe(1);
     await fresh.close();

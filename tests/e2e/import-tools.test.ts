@@ -85,7 +85,10 @@ describe.sequential("importing tool files through the upload page", () => {
     await keepOnly(page, `${path.basename(SGLANG)} line 6`, false);
     await keepOnly(page, `${path.basename(SGLANG)} line 7`, false);
     await expect.poll(() => page.getByTestId("preview-conflicts").count()).toBe(0);
-    expect(await page.getByTestId("preview-issues").textContent()).toContain("engine: is required");
+    // The missing engine is said once, beside its field (not again in the preview), and Save says why it waits.
+    expect(await page.getByTestId("field-error-engine").textContent()).toContain("is required");
+    expect(await page.getByTestId("preview-issues").count()).toBe(0);
+    expect(await page.getByTestId("save-blocked-by").textContent()).toBe("Fill in or correct: engine, model.");
 
     await page.locator("#field-engine").fill("sglang");
     await page.locator("#field-model").fill("facebook/opt-125m");

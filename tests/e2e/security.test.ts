@@ -16,6 +16,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { migrateDatabase } from "../../lib/db/migrate";
 import { launchBrowser } from "./browser";
+import { drawEverything } from "./pages";
 
 const baseUrl = inject("baseUrl");
 const ROOT = path.join(__dirname, "..", "..");
@@ -96,7 +97,7 @@ describe("security headers", () => {
     await response.text();
   });
 
-  it("does not cut an upload over 10 MB, which skips the proxy, and still answers it with the security headers", async () => {
+  it("does not cut an upload over 10 MB, which the proxy buffers up to the upload limit, and answers it with the headers", async () => {
     // 11 MB of whitespace inside the document: valid JSON only when the whole body arrives.
     const { name: _name, ...seed } = JSON.parse(
       fs.readFileSync(path.join(SEED, "vllm-tp8-baseline.json"), "utf8"),
@@ -110,12 +111,83 @@ describe("security headers", () => {
     expect(response.status).toBe(200);
     const preview = (await response.json()) as { runs: { document: { name: string } }[] };
     expect(preview.runs.map((run) => run.document.name)).toEqual(["big upload preview"]);
-    expect(response.headers.get("content-security-policy")).toBe(
-      "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-    );
-    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
-    expect(response.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
-    expect(response.headers.get("x-frame-options")).toBe("DENY");
+    expectSecurityHeaders(response, "an 11 MB upload");
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Addresses Next's router cannot read, and redirects
+
+describe("malformed addresses and redirects", () => {
+  it.each([
+    ["/api/runs/%C0%AE", "GET"],
+    ["/api/runs/%ZZ", "DELETE"],
+    ["/api/comparisons/%FF%FE", "GET"],
+    ["/api/%E0%A4%A", "POST"],
+  ])("%s (%s) answers the JSON error shape with the security headers", async (address, method) => {
+    const response = await fetch(`${baseUrl}${address}`, { method });
+    expect(response.status).toBe(400);
+    expectSecurityHeaders(response, address);
+    expect(await response.json()).toEqual({
+      error: {
+        code: "bad_request",
+        message: "The address has a malformed percent-escape (% must be followed by two hex digits that spell UTF-8).",
+      },
+    });
+  });
+
+  it("answers a malformed API address with a body over 10 MB the same way", async () => {
+    const response = await fetch(`${baseUrl}/api/runs/%C0`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: " ".repeat(12_000_000),
+    });
+    expect(response.status).toBe(400);
+    expectSecurityHeaders(response, "POST /api/runs/%C0 with 12 MB");
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe("bad_request");
+  });
+
+  it.each(["/runs/%C0", "/c/%FF%FE", "/compare%C0%AE", "/%ZZ"])(
+    "%s shows the app's own not-found page with the security headers",
+    async (address) => {
+      const response = await fetch(`${baseUrl}${address}`);
+      expect(response.status).toBe(404);
+      expectSecurityHeaders(response, address);
+      expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+      expect(await response.text()).toContain('data-testid="not-found"');
+    },
+  );
+
+  it.each([
+    ["/api/runs/", "/api/runs"],
+    ["/runs/abc/?x=1", "/runs/abc?x=1"],
+    ["/compare/", "/compare"],
+  ])("redirects %s to %s with the security headers", async (address, location) => {
+    const response = await fetch(`${baseUrl}${address}`, { redirect: "manual" });
+    expect(response.status).toBe(308);
+    expect(response.headers.get("location")).toBe(location);
+    expectSecurityHeaders(response, address);
+  });
+
+  it("answers an unknown API address 404 and a method an address does not take 405, both in the error shape", async () => {
+    const unknown = await fetch(`${baseUrl}/api/nosuch`, { method: "POST" });
+    expect(unknown.status).toBe(404);
+    expectSecurityHeaders(unknown, "/api/nosuch");
+    expect(((await unknown.json()) as { error: { code: string } }).error.code).toBe("not_found");
+    for (const [address, method, takes, allow] of [
+      ["/api/runs", "PUT", "GET, POST", "GET, POST, HEAD, OPTIONS"],
+      ["/api/health", "POST", "GET", "GET, HEAD, OPTIONS"],
+      ["/api/restore", "GET", "POST", "POST, OPTIONS"],
+      ["/api/runs/abc", "POST", "GET, PATCH, DELETE", "GET, PATCH, DELETE, HEAD, OPTIONS"],
+    ] as const) {
+      const response = await fetch(`${baseUrl}${address}`, { method });
+      expect(response.status, `${method} ${address}`).toBe(405);
+      expect(response.headers.get("allow")).toBe(allow);
+      expectSecurityHeaders(response, `${method} ${address}`);
+      const body = (await response.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe("method_not_allowed");
+      expect(body.error.message).toBe(`${method} is not allowed here; this address takes ${takes}.`);
+    }
   });
 });
 
@@ -359,6 +431,8 @@ describe.sequential("hostile runs in the browser", () => {
     expect(await cards.allTextContents()).toEqual([NAME_A, NAME_B]);
     const changed = (await page.locator("[data-testid=what-changed]").allTextContents()).join("\n");
     expect(changed).toContain(XSS.js);
+    // The charts draw when scrolled to.
+    await drawEverything(page);
     await page.locator("[data-testid=chart-throughput] path.recharts-line-curve").first().waitFor();
     expect(await page.locator("[data-testid=chart-throughput] [data-testid=chart-legend]").textContent()).toContain(
       NAME_B,
@@ -456,6 +530,7 @@ describe.sequential("pages under the CSP", () => {
     const guarded = await guardedPage(context);
     const { page } = guarded;
     await page.goto(`${baseUrl}/compare?runs=${made.join(",")}`);
+    await drawEverything(page);
     const lines = page.locator("[data-testid=chart-throughput] path.recharts-line-curve");
     await lines.first().waitFor();
     expect(await lines.count()).toBe(2);
@@ -574,13 +649,21 @@ describe.sequential("with a write token (a second server)", () => {
       expectSecurityHeaders(refused, "401");
       expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("unauthorized");
     }
-    const preview = await fetch(`${url}/api/runs?dry_run=1`, {
+    // The preview is the first half of a write: it needs the token as well.
+    const refusedPreview = await fetch(`${url}/api/runs?dry_run=1`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: document,
     });
+    expect(refusedPreview.status).toBe(401);
+    expect(refusedPreview.headers.get("www-authenticate")).toBe("Bearer");
+    await refusedPreview.text();
+    const preview = await fetch(`${url}/api/runs?dry_run=1`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` },
+      body: document,
+    });
     expect(preview.status).toBe(200);
-    expect(preview.headers.get("www-authenticate")).toBeNull();
     await preview.text();
     const stored = await fetch(`${url}/api/runs`, {
       method: "POST",
@@ -607,23 +690,21 @@ describe.sequential("with a write token (a second server)", () => {
         }),
       ),
     });
-    // The preview needs no token.
-    await expect.poll(() => page.getByTestId("preview-name").textContent()).toBe("uploaded with a token");
-    expect(await page.getByTestId("write-token-prompt").count()).toBe(0);
-    await page.getByTestId("save-run").click();
+    // The preview needs the token: the prompt comes first, and a wrong token is refused, and the prompt says so.
     const prompt = page.getByTestId("write-token-prompt");
     await prompt.waitFor();
     expect(await prompt.textContent()).toContain("This servebench needs a write token");
     expect(await page.getByTestId("write-token-input").getAttribute("type")).toBe("password");
-
-    // A wrong token is refused, and the prompt says so.
     await page.getByTestId("write-token-input").fill("wrong-token-0000000000");
     await page.getByTestId("write-token-save").click();
     await expect.poll(() => prompt.textContent()).toContain("The saved token was refused");
 
-    // The right one: the upload goes through and lands on the run.
+    // The right one: the preview shows, then the upload goes through (no second prompt) and lands on the run.
     await page.getByTestId("write-token-input").fill(TOKEN);
     await page.getByTestId("write-token-save").click();
+    await expect.poll(() => page.getByTestId("preview-name").textContent()).toBe("uploaded with a token");
+    expect(await page.getByTestId("write-token-prompt").count()).toBe(0);
+    await page.getByTestId("save-run").click();
     await page.waitForURL(/\/runs\/[A-Za-z0-9_-]{12}$/);
     expect(await page.getByTestId("run-name").textContent()).toBe("uploaded with a token");
     expect(await page.evaluate(() => window.localStorage.getItem("servebench.writeToken"))).toBe(TOKEN);
@@ -668,7 +749,10 @@ describe.sequential("with a write token (a second server)", () => {
     const refused = await servebench(["upload", file, "--url", url], env);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("rejected (401 unauthorized)");
-    const preview = await servebench(["upload", file, "--url", url, "--dry-run"], env);
+    const refusedPreview = await servebench(["upload", file, "--url", url, "--dry-run"], env);
+    expect(refusedPreview.code).toBe(1);
+    expect(refusedPreview.stderr).toContain("rejected (401 unauthorized)");
+    const preview = await servebench(["upload", file, "--url", url, "--dry-run", "--token", TOKEN], env);
     expect(preview.code).toBe(0);
     const withOption = await servebench(
       ["upload", file, "--url", url, "--token", TOKEN, "--name", "cli with --token"],

@@ -14,6 +14,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type OpenAITestServer, startOpenAITestServer } from "../support/openai-test-server";
 import { launchBrowser } from "./browser";
+import { drawEverything } from "./pages";
 
 const baseUrl = inject("baseUrl");
 const ROOT = path.join(__dirname, "..", "..");
@@ -236,6 +237,8 @@ describe.sequential("server metrics, open loop and per-request results, end to e
     try {
       await page.goto(`${baseUrl}/runs/${ids.open}`);
       await expect.poll(() => page.locator('[data-testid="server-metrics"]').count()).toBe(1);
+      // Charts draw when scrolled to.
+      await drawEverything(page);
       const panels = await page
         .locator('[data-testid="server-metrics"] [data-panel]')
         .evaluateAll((figures) => figures.map((figure) => (figure as HTMLElement).dataset.panel));
@@ -284,6 +287,7 @@ describe.sequential("server metrics, open loop and per-request results, end to e
     try {
       await page.goto(`${baseUrl}/compare?runs=${ids.closed},${ids.noMetrics}`);
       await expect.poll(() => page.locator('[data-testid="compare-server-metrics"]').count()).toBe(1);
+      await drawEverything(page);
       // One series has server figures: one KV line, at the three concurrency levels 1, 4, 16 on a log2 axis.
       await expect.poll(() => page.locator('[data-testid="compare-server-metrics-kv"] .recharts-line').count()).toBe(1);
       await expect.poll(() => page.locator('[data-testid="chart-ttft"] .recharts-line').count()).toBe(2);
@@ -332,6 +336,7 @@ describe.sequential("server metrics, open loop and per-request results, end to e
     const page = await browser.newPage();
     try {
       await page.goto(`${baseUrl}/runs/${id}`);
+      await drawEverything(page);
       await expect.poll(() => page.locator('[data-testid="server-metrics-kv"] .recharts-line').count()).toBe(1);
     } finally {
       await page.close();

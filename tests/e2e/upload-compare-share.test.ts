@@ -6,6 +6,7 @@ import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { deleteAllRuns, launchBrowser } from "./browser";
+import { drawEverything } from "./pages";
 
 const baseUrl = inject("baseUrl");
 const FIXTURES = path.join(__dirname, "..", "fixtures", "servebench");
@@ -47,7 +48,7 @@ describe.sequential("upload → history → compare → share", () => {
     expect(await page.getByTestId("empty-history").textContent()).toContain("Upload a results file");
   });
 
-  it("names the broken field in the preview, and keeps the form when the server refuses to save", async () => {
+  it("names the broken field in the preview, keeps the form, and does not offer to save an invalid run", async () => {
     await page.goto(`${baseUrl}/upload`);
     await page.locator("#field-gpu").fill("H100 80GB");
     await page.getByTestId("file-input").setInputFiles({
@@ -58,10 +59,14 @@ describe.sequential("upload → history → compare → share", () => {
       ),
     });
     await expect.poll(() => page.getByTestId("preview-issues").textContent()).toContain("results.0.concurrency");
-    await page.getByTestId("save-run").click();
-    const error = page.getByTestId("api-error");
-    await error.waitFor();
-    expect(await error.textContent()).toContain("results.0.concurrency: Too small: expected number to be >=1");
+    expect(await page.getByTestId("preview-issues").textContent()).toContain(
+      "results.0.concurrency: Too small: expected number to be >=1",
+    );
+    // Save waits for a valid run and says why (the server's 422 for the same body is an integration test).
+    expect(await page.getByTestId("save-run").isDisabled()).toBe(true);
+    expect(await page.getByTestId("save-blocked-by").textContent()).toBe(
+      "The preview lists what is wrong with the run.",
+    );
     expect(await page.locator("#field-gpu").inputValue()).toBe("H100 80GB");
   });
 
@@ -83,6 +88,7 @@ describe.sequential("upload → history → compare → share", () => {
     expect(await page.getByTestId("single-stream").textContent()).toBe("27 tok/s");
     expect(await page.getByTestId("peak").textContent()).toBe("2,216 tok/s");
     expect(await page.getByTestId("flags-table").textContent()).toContain("--disable-cuda-graph");
+    await drawEverything(page);
     const line = page.locator("[data-testid=chart-throughput] path.recharts-line-curve");
     await line.first().waitFor();
     expect(await line.count()).toBe(1);
@@ -132,6 +138,8 @@ describe.sequential("upload → history → compare → share", () => {
   });
 
   it("draws a line per run and a bar per run", async () => {
+    // Charts draw when scrolled to: scroll through the page as a reader would.
+    await drawEverything(page);
     const throughputLines = page.locator("[data-testid=chart-throughput] path.recharts-line-curve");
     await throughputLines.first().waitFor();
     expect(await throughputLines.count()).toBe(2);

@@ -274,9 +274,12 @@ describe("server metrics", { timeout: 30_000 }, () => {
       type: "metrics",
       line: `server metrics: http://127.0.0.1:${server.port}/metrics every 100 ms`,
     });
-    // C=1: one request running whenever a scrape lands (the gaps between requests are sub-millisecond).
+    // C=1: one request running whenever a scrape lands, bar the scrapes that fall between two requests
+    // (sub-millisecond on an idle machine, stretched on a busy CI machine: a mean of 0.81 has been seen).
+    // A mean of 0.5 or 2 would mean the scrapes are counted wrong.
     expect(one!.server_running_requests_max).toBe(1);
-    expect(one!.server_running_requests_mean).toBeGreaterThan(0.9);
+    expect(one!.server_running_requests_mean).toBeGreaterThan(0.7);
+    expect(one!.server_running_requests_mean).toBeLessThanOrEqual(1);
     expect(one!.server_waiting_requests_max).toBe(0);
     expect(one!.server_kv_cache_usage_max).toBe(0.25);
     expect(one!.server_preemptions).toBe(0);
@@ -285,14 +288,15 @@ describe("server metrics", { timeout: 30_000 }, () => {
     // C=4 on two slots: two running, two waiting, half the KV cache, and all but the first two requests
     // found every slot taken.
     expect(four!.server_running_requests_max).toBe(2);
-    expect(four!.server_running_requests_mean).toBeGreaterThan(1.8);
+    expect(four!.server_running_requests_mean).toBeGreaterThan(1.6);
+    expect(four!.server_running_requests_mean).toBeLessThanOrEqual(2);
     expect(four!.server_waiting_requests_max).toBe(2);
     // Four waves of two; the last has nobody behind it: two waiting in three waves of four, a mean of 1.5
     // (the scrapes of a loaded machine land unevenly: ±0.5).
     expect(four!.server_waiting_requests_mean).toBeGreaterThan(1);
     expect(four!.server_waiting_requests_mean).toBeLessThan(2);
     expect(four!.server_kv_cache_usage_max).toBe(0.5);
-    expect(four!.server_kv_cache_usage_mean).toBeGreaterThan(0.45);
+    expect(four!.server_kv_cache_usage_mean).toBeGreaterThan(0.4);
     expect(four!.server_preemptions).toBe(6);
     // The engine's TTFT counts its queue, as the client's does.
     expect(Math.abs(four!.server_mean_ttft_ms! - four!.mean_ttft_ms!) / four!.mean_ttft_ms!).toBeLessThan(0.1);

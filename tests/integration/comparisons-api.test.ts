@@ -206,6 +206,16 @@ describe("POST /api/comparisons", () => {
       () => ({ runs: [graphs], colour: "red" }),
       [{ path: "colour", message: 'unknown field "colour"' }],
     ],
+    [
+      "a price that is not one",
+      () => ({ runs: [graphs], price: "H100:3.1,L40S:cheap" }),
+      [
+        {
+          path: "price",
+          message: '"L40S:cheap" is not a price: a $/GPU-hour above 0 and at most 10000, alone or as GPU:price',
+        },
+      ],
+    ],
     ["no runs field", () => ({ title: "x" }), [{ path: "runs", message: "is required" }]],
     [
       "a JSON array",

@@ -193,7 +193,7 @@ describe("schema violations → 422 naming every field", () => {
       "an unknown request rate",
       { ...valid(), results: [{ request_rate: "fast" }] },
       "results.0.request_rate",
-      "Invalid input",
+      'must be a positive number of requests per second, or "inf"',
     ],
     [
       "two points at one concurrency",

@@ -427,7 +427,7 @@ describe("health and schema", () => {
   it("reports health once the database answers", async () => {
     const response = await getHealth(new Request(`${BASE}/api/health`), noContext);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ ok: true });
+    expect(await response.json()).toEqual({ ok: true, database: "ok" });
   });
 
   it("publishes the JSON Schema of the run document", async () => {

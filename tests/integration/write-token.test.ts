@@ -197,23 +197,28 @@ describe("with SERVEBENCH_WRITE_TOKEN set", () => {
     expect(await response.json()).toEqual(MISSING);
   });
 
-  it("previews an upload (dry_run=1) without a token, and writes nothing", async () => {
+  it("needs the token for the upload preview (dry_run=1) too, and writes nothing either way", async () => {
     const before = await snapshot();
-    const response = await postRun(
+    // The preview writes nothing but is the first half of a write, and as costly: refused without the token,
+    // before the body is read.
+    const refused = await postRun(
       request("/api/runs?dry_run=1", "POST", { json: documentNamed("preview only") }),
+      noContext,
+    );
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toEqual(MISSING);
+    const refusedForm = await postRun(
+      multipartRequest("/api/runs?dry_run=1", { file: new Blob([fixtureText(SEED_FILES.sglangGraphs)]) }),
+      noContext,
+    );
+    expect(refusedForm.status).toBe(401);
+    const response = await postRun(
+      request("/api/runs?dry_run=1", "POST", { json: documentNamed("preview only"), authorization: `Bearer ${TOKEN}` }),
       noContext,
     );
     expect(response.status).toBe(200);
     const body = (await response.json()) as { runs: { document: { name: string }; valid: boolean }[] };
     expect(body.runs.map((run) => [run.document.name, run.valid])).toEqual([["preview only", true]]);
-    const multipart = await postRun(
-      multipartRequest("/api/runs?dry_run=1", {
-        file: new Blob([fixtureText(SEED_FILES.sglangGraphs)]),
-        name: "multipart preview",
-      }),
-      noContext,
-    );
-    expect(multipart.status).toBe(200);
     expect(await snapshot()).toEqual(before);
   });
 
@@ -254,7 +259,7 @@ describe("with SERVEBENCH_WRITE_TOKEN set", () => {
     expect(comparison.status).toBe(200);
     expect(((await comparison.json()) as { runs: string[] }).runs).toEqual([runId, otherRunId]);
     const health = await getHealth(request("/api/health", "GET"), noContext);
-    expect(await health.json()).toEqual({ ok: true });
+    expect(await health.json()).toEqual({ ok: true, database: "ok" });
     expect(getSchema().status).toBe(200);
   });
 
@@ -348,10 +353,10 @@ describe("the proxy in front of the handlers", () => {
     }
   });
 
-  it("adds no challenge to reads and upload previews", () => {
+  it("adds no challenge to reads; an upload preview is challenged like the upload", () => {
     expect(through("/api/runs", "GET").headers.get("www-authenticate")).toBeNull();
     expect(through(`/api/comparisons/${slug}`, "GET").headers.get("www-authenticate")).toBeNull();
-    expect(through("/api/runs?dry_run=1", "POST").headers.get("www-authenticate")).toBeNull();
+    expect(through("/api/runs?dry_run=1", "POST").headers.get("www-authenticate")).toBe("Bearer");
     // Only API writes are challenged; a page never asks for the token this way.
     expect(through("/upload", "POST").headers.get("www-authenticate")).toBeNull();
   });

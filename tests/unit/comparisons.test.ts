@@ -18,6 +18,7 @@ import {
 } from "@/lib/comparisons/schema";
 import {
   defaultComparisonTitle,
+  graphemeLength,
   notesExcerpt,
   ogImagePath,
   overrideQuery,
@@ -178,6 +179,20 @@ describe("texts", () => {
     expect(truncateText("short", 10)).toBe("short");
     expect(truncateText("SGLang TP8, CUDA graphs on vs SGLang TP8", 20)).toBe("SGLang TP8, CUDA…");
     expect(truncateText("a\n\n  b", 10)).toBe("a b");
+  });
+
+  it("counts characters as a reader does, and never cuts an emoji or a letter from its marks", () => {
+    // 👨‍👩‍👧 is five code points and one character; தமிழ் is five code points and three characters.
+    expect(truncateText("👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧", 3)).toBe("👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧");
+    expect(truncateText("👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧", 3)).toBe("👨‍👩‍👧👨‍👩‍👧…");
+    expect(truncateText("தமிழ்தமிழ்", 4)).toBe("தமிழ்…");
+    expect(graphemeLength("தமிழ் 🇫🇷")).toBe(5);
+  });
+
+  it("keeps a default title within the stored limit when emoji count double", () => {
+    const title = defaultComparisonTitle("🚀".repeat(300));
+    expect(title.length).toBeLessThanOrEqual(200);
+    expect(title.endsWith("…")).toBe(true);
   });
 
   it("defaults the title to the summary title, within 200 characters", () => {

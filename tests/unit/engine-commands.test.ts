@@ -171,3 +171,84 @@ describe("credentials in commands", () => {
     });
   });
 });
+
+describe("redacting credentials in linear time", () => {
+  // The patterns redactCommand used before: the reference for what is redacted. Their nested quantifiers
+  // backtracked exponentially on a run of underscores (64 characters blocked the server for 15 s).
+  const WORDS = "api[-_]?key|token|secret|password|passwd|credentials?";
+  function referenceRedaction(command: string): string {
+    const flag = new RegExp(
+      `(^|\\s)(-{1,2}(?:[\\w]+[-_])*(?:${WORDS})(?:[-_][\\w-]+)?)(=|\\s+)("[^"]*"|'[^']*'|[^\\s"']+)`,
+      "gi",
+    );
+    const variable = new RegExp(
+      `(^|\\s)((?:[A-Za-z0-9]+_)*(?:${WORDS})(?:_[A-Za-z0-9_]+)?)=("[^"]*"|'[^']*'|\\S+)`,
+      "gi",
+    );
+    return command.replace(flag, `$1$2$3${REDACTED}`).replace(variable, `$1$2=${REDACTED}`);
+  }
+
+  it("redacts what the old patterns redacted, on 3,000 generated commands", () => {
+    const pieces = [
+      "vllm",
+      "serve",
+      "m",
+      "--api-key",
+      "--hf-token",
+      "--tp",
+      "8",
+      "--token-file",
+      "-t",
+      "--max-num-batched-tokens",
+      "HF_TOKEN=abc",
+      "OPENAI_API_KEY=sk",
+      "MAX_TOKENS=1",
+      "x",
+      '"quoted value"',
+      "'single'",
+      '"open',
+      "--secret=s",
+      "--client_secret",
+      "=",
+      "--password",
+      "--no-token",
+      "a_b",
+      "PASSWD='p w'",
+      "--x=y",
+      "--credentials",
+      "\t",
+      "  ",
+    ];
+    let state = 7;
+    const next = () => {
+      state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return state;
+    };
+    for (let sample = 0; sample < 3_000; sample += 1) {
+      const length = 1 + (next() % 12);
+      const command = Array.from({ length }, () => pieces[next() % pieces.length]).join(next() % 3 === 0 ? "  " : " ");
+      expect(redactCommand(command), command).toBe(referenceRedaction(command));
+    }
+  });
+
+  it("normalizes the commands that froze the server, at once", () => {
+    for (const underscores of [46, 48, 190]) {
+      const command = `vllm serve m --a${"_".repeat(underscores)} 1`;
+      const doc = normalizeRunDocument({
+        format: "servebench/v1",
+        engine: "vllm",
+        model: "m",
+        command,
+        results: [{ concurrency: 1 }],
+      });
+      expect(doc.command).toBe(command);
+    }
+    expect(redactCommand(`vllm serve m --a${"_".repeat(19_000)} 1`)).toBe(`vllm serve m --a${"_".repeat(19_000)} 1`);
+    expect(redactCommand(`A${"_".repeat(19_000)}=1 --x${"-_".repeat(9_000)}token "unclosed`)).toBe(
+      `A${"_".repeat(19_000)}=1 --x${"-_".repeat(9_000)}token "unclosed`,
+    );
+    // Quotes that never close cost one scan in all; the answer is the old patterns' (linear for these inputs).
+    const quotes = `--api-key ${'"'.repeat(3)} ${"--token '".repeat(201)} ${'PASSWORD="'.repeat(200)}`;
+    expect(redactCommand(quotes)).toBe(referenceRedaction(quotes));
+  });
+});

@@ -176,3 +176,77 @@ describe("planRuns", () => {
     expect(plan.runs).toEqual([{ fragments: [], nameSuffix: "", document: raw }]);
   });
 });
+
+// Planning used to compare each fragment with every earlier one: a JSON-lines file of 8,000 lines took 22 s and
+// 100,000 lines more than 25 minutes, with the whole server blocked. These shapes finish well inside the test's
+// default time limit now; the figures are in docs/benchmarks.md.
+describe("planRuns on uploads of many fragments", () => {
+  const LINES = 100_000;
+
+  it("files 100,000 fragments of distinct load levels into one run", () => {
+    const fragments = Array.from({ length: LINES }, (_, index) =>
+      fragment(index, "big.jsonl", [{ request_rate: index + 1, output_throughput: 10 }]),
+    );
+    const plan = planRuns(parsed(...fragments), { split: false });
+    expect(plan.conflicts).toEqual([]);
+    expect(plan.runs).toHaveLength(1);
+    expect(plan.runs[0]!.fragments).toHaveLength(LINES);
+    expect(plan.runs[0]!.document.results[LINES - 1]).toEqual({ request_rate: LINES, output_throughput: 10 });
+  });
+
+  it("splits 20,000 repeats of one load level into 20,000 runs, in order", () => {
+    const repeats = 20_000;
+    const fragments = Array.from({ length: repeats }, (_, index) =>
+      fragment(index, "same.jsonl", [{ concurrency: 4, output_throughput: index }]),
+    );
+    const plan = planRuns(parsed(...fragments), { split: true });
+    expect(plan.runs).toHaveLength(repeats);
+    expect(plan.runs.map((run) => run.fragments[0])).toEqual(fragments.map((item) => item.index));
+    expect(plan.runs[repeats - 1]!.nameSuffix).toBe(`repeat ${repeats}`);
+  });
+
+  it("fills the first slot free of a fragment's levels, as before", () => {
+    // {1} and {2} share run 1; {1, 3} collides there and opens run 2; {3} then fits run 1, not run 2.
+    const plan = planRuns(
+      parsed(
+        fragment(0, "a.json", [{ concurrency: 1 }]),
+        fragment(1, "b.json", [{ concurrency: 2 }]),
+        fragment(2, "c.json", [{ concurrency: 1 }, { concurrency: 3 }]),
+        fragment(3, "d.json", [{ concurrency: 3 }]),
+      ),
+      { split: true },
+    );
+    expect(plan.runs.map((run) => run.fragments)).toEqual([[0, 1, 3], [2]]);
+  });
+
+  it("never puts two points of one level in a run, even when a crafted order defeats the slot search", () => {
+    // Level 1 in every odd run, level 2 in every even one: a fragment of both levels finds no free slot nearby.
+    const fragments: IndexedFragment[] = [];
+    const add = (points: ResultPoint[]) => fragments.push(fragment(fragments.length, "x.jsonl", points));
+    for (let index = 0; index < 200; index += 1) {
+      add([{ concurrency: 1 }, { concurrency: 1000 + index }]);
+      add([{ concurrency: 2 }, { concurrency: 5000 + index }]);
+    }
+    for (let index = 0; index < 2000; index += 1) add([{ concurrency: 1 }, { concurrency: 2 }]);
+    const plan = planRuns(parsed(...fragments), { split: true });
+    for (const run of plan.runs) {
+      const levels = run.document.results.map((point) => point.concurrency);
+      expect(new Set(levels).size).toBe(levels.length);
+    }
+    expect(plan.runs.flatMap((run) => run.fragments).sort((a, b) => a - b)).toEqual(fragments.map((f) => f.index));
+  });
+
+  it("tells 20,000 configurations apart by at most a few differences each", () => {
+    const count = 20_000;
+    const fragments = Array.from({ length: count }, (_, index) =>
+      fragment(index, "configs.jsonl", [{ concurrency: 1 }], { flags: { [`--flag-${index}`]: "1" } }),
+    );
+    const plan = planRuns(parsed(...fragments), { split: true });
+    expect(plan.runs).toHaveLength(count);
+    // Each configuration lacks 19,999 flags the others have: the description shows the first few, then "…".
+    expect(plan.runs[0]!.nameSuffix).toBe(
+      "--flag-0 1, no --flag-1, no --flag-10, no --flag-100, no --flag-1000, no --flag-10000, no --flag-10001, no --flag-10002, …",
+    );
+    expect(plan.conflicts[0]).toMatch(/^The files hold 20000 different configurations: /);
+  });
+});

@@ -450,3 +450,26 @@ describe("defaultRunName", () => {
     expect(defaultRunName(engine, version, model)).toBe(expected);
   });
 });
+
+describe("the canonical document is a valid upload of itself", () => {
+  test.each([
+    ["a minimal document", MINIMAL],
+    ["dotted capital I tags and engine", withFields({ engine: "İ".repeat(32), tags: ["İ".repeat(20), "Tp8"] })],
+    [
+      "credentials in the command, flags and env",
+      withFields({
+        command: "HF_TOKEN=x vllm serve m --api-key k --tp 8",
+        flags: { "--client-secret": "s" },
+        env: { OPENAI_API_KEY: "k" },
+      }),
+    ],
+    ["extra top-level fields", withFields({ backend: "openai", run_id: 7, ok: true })],
+    [
+      "a generated name at the limit",
+      withFields({ engine: "e".repeat(64), engine_version: "v".repeat(64), model: "m".repeat(200) }),
+    ],
+  ])("%s: normalizing the stored form again changes nothing", (_label, raw) => {
+    const once = normalizeRunDocument(raw);
+    expect(normalizeRunDocument(once)).toEqual(once);
+  });
+});

@@ -1,5 +1,6 @@
-import { describe, expect, it, test } from "vitest";
-import { SERIES_COLORS, seriesColor, seriesOf, singleStreamBars } from "@/lib/analysis/series";
+import { describe, expect, it } from "vitest";
+import { RUN_COLORS, runColor } from "@/lib/analysis/colors";
+import { seriesOf, singleStreamBars } from "@/lib/analysis/series";
 import type { ResultPoint } from "@/lib/runs/schema";
 import { SGLANG_GRAPHS_RUN, SGLANG_NO_GRAPHS_RUN, VLLM_RUN } from "./seeds";
 
@@ -9,38 +10,31 @@ function run(name: string, results: ResultPoint[]) {
   return { name, results };
 }
 
-describe("seriesColor and SERIES_COLORS", () => {
-  it("has twelve distinct colours", () => {
-    expect(SERIES_COLORS).toHaveLength(12);
-    expect(new Set(SERIES_COLORS).size).toBe(12);
-  });
-
-  test.each([
-    [0, "#2563eb"],
-    [1, "#ea580c"],
-    [2, "#16a34a"],
-    [11, "#a16207"],
-    [12, "#2563eb"],
-    [13, "#ea580c"],
-  ])("index %d → %s", (index, colour) => {
-    expect(seriesColor(index)).toBe(colour);
-  });
-});
-
 describe("seriesOf", () => {
-  it("keys runs s0, s1… with colours in order", () => {
+  it("keys runs s0, s1… with the colours of their positions when they have no id", () => {
+    // FNV-1a of "#0", "#1", "#2" modulo 7: 6, 4, 3.
     expect(seriesOf(SEEDS)).toEqual([
-      { key: "s0", label: "vLLM TP8 baseline", color: "#2563eb" },
-      { key: "s1", label: "SGLang TP8, --disable-cuda-graph", color: "#ea580c" },
-      { key: "s2", label: "SGLang TP8, CUDA graphs on", color: "#16a34a" },
+      { key: "s0", label: "vLLM TP8 baseline", color: "#64748b" },
+      { key: "s1", label: "SGLang TP8, --disable-cuda-graph", color: "#c026d3" },
+      { key: "s2", label: "SGLang TP8, CUDA graphs on", color: "#0891b2" },
     ]);
   });
 
-  it("gives each of thirteen runs the colour at its position, wrapping after twelve", () => {
+  it("colours a run with an id by its id, wherever it stands in the list", () => {
+    const alone = seriesOf([{ id: "a", name: "a", results: [] }]);
+    const second = seriesOf([
+      { id: "b", name: "b", results: [] },
+      { id: "a", name: "a", results: [] },
+    ]);
+    expect(alone[0]!.color).toBe(runColor("a"));
+    expect(second[1]!.color).toBe(runColor("a"));
+  });
+
+  it("gives thirteen runs thirteen keys and uses every colour before repeating one", () => {
     const runs = Array.from({ length: 13 }, (_, index) => run(`run ${index}`, []));
     const series = seriesOf(runs);
     expect(series.map((entry) => entry.key)).toEqual(Array.from({ length: 13 }, (_, index) => `s${index}`));
-    expect(series.map((entry) => entry.color)).toEqual([...SERIES_COLORS, SERIES_COLORS[0]]);
+    expect(new Set(series.slice(0, 7).map((entry) => entry.color)).size).toBe(RUN_COLORS.length);
   });
 
   it("is empty for no runs", () => {
@@ -51,9 +45,9 @@ describe("seriesOf", () => {
 describe("singleStreamBars", () => {
   it("gives the seed runs' single-stream tok/s in order", () => {
     expect(singleStreamBars(SEEDS)).toEqual([
-      { key: "s0", label: "vLLM TP8 baseline", color: "#2563eb", output_tok_s: 82.5, derived: false },
-      { key: "s1", label: "SGLang TP8, --disable-cuda-graph", color: "#ea580c", output_tok_s: 27, derived: false },
-      { key: "s2", label: "SGLang TP8, CUDA graphs on", color: "#16a34a", output_tok_s: 63.6, derived: false },
+      { key: "s0", label: "vLLM TP8 baseline", color: "#64748b", output_tok_s: 82.5, derived: false },
+      { key: "s1", label: "SGLang TP8, --disable-cuda-graph", color: "#c026d3", output_tok_s: 27, derived: false },
+      { key: "s2", label: "SGLang TP8, CUDA graphs on", color: "#0891b2", output_tok_s: 63.6, derived: false },
     ]);
   });
 
@@ -64,8 +58,8 @@ describe("singleStreamBars", () => {
         run("no single stream", [{ concurrency: 8, output_throughput: 400 }]),
       ]),
     ).toEqual([
-      { key: "s0", label: "tpot only", color: "#2563eb", output_tok_s: 50, derived: true },
-      { key: "s1", label: "no single stream", color: "#ea580c", output_tok_s: null, derived: false },
+      { key: "s0", label: "tpot only", color: "#64748b", output_tok_s: 50, derived: true },
+      { key: "s1", label: "no single stream", color: "#c026d3", output_tok_s: null, derived: false },
     ]);
   });
 });

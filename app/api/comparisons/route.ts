@@ -5,7 +5,8 @@ import { comparisonIssues, parseComparisonListQuery } from "@/lib/comparisons/sc
 import { AppError } from "@/lib/errors";
 import { requireWriteAccess } from "@/lib/http/auth";
 import { readJsonBody } from "@/lib/http/body";
-import { apiRoute } from "@/lib/http/route";
+import { queryParams } from "@/lib/http/query";
+import { apiRoute, methodsNotAllowed } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
 
@@ -13,7 +14,7 @@ export const dynamic = "force-dynamic";
 const BODY_LIMIT_BYTES = 200_000;
 
 export const GET = apiRoute(async (request) => {
-  const parsed = parseComparisonListQuery(Object.fromEntries(new URL(request.url).searchParams.entries()));
+  const parsed = parseComparisonListQuery(queryParams(request));
   if (!parsed.success) {
     const issues = comparisonIssues(parsed.error);
     throw new AppError("bad_request", `Invalid query parameter ${issues[0]?.path}: ${issues[0]?.message}`, issues);
@@ -26,3 +27,6 @@ export const POST = apiRoute(async (request) => {
   const saved = await saveComparison(await readJsonBody(request, BODY_LIMIT_BYTES));
   return NextResponse.json({ slug: saved.slug, url: saved.url }, { status: 201, headers: { Location: saved.url } });
 });
+
+// The methods this address does not take: 405 with a body that says which it does.
+export const { PUT, PATCH, DELETE } = methodsNotAllowed(["GET", "POST"]);

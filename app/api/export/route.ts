@@ -1,23 +1,35 @@
-import { apiRoute } from "@/lib/http/route";
+import { allComparisons } from "@/lib/comparisons/queries";
+import { apiRoute, methodsNotAllowed } from "@/lib/http/route";
 import { allRunDocuments } from "@/lib/runs/queries";
+import { COMPARISON_FORMAT } from "@/lib/runs/restore";
 
 export const dynamic = "force-dynamic";
 
+/** Every stored record as one export line: the runs first, then the saved comparisons that name them. */
+async function* exportLines(): AsyncGenerator<string> {
+  for await (const run of allRunDocuments()) yield JSON.stringify(run);
+  for await (const comparison of allComparisons()) {
+    const { url: _url, ...saved } = comparison;
+    yield JSON.stringify({ format: COMPARISON_FORMAT, ...saved });
+  }
+}
+
 /**
- * Every run as servebench/v1 JSON lines, streamed. Uploading the file (POST /api/runs, application/x-ndjson)
- * restores the runs into any servebench, keeping their ids and upload times.
+ * Everything servebench stores, as JSON lines, streamed: every run as its servebench/v1 document (with its id
+ * and upload time), then every saved comparison (format servebench/comparison-v1, with its slug). POST
+ * /api/restore restores the file into any servebench, line by line, keeping ids, upload times and slugs.
  */
 export const GET = apiRoute(async () => {
   const encoder = new TextEncoder();
-  const runs = allRunDocuments();
+  const lines = exportLines();
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
-      const next = await runs.next();
+      const next = await lines.next();
       if (next.done) controller.close();
-      else controller.enqueue(encoder.encode(`${JSON.stringify(next.value)}\n`));
+      else controller.enqueue(encoder.encode(`${next.value}\n`));
     },
     async cancel() {
-      await runs.return(undefined);
+      await lines.return(undefined);
     },
   });
   const date = new Date().toISOString().slice(0, 10);
@@ -28,3 +40,6 @@ export const GET = apiRoute(async () => {
     },
   });
 });
+
+// The methods this address does not take: 405 with a body that says which it does.
+export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(["GET"]);

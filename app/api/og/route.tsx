@@ -3,23 +3,27 @@
  * query parameters of /compare or `slug` for a saved comparison. An unknown comparison is still a PNG (a plain
  * card), with status 404, so a preview never shows a broken image.
  */
-import { ImageResponse } from "next/og";
+import type { ImageResponse } from "next/og";
 import type { ReactElement } from "react";
 import { parseCompareView } from "@/lib/analysis/comparison";
 import { OG_IMAGE_HEIGHT, OG_IMAGE_WIDTH } from "@/lib/comparisons/metadata";
+import { offlineImageResponse } from "@/lib/comparisons/og-fonts";
 import { comparisonImage, notFoundImage } from "@/lib/comparisons/og-image";
 import { openSavedComparison } from "@/lib/comparisons/save";
 import { AppError } from "@/lib/errors";
-import { apiRoute } from "@/lib/http/route";
+import { apiRoute, methodsNotAllowed } from "@/lib/http/route";
 import { loadComparison } from "@/lib/runs/comparison-loader";
 
 export const dynamic = "force-dynamic";
 
 const CACHE_CONTROL = "public, max-age=300";
 
-/** Every image this route answers is made here, once: the one place its options (size, cache, fonts) are set. */
+/**
+ * Every image this route answers is made here, once: the one place its options (size, cache, fonts) are set.
+ * The fonts are the bundled ones (lib/comparisons/og-fonts.ts): the image never fetches anything.
+ */
 function png(element: ReactElement, status = 200): ImageResponse {
-  return new ImageResponse(element, {
+  return offlineImageResponse(element, {
     width: OG_IMAGE_WIDTH,
     height: OG_IMAGE_HEIGHT,
     status,
@@ -48,3 +52,6 @@ export const GET = apiRoute(async (request) => {
   if (!comparison) return png(notFoundImage("The runs of this link do not exist; they may have been deleted."), 404);
   return png(comparisonImage(comparison.summary.title, comparison));
 });
+
+// The methods this address does not take: 405 with a body that says which it does.
+export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(["GET"]);

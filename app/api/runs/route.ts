@@ -2,21 +2,22 @@ import { NextResponse } from "next/server";
 import { maxBodyBytes } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { requireWriteAccess } from "@/lib/http/auth";
-import { apiRoute } from "@/lib/http/route";
-import { documentsToStore, prepareUpload } from "@/lib/runs/ingest";
+import { readBodyWithLimit } from "@/lib/http/body";
+import { queryIssues, queryParams } from "@/lib/http/query";
+import { apiRoute, methodsNotAllowed } from "@/lib/http/route";
+import { uploadMediaType } from "@/lib/runs/ingest";
 import { parseListQuery } from "@/lib/runs/list-query";
-import { issuesFromZod } from "@/lib/runs/normalize";
-import { previewOf } from "@/lib/runs/preview";
 import { listRuns, storeRuns } from "@/lib/runs/queries";
+import { outcomeError, runUploadTask } from "@/lib/runs/upload-pool";
 import { publicBaseUrl } from "@/lib/series/base-url";
 import { judgeUploadedRuns } from "@/lib/series/queries";
 
 export const dynamic = "force-dynamic";
 
 export const GET = apiRoute(async (request) => {
-  const parsed = parseListQuery(Object.fromEntries(new URL(request.url).searchParams.entries()));
+  const parsed = parseListQuery(queryParams(request));
   if (!parsed.success) {
-    const issues = issuesFromZod(parsed.error);
+    const issues = queryIssues(parsed.error);
     throw new AppError("bad_request", `Invalid query parameter ${issues[0]?.path}: ${issues[0]?.message}`, issues);
   }
   return NextResponse.json(await listRuns(parsed.data));
@@ -24,12 +25,20 @@ export const GET = apiRoute(async (request) => {
 
 export const POST = apiRoute(async (request) => {
   requireWriteAccess(request);
-  const prepared = await prepareUpload(request, maxBodyBytes());
-  if (new URL(request.url).searchParams.get("dry_run") === "1") {
+  const contentType = request.headers.get("content-type") ?? "";
+  uploadMediaType(request);
+  const limitBytes = maxBodyBytes();
+  // This thread only reads the body; unzipping, parsing, planning and validating run in the upload worker.
+  const bytes = await readBodyWithLimit(request, limitBytes);
+  const dryRun = new URL(request.url).searchParams.get("dry_run") === "1";
+  const outcome = await runUploadTask({ kind: dryRun ? "preview" : "store", url: request.url, contentType, bytes });
+  if (!outcome.ok) throw outcomeError(outcome);
+  if (outcome.kind === "preview") {
     // The upload page's preview: what would be stored, and what is missing or in conflict. Nothing is written.
-    return NextResponse.json(previewOf(prepared));
+    return new Response(outcome.json, { headers: { "content-type": "application/json" } });
   }
-  const stored = await storeRuns(documentsToStore(prepared));
+  if (outcome.kind !== "store") throw new Error(`upload worker answered ${outcome.kind} to a store`);
+  const stored = await storeRuns(outcome.runs);
   // Each new run is judged against its series; never fails the upload (a failure leaves the run unjudged).
   const judgeStarted = performance.now();
   const added = stored.filter((run) => !run.duplicate).map((run) => run.id);
@@ -59,3 +68,6 @@ export const POST = apiRoute(async (request) => {
     headers: { Location: first.url, "Server-Timing": `judge;dur=${judgeMs.toFixed(1)};desc="series judgement"` },
   });
 });
+
+// The methods this address does not take: 405 with a body that says which it does.
+export const { PUT, PATCH, DELETE } = methodsNotAllowed(["GET", "POST"]);

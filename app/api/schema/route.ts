@@ -1,4 +1,5 @@
 import { NextResponse } from "next/server";
+import { methodsNotAllowed } from "@/lib/http/route";
 import { runDocumentJsonSchema } from "@/lib/runs/schema";
 
 export const dynamic = "force-static";
@@ -6,3 +7,6 @@ export const dynamic = "force-static";
 export function GET() {
   return NextResponse.json(runDocumentJsonSchema(), { headers: { "Content-Type": "application/schema+json" } });
 }
+
+// The methods this address does not take: 405 with a body that says which it does.
+export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(["GET"]);

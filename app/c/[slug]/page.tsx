@@ -96,13 +96,14 @@ export default async function SavedComparisonPage({
           notFound={opened.notFound}
           truncated={opened.truncated}
           runs={opened.runs}
+          title={saved.title}
         />
       ) : (
         <Card>
           <p className="text-sm" data-testid="compare-missing">
             None of the runs of this comparison exist any more ({opened.notFound.join(", ")}). They may have been
             deleted.{" "}
-            <Link href="/comparisons" className="text-blue-700 hover:underline dark:text-blue-400">
+            <Link href="/comparisons" className="text-blue-700 underline underline-offset-2 dark:text-blue-400">
               Back to the saved comparisons
             </Link>
           </p>

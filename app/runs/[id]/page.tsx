@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { LineChartTable } from "@/components/charts/ChartData";
 import { LatencyDistributionChart } from "@/components/charts/LatencyDistributionChart";
 import { LoadChart } from "@/components/charts/LoadChart";
 import { LoadTooltipProvider } from "@/components/charts/LoadTooltip";
@@ -12,6 +13,7 @@ import { RunEditor } from "@/components/runs/RunEditor";
 import { ServerMetricsPanel } from "@/components/runs/ServerMetricsPanel";
 import { RunSeriesPanel } from "@/components/series/RunSeriesPanel";
 import { buttonClass, Card, DefinitionList, DemoBadge, PageHeader, Section, Tag } from "@/components/ui/primitives";
+import { runColor } from "@/lib/analysis/colors";
 import { buildComparison, parseCompareView } from "@/lib/analysis/comparison";
 import { hasRequestDetail, latencyDistributions } from "@/lib/analysis/server-metrics";
 import { AppError } from "@/lib/errors";
@@ -46,11 +48,11 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 function Figure({ label, value, detail, testId }: { label: string; value: string; detail?: string; testId?: string }) {
   return (
     <Card>
-      <div className="text-xs font-medium uppercase tracking-wide text-zinc-500 dark:text-zinc-400">{label}</div>
-      <div className="mt-1 text-2xl font-semibold tabular-nums" data-testid={testId}>
+      <div className="text-xs font-medium uppercase tracking-wide text-zinc-600 dark:text-zinc-400">{label}</div>
+      <div className="mt-1 text-xl font-semibold break-words tabular-nums sm:text-2xl" data-testid={testId}>
         {value}
       </div>
-      {detail ? <div className="mt-0.5 text-xs text-zinc-500 dark:text-zinc-400">{detail}</div> : null}
+      {detail ? <div className="mt-0.5 text-xs text-zinc-600 dark:text-zinc-400">{detail}</div> : null}
     </Card>
   );
 }
@@ -69,7 +71,15 @@ export default async function RunPage({ params }: { params: Params }) {
       <PageHeader
         title={
           <span className="flex flex-wrap items-center gap-3">
-            <span data-testid="run-name">{run.name}</span>
+            <span className="inline-flex items-baseline gap-2">
+              <span
+                className="inline-block h-3 w-3 shrink-0 rounded-full"
+                style={{ background: runColor(run.id) }}
+                title="This run's colour in every chart"
+                aria-hidden
+              />
+              <span data-testid="run-name">{run.name}</span>
+            </span>
             {run.tags.includes("demo") ? <DemoBadge /> : null}
           </span>
         }
@@ -118,7 +128,7 @@ export default async function RunPage({ params }: { params: Params }) {
         </div>
       ) : null}
 
-      <div className="mb-8 grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4">
+      <div className="mb-8 grid grid-cols-2 gap-3 lg:grid-cols-4">
         <Figure
           label="Single stream"
           value={figures.single_stream ? `${formatNumber(figures.single_stream.output_tok_s)} tok/s` : "—"}
@@ -162,6 +172,12 @@ export default async function RunPage({ params }: { params: Params }) {
         />
       </div>
 
+      {/* The figures first: the table people open a run for, then its charts. */}
+      <Section title={`Results (${run.results.length} load level${run.results.length === 1 ? "" : "s"})`}>
+        <PointsTable points={run.results} />
+        <SourcesTable points={run.results} />
+      </Section>
+
       <LoadTooltipProvider
         rows={alone.tooltip}
         levels={alone.domain.levels.map((level) => level.label)}
@@ -170,9 +186,11 @@ export default async function RunPage({ params }: { params: Params }) {
         <div className="mb-8 grid grid-cols-1 gap-6 xl:grid-cols-2">
           <Section title={alone.charts.throughput.title}>
             <LoadChart data={alone.charts.throughput} testId="chart-throughput" logY={false} toggleable={false} />
+            <LineChartTable data={alone.charts.throughput} />
           </Section>
           <Section title={alone.charts.tpot.title}>
             <LoadChart data={alone.charts.tpot} testId="chart-tpot" logY={false} toggleable={false} />
+            <LineChartTable data={alone.charts.tpot} />
           </Section>
         </div>
       </LoadTooltipProvider>
@@ -193,11 +211,6 @@ export default async function RunPage({ params }: { params: Params }) {
         </Section>
       ) : null}
 
-      <Section title={`Results (${run.results.length} load level${run.results.length === 1 ? "" : "s"})`}>
-        <PointsTable points={run.results} />
-        <SourcesTable points={run.results} />
-      </Section>
-
       <ImportReport entries={run.not_imported} />
 
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
@@ -210,7 +223,7 @@ export default async function RunPage({ params }: { params: Params }) {
               {run.command}
             </pre>
           ) : (
-            <p className="mb-4 text-sm text-zinc-500 dark:text-zinc-400">No launch command recorded.</p>
+            <p className="mb-4 text-sm text-zinc-600 dark:text-zinc-400">No launch command recorded.</p>
           )}
           <FlagsTable flags={run.flags} />
           <h3 className="mb-2 mt-6 text-sm font-semibold">Environment</h3>
@@ -306,7 +319,7 @@ export default async function RunPage({ params }: { params: Params }) {
             {run.notes}
           </p>
         ) : (
-          <p className="text-sm text-zinc-500 dark:text-zinc-400">No notes.</p>
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">No notes.</p>
         )}
         <div className="mt-4">
           <RunEditor id={run.id} name={run.name} tags={run.tags} notes={run.notes ?? ""} />

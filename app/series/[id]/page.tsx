@@ -130,7 +130,7 @@ export default async function SeriesPage({ params, searchParams }: { params: Par
       {metric && chart ? (
         <Section title={`${metric.label} (${metric.unit}), ${metric.better} is better`}>
           <SeriesChart chart={chart} unit={metric.unit} testId="series-chart" />
-          <p className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">
+          <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">
             One point per run (runs at the same commit are one point, their range the band). Red: a violation in the
             worse direction; dashed lines mark detected changes and expected changes. Click a point to open its run.
           </p>
@@ -139,7 +139,7 @@ export default async function SeriesPage({ params, searchParams }: { params: Par
 
       <Section title="Detected changes" id="changes">
         {view.changes.length === 0 ? (
-          <p className="text-sm text-zinc-500">Nothing detected.</p>
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">Nothing detected.</p>
         ) : (
           <table className={tableClass} data-testid="series-changes">
             <thead>
@@ -157,7 +157,9 @@ export default async function SeriesPage({ params, searchParams }: { params: Par
                 <tr key={change.id} id={`change-${change.id}`} data-kind={change.kind}>
                   <td className={tdClass}>
                     <StatusBadge status={change.kind} />
-                    {change.active ? <span className="ml-2 text-xs text-zinc-500">ongoing</span> : null}
+                    {change.active ? (
+                      <span className="ml-2 text-xs text-zinc-600 dark:text-zinc-400">ongoing</span>
+                    ) : null}
                   </td>
                   <td className={tdClass}>{change.label}</td>
                   <td className={`${tdClass} whitespace-nowrap text-right tabular-nums`}>

@@ -1,14 +1,16 @@
 import { parseCompareView } from "@/lib/analysis/comparison";
 import { comparisonCsv } from "@/lib/analysis/export";
+import { exportFileName } from "@/lib/comparisons/file-name";
 import { AppError } from "@/lib/errors";
-import { apiRoute } from "@/lib/http/route";
+import { queryParams } from "@/lib/http/query";
+import { apiRoute, methodsNotAllowed } from "@/lib/http/route";
 import { loadComparison } from "@/lib/runs/comparison-loader";
 
 export const dynamic = "force-dynamic";
 
 /** The delta tables of a comparison as CSV: the same query parameters as /compare. */
 export const GET = apiRoute(async (request) => {
-  const view = parseCompareView(Object.fromEntries(new URL(request.url).searchParams.entries()));
+  const view = parseCompareView(queryParams(request));
   if (view.runIds.length === 0)
     throw new AppError("bad_request", "Name the runs to compare: ?runs=<id>,<id>.", [
       { path: "runs", message: "is required" },
@@ -18,7 +20,10 @@ export const GET = apiRoute(async (request) => {
   return new Response(comparisonCsv(comparison, runs), {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": 'attachment; filename="servebench-comparison.csv"',
+      "Content-Disposition": `attachment; filename="${exportFileName(comparison.summary.title, new Date(), "csv", "deltas")}"`,
     },
   });
 });
+
+// The methods this address does not take: 405 with a body that says which it does.
+export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(["GET"]);

@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
 import { deleteComparisonOrThrow, getComparisonOrThrow } from "@/lib/comparisons/queries";
 import { requireWriteAccess } from "@/lib/http/auth";
-import { apiRoute } from "@/lib/http/route";
+import { apiRoute, methodsNotAllowed } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
 
@@ -18,3 +18,6 @@ export const DELETE = apiRoute<Context>(async (request, { params }) => {
   await deleteComparisonOrThrow(slug);
   return new Response(null, { status: 204 });
 });
+
+// The methods this address does not take: 405 with a body that says which it does.
+export const { POST, PUT, PATCH } = methodsNotAllowed(["GET", "DELETE"]);

@@ -2,7 +2,7 @@ import { NextResponse } from "next/server";
 import { AppError } from "@/lib/errors";
 import { requireWriteAccess } from "@/lib/http/auth";
 import { readJsonBody } from "@/lib/http/body";
-import { apiRoute } from "@/lib/http/route";
+import { apiRoute, methodsNotAllowed } from "@/lib/http/route";
 import { RunPatchSchema } from "@/lib/runs/ingest";
 import { issuesFromZod, validationError } from "@/lib/runs/normalize";
 import { deleteRunOrThrow, getRunOrThrow, updateRunOrThrow } from "@/lib/runs/queries";
@@ -53,3 +53,6 @@ export const DELETE = apiRoute<Context>(async (request, { params }) => {
   await rejudgeSeriesOf(seriesId);
   return new Response(null, { status: 204 });
 });
+
+// The methods this address does not take: 405 with a body that says which it does.
+export const { POST, PUT } = methodsNotAllowed(["GET", "PATCH", "DELETE"]);

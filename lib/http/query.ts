@@ -1,0 +1,46 @@
+/**
+ * Query strings read as data: own keys only (`constructor`, `toString` or `__proto__` in a URL are parameters
+ * like any other, never properties of every object), and numbers as plain decimal integers.
+ */
+import { z } from "zod";
+
+/** The first value of each query parameter, in an object with no prototype. */
+export function queryParams(request: Request | URL): Record<string, string> {
+  const url = request instanceof URL ? request : new URL(request.url);
+  const out = Object.create(null) as Record<string, string>;
+  for (const [key, value] of url.searchParams) {
+    if (!Object.hasOwn(out, key)) out[key] = value;
+  }
+  return out;
+}
+
+/** Whether `key` is one of `known`'s own keys (not one every object has, like `constructor`). */
+export function isOwnKey(known: object, key: string): boolean {
+  return Object.hasOwn(known, key);
+}
+
+/**
+ * A whole number written in decimal digits, from `min` to `max`: `per_page=0x10`, `1e1`, `16.0` or ` 16` are
+ * refused, not read as 16.
+ */
+export function decimalInteger(min: number, max: number) {
+  return z
+    .string()
+    .regex(/^[0-9]{1,9}$/, "must be a whole number written in decimal digits")
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(min, `must be at least ${min}`)
+        .max(max, `must be at most ${max.toLocaleString("en-US")}`),
+    );
+}
+
+/** A query's zod issues as `{ path, message }`, the parameter as the path. */
+export function queryIssues(error: z.ZodError): { path: string; message: string }[] {
+  return error.issues.map((issue) => ({
+    path: issue.path.map(String).join("."),
+    message: issue.code === "invalid_type" && /received undefined$/.test(issue.message) ? "is required" : issue.message,
+  }));
+}

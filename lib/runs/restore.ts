@@ -1,0 +1,178 @@
+/**
+ * Restoring an export (GET /api/export → POST /api/restore), line by line. Each line is read and validated on
+ * its own, so one broken or refused line never stops the rest: the answer says, line by line, what was stored,
+ * what was there already, and what was refused and why. This part runs in the upload worker
+ * (lib/runs/upload-task.ts); storing happens on the server's thread (lib/runs/queries.ts, restoreRuns).
+ */
+import {
+  comparisonIssues,
+  SaveComparisonSchema,
+  SLUG_PATTERN,
+  type StoredComparisonView,
+  storedComparisonView,
+} from "@/lib/comparisons/schema";
+import { AppError } from "@/lib/errors";
+import { decodeUtf8, parseWriteJson } from "@/lib/http/body";
+import { normalizeRunDocument, validationError } from "./normalize";
+import { RUN_FORMAT } from "./schema";
+
+/** The format of an export's saved-comparison lines. */
+export const COMPARISON_FORMAT = "servebench/comparison-v1" as const;
+
+/** A run document is at most about 2 MB (1,000 points, 200 metadata values); a longer line is not one. */
+export const MAX_LINE_BYTES = 8_000_000;
+
+export interface RestoreError {
+  code: string;
+  message: string;
+  issues?: { path: string; message: string }[];
+}
+
+/** A saved comparison as an export line holds it. */
+export interface ExportedComparison extends StoredComparisonView {
+  slug: string;
+  title: string;
+  created_at: string;
+}
+
+export type RestoreLine =
+  | {
+      line: number;
+      kind: "run";
+      /** The id the line asks to keep (absent: the run gets a new one). */
+      id: string | undefined;
+      createdAt: string | undefined;
+      /** The canonical document as JSON text: compact to hand from the worker to the server's thread. */
+      documentJson: string;
+    }
+  | { line: number; kind: "comparison"; comparison: ExportedComparison }
+  | { line: number; kind: "run" | "comparison" | "unknown"; id?: string; error: RestoreError };
+
+function errorOf(error: unknown): RestoreError {
+  if (error instanceof AppError) {
+    return { code: error.code, message: error.message, ...(error.issues ? { issues: error.issues } : {}) };
+  }
+  throw error;
+}
+
+function isoDate(value: unknown): string | undefined {
+  if (typeof value !== "string") return undefined;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+function comparisonOf(raw: Record<string, unknown>): ExportedComparison {
+  const { format: _format, slug, created_at: createdAt, url: _url, ...rest } = raw;
+  const problems: { path: string; message: string }[] = [];
+  if (typeof slug !== "string" || !SLUG_PATTERN.test(slug)) {
+    problems.push({ path: "slug", message: "must be 8 URL-safe characters" });
+  }
+  const created = isoDate(createdAt);
+  if (created === undefined) problems.push({ path: "created_at", message: "must be an ISO 8601 date" });
+  const parsed = SaveComparisonSchema.safeParse({
+    ...rest,
+    baseline: rest.baseline ?? undefined,
+    notes: rest.notes ?? undefined,
+  });
+  if (!parsed.success) problems.push(...comparisonIssues(parsed.error));
+  if (problems.length > 0 || !parsed.success || typeof slug !== "string" || created === undefined) {
+    const first = problems[0];
+    throw new AppError(
+      "validation_failed",
+      `The saved comparison is invalid. ${first ? `${first.path}: ${first.message}` : ""}`,
+      problems,
+    );
+  }
+  const input = parsed.data;
+  if (input.title === undefined) {
+    throw new AppError("validation_failed", "The saved comparison is invalid. title: is required", [
+      { path: "title", message: "is required" },
+    ]);
+  }
+  return { slug, title: input.title, ...storedComparisonView(input), created_at: created };
+}
+
+function readLine(text: string, line: number): RestoreLine {
+  let raw: unknown;
+  try {
+    raw = parseWriteJson(text, `Line ${line}`);
+  } catch (error) {
+    return { line, kind: "unknown", error: errorOf(error) };
+  }
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    return {
+      line,
+      kind: "unknown",
+      error: { code: "validation_failed", message: `Line ${line} is not a JSON object.` },
+    };
+  }
+  const record = raw as Record<string, unknown>;
+  const id = typeof record.id === "string" ? record.id : typeof record.slug === "string" ? record.slug : undefined;
+  if (record.format === COMPARISON_FORMAT) {
+    try {
+      return { line, kind: "comparison", comparison: comparisonOf(record) };
+    } catch (error) {
+      return { line, kind: "comparison", ...(id ? { id } : {}), error: errorOf(error) };
+    }
+  }
+  if (record.format !== RUN_FORMAT) {
+    const format = typeof record.format === "string" ? `"${record.format.slice(0, 60)}"` : "none";
+    return {
+      line,
+      kind: "unknown",
+      ...(id ? { id } : {}),
+      error: {
+        code: "unsupported_format",
+        message: `Line ${line} is neither a run (${RUN_FORMAT}) nor a saved comparison (${COMPARISON_FORMAT}); its format is ${format}.`,
+      },
+    };
+  }
+  try {
+    const document = normalizeRunDocument(record);
+    return {
+      line,
+      kind: "run",
+      id,
+      createdAt: isoDate(record.created_at),
+      documentJson: JSON.stringify(document),
+    };
+  } catch (error) {
+    return { line, kind: "run", ...(id ? { id } : {}), error: errorOf(error) };
+  }
+}
+
+/** Every line of an export, read and validated on its own. Blank lines are skipped. */
+export function readRestoreLines(_name: string, bytes: Uint8Array): RestoreLine[] {
+  const lines: RestoreLine[] = [];
+  let start = 0;
+  let number = 0;
+  while (start <= bytes.length) {
+    let end = bytes.indexOf(0x0a, start);
+    if (end < 0) end = bytes.length;
+    number += 1;
+    const slice = bytes.subarray(start, end);
+    start = end + 1;
+    if (slice.every((byte) => byte === 0x20 || byte === 0x09 || byte === 0x0d)) continue;
+    if (slice.byteLength > MAX_LINE_BYTES) {
+      lines.push({
+        line: number,
+        kind: "unknown",
+        error: {
+          code: "payload_too_large",
+          message: `Line ${number} is ${slice.byteLength.toLocaleString("en-US")} bytes long; no run document is more than ${MAX_LINE_BYTES.toLocaleString("en-US")}.`,
+        },
+      });
+      continue;
+    }
+    let text: string;
+    try {
+      text = decodeUtf8(slice, `Line ${number}`);
+    } catch (error) {
+      lines.push({ line: number, kind: "unknown", error: errorOf(error) });
+      continue;
+    }
+    lines.push(readLine(text.replace(/^\uFEFF/, ""), number));
+  }
+  if (lines.length === 0) throw validationError([{ path: "", message: "the export holds no lines" }]);
+  return lines;
+}

@@ -1,0 +1,257 @@
+/**
+ * `npm run lighthouse`: builds the app when the build is not of the current code, serves it with `next start`
+ * on a fresh database filled with real benchmark output (scripts/lighthouse/real-data.ts), runs Lighthouse on
+ * every main page with its default mobile emulation (or `--desktop`) in Debian's Chromium, and prints one
+ * table. A benchmark, not a test: the figures vary with the machine's load, so `--runs N` takes each page's
+ * median of N runs by performance score.
+ *
+ *   npm run lighthouse                       # every page, mobile, one run each
+ *   npm run lighthouse -- --runs 3 --desktop # median of three, desktop preset
+ *   npm run lighthouse -- --only compare,run # some pages
+ *   npm run lighthouse -- --json out.json    # also write the figures as JSON
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import type { RunnerResult } from "lighthouse";
+import { migrateDatabase } from "@/lib/db/migrate";
+import { ensureBuild } from "../build-state";
+import { seedRealData } from "./real-data";
+
+const CHROME_PATH = process.env.CHROME_PATH ?? "/usr/bin/chromium";
+// Headless, no sandbox (root in a container) and nothing that reaches the network on its own.
+const CHROME_FLAGS = [
+  "--headless=new",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-dev-shm-usage",
+];
+
+interface Options {
+  runs: number;
+  desktop: boolean;
+  only: string[] | null;
+  json: string | null;
+}
+
+function parseArgs(argv: string[]): Options {
+  const options: Options = { runs: 1, desktop: false, only: null, json: null };
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index];
+    const next = () => {
+      const value = argv[++index];
+      if (value === undefined) throw new Error(`${arg} needs a value`);
+      return value;
+    };
+    if (arg === "--runs") options.runs = Math.max(1, Number.parseInt(next(), 10) || 1);
+    else if (arg === "--desktop") options.desktop = true;
+    else if (arg === "--only") options.only = next().split(",");
+    else if (arg === "--json") options.json = next();
+    else throw new Error(`unknown option ${arg} (see the top of scripts/lighthouse/run.ts)`);
+  }
+  return options;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
+    });
+  });
+}
+
+async function startServer(databaseFile: string, logFile: string): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const log = fs.openSync(logFile, "w");
+  const child = spawn(
+    path.join(process.cwd(), "node_modules", ".bin", "next"),
+    ["start", "-p", String(port), "-H", "127.0.0.1"],
+    {
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        NEXT_TELEMETRY_DISABLED: "1",
+        DATABASE_URL: `file:${databaseFile}`,
+        SERVEBENCH_DEMO: "0",
+        SERVEBENCH_WRITE_TOKEN: "",
+      },
+      stdio: ["ignore", log, log],
+    },
+  );
+  fs.closeSync(log);
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`next start exited:\n${fs.readFileSync(logFile, "utf8")}`);
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) return { url, child };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  child.kill("SIGKILL");
+  throw new Error(`next start did not answer within 60 s:\n${fs.readFileSync(logFile, "utf8")}`);
+}
+
+interface PageResult {
+  page: string;
+  path: string;
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  seo: number;
+  fcpMs: number;
+  lcpMs: number;
+  tbtMs: number;
+  cls: number;
+  /** Accessibility audits that failed, by id. */
+  failedA11y: string[];
+}
+
+function score(result: RunnerResult, category: string): number {
+  return Math.round((result.lhr.categories[category]?.score ?? 0) * 100);
+}
+
+function metric(result: RunnerResult, audit: string): number {
+  return result.lhr.audits[audit]?.numericValue ?? Number.NaN;
+}
+
+/**
+ * One Lighthouse run through its own command line (which launches Chromium with chrome-launcher). The CLI
+ * rather than the Node API: under tsx, the functions Lighthouse serialises into the page would carry
+ * esbuild's name helpers, which the page does not have.
+ */
+function auditOnce(url: string, desktop: boolean): RunnerResult {
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), "servebench-lighthouse-profile-"));
+  try {
+    const args = [
+      url,
+      "--output=json",
+      "--output-path=stdout",
+      "--quiet",
+      "--only-categories=performance,accessibility,best-practices,seo",
+      `--chrome-flags=${[...CHROME_FLAGS, `--user-data-dir=${profile}`].join(" ")}`,
+      ...(desktop ? ["--preset=desktop"] : []),
+    ];
+    const result = spawnSync(path.join(process.cwd(), "node_modules", ".bin", "lighthouse"), args, {
+      env: { ...process.env, CHROME_PATH },
+      encoding: "utf8",
+      maxBuffer: 256 * 1024 * 1024,
+    });
+    if (result.status !== 0) throw new Error(`lighthouse ${url} failed (${result.status}): ${result.stderr}`);
+    const lhr = JSON.parse(result.stdout) as RunnerResult["lhr"];
+    if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.message}`);
+    return { lhr } as RunnerResult;
+  } finally {
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+async function auditPage(name: string, base: string, pagePath: string, options: Options): Promise<PageResult> {
+  const results: RunnerResult[] = [];
+  for (let run = 0; run < options.runs; run++) results.push(auditOnce(`${base}${pagePath}`, options.desktop));
+  results.sort((a, b) => score(a, "performance") - score(b, "performance"));
+  const median = results[Math.floor((results.length - 1) / 2)]!;
+  const failedA11y = Object.values(median.lhr.audits)
+    .filter(
+      (audit) => audit.score === 0 && median.lhr.categories.accessibility?.auditRefs.some((r) => r.id === audit.id),
+    )
+    .map((audit) => audit.id);
+  return {
+    page: name,
+    path: pagePath,
+    performance: score(median, "performance"),
+    accessibility: score(median, "accessibility"),
+    bestPractices: score(median, "best-practices"),
+    seo: score(median, "seo"),
+    fcpMs: metric(median, "first-contentful-paint"),
+    lcpMs: metric(median, "largest-contentful-paint"),
+    tbtMs: metric(median, "total-blocking-time"),
+    cls: metric(median, "cumulative-layout-shift"),
+    failedA11y,
+  };
+}
+
+function table(rows: PageResult[]): string {
+  const header = ["page", "perf", "a11y", "best pr.", "SEO", "FCP ms", "LCP ms", "TBT ms", "CLS"];
+  const lines = rows.map((row) => [
+    `${row.page} (${row.path.length > 28 ? `${row.path.slice(0, 27)}…` : row.path})`,
+    String(row.performance),
+    String(row.accessibility),
+    String(row.bestPractices),
+    String(row.seo),
+    row.fcpMs.toFixed(0),
+    row.lcpMs.toFixed(0),
+    row.tbtMs.toFixed(0),
+    row.cls.toFixed(3),
+  ]);
+  const widths = header.map((cell, column) => Math.max(cell.length, ...lines.map((line) => line[column]!.length)));
+  const format = (cells: string[]) =>
+    `| ${cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join(" | ")} |`;
+  return [format(header), `|${widths.map((width) => "-".repeat(width + 2)).join("|")}|`, ...lines.map(format)].join(
+    "\n",
+  );
+}
+
+async function main(): Promise<void> {
+  const options = parseArgs(process.argv.slice(2));
+  ensureBuild((line) => console.error(line));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "servebench-lighthouse-"));
+  const databaseFile = path.join(dir, "lighthouse.db");
+  migrateDatabase(databaseFile);
+  const server = await startServer(databaseFile, path.join(dir, "server.log"));
+  try {
+    const data = await seedRealData(server.url);
+    const { vllm, noGraphs, graphs } = data.campaign;
+    const sweep = data.runIds.slice(3, 5);
+    const pages: [string, string][] = [
+      ["history", "/"],
+      ["run", `/runs/${data.runIds[5] ?? graphs}`],
+      ["run, 2 levels", `/runs/${graphs}`],
+      ["compare", `/compare?runs=${[vllm, noGraphs, graphs, ...sweep].join(",")}&baseline=${noGraphs}`],
+      ["saved", `/c/${data.slug}`],
+      ["upload", "/upload"],
+      ["comparisons", "/comparisons"],
+      ["series list", "/series"],
+      ...(data.seriesId ? ([["series", `/series/${data.seriesId}`]] as [string, string][]) : []),
+      // Lighthouse refuses to audit a 404 answer, so the not-found page is left to the browser tests.
+      ["alerts", "/alerts"],
+    ];
+    const chosen = options.only ? pages.filter(([name]) => options.only?.some((only) => name.startsWith(only))) : pages;
+    const rows: PageResult[] = [];
+    for (const [name, pagePath] of chosen) {
+      console.error(`lighthouse: ${name} ${pagePath}`);
+      rows.push(await auditPage(name, server.url, pagePath, options));
+    }
+    console.log(
+      `Lighthouse ${options.desktop ? "desktop preset" : "default mobile emulation"}, ${options.runs === 1 ? "one run" : `median of ${options.runs} runs`} per page, ${data.runIds.length} runs of real data`,
+    );
+    console.log(table(rows));
+    for (const row of rows) {
+      if (row.failedA11y.length > 0)
+        console.log(`${row.page}: failed accessibility audits: ${row.failedA11y.join(", ")}`);
+    }
+    if (options.json) fs.writeFileSync(options.json, `${JSON.stringify(rows, null, 2)}\n`);
+  } finally {
+    server.child.kill("SIGTERM");
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
