@@ -9,6 +9,7 @@ import {
   LATENCY_STATS,
   type LatencyKey,
   PERCENTILE_METRICS,
+  type PercentileMetric,
   type ResultPoint,
 } from "@/lib/runs/schema";
 
@@ -29,7 +30,13 @@ const fieldColumn = ({ key, label }: { key: PointKey; label: string }): Column =
   source: key,
 });
 
-const PERCENTILE_NAMES: Record<string, string> = { ttft: "TTFT", tpot: "TPOT", itl: "ITL", e2el: "E2E latency" };
+const PERCENTILE_NAMES: Record<PercentileMetric, string> = {
+  ttft: "TTFT",
+  tpot: "TPOT",
+  itl: "ITL",
+  e2el: "E2E latency",
+  e2el_per_token: "E2E latency per token",
+};
 
 /** The extra percentiles some point has (`percentiles`), as columns: "P75 TTFT ms". */
 function percentileColumns(points: readonly ResultPoint[]): Column[] {
@@ -43,6 +50,7 @@ function percentileColumns(points: readonly ResultPoint[]): Column[] {
         id: `percentiles.${metric}.${key}`,
         label: `${key.toUpperCase()} ${PERCENTILE_NAMES[metric]} ms`,
         value: (point) => point.percentiles?.[metric]?.[key],
+        source: `percentiles.${metric}.${key}`,
       });
     }
   }

@@ -231,7 +231,8 @@ export function aggregateLevel(
   }
   const extra = (options.percentiles ?? []).filter((p) => !FIELD_PERCENTILES.has(p));
   if (extra.length > 0) {
-    const samples: Record<PercentileMetric, number[]> = {
+    // The client measures no end-to-end latency per token: its percentiles come from imported files only.
+    const samples: Record<Exclude<PercentileMetric, "e2el_per_token">, number[]> = {
       ttft: metrics.map((m) => m.ttft_ms),
       tpot: metrics.flatMap((m) => (m.tpot_ms === null ? [] : [m.tpot_ms])),
       itl: metrics.flatMap((m) => m.itl_ms),

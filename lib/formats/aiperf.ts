@@ -36,17 +36,16 @@ import {
 } from "./common";
 import { FormatError, type FormatParser, type Fragment, type RunContext, type SourceFile } from "./types";
 
-type Stat = "mean" | "median" | "std" | "p90" | "p95" | "p99";
+type Stat = "mean" | "std";
 
-/** servebench statistic ← AIPerf/GenAI-Perf statistic key. min, max, p1…p75 have no servebench field. */
+/** servebench statistic ← AIPerf/GenAI-Perf statistic key; the percentiles (`p1` … `p99`) are read by name. */
 const STATS: ReadonlyArray<[Stat, string]> = [
   ["mean", "avg"],
-  ["median", "p50"],
   ["std", "std"],
-  ["p90", "p90"],
-  ["p95", "p95"],
-  ["p99", "p99"],
 ];
+
+/** A percentile statistic's key: `p1`, `p25`, `p99.9`. */
+const PERCENTILE_STAT = /^p(\d+(?:\.\d+)?)$/;
 
 /** Latency metrics: the tags each generation uses, and the servebench metric they are. */
 const LATENCIES: ReadonlyArray<{ tags: readonly string[]; metric: Exclude<LatencyMetric, "e2el_per_token"> }> = [
@@ -137,6 +136,8 @@ interface Metric {
   stat(key: string): unknown;
   /** The source name of one statistic, for `sources`. */
   source(key: string): string;
+  /** The statistics' keys, as written (`avg`, `p1`, `p50`, `std`…). */
+  keys(): string[];
 }
 
 type MetricLookup = (tag: string) => Metric | undefined;
@@ -153,7 +154,13 @@ function objectMetrics(container: Record<string, unknown>, prefix: string): Metr
         path,
         `${path} should be an object with a unit and statistics, but it is ${describeValue(value)}.`,
       );
-    return { path, unit: stats.unit, stat: (key) => figure(stats, key, path), source: (key) => `${path}.${key}` };
+    return {
+      path,
+      unit: stats.unit,
+      stat: (key) => figure(stats, key, path),
+      source: (key) => `${path}.${key}`,
+      keys: () => Object.keys(stats),
+    };
   };
 }
 
@@ -218,8 +225,18 @@ function setFigures(builder: PointBuilder, metrics: MetricLookup, errorSummary?:
       const value = metric.stat(key);
       if (value !== undefined) stats[stat] = { value, source: metric.source(key) };
     }
-    if (Object.keys(stats).length === 0) continue;
-    builder.setStats(name, stats, timeUnit(metric.unit, metric.path));
+    const percentiles = metric
+      .keys()
+      .flatMap((key) => {
+        const match = PERCENTILE_STAT.exec(key);
+        return match ? [{ key, p: Number(match[1]), value: metric.stat(key) }] : [];
+      })
+      .filter((entry) => entry.value !== undefined);
+    if (Object.keys(stats).length === 0 && percentiles.length === 0) continue;
+    const unit = timeUnit(metric.unit, metric.path);
+    builder.setStats(name, stats, unit);
+    // p50 is the median; p90, p95, p99 have their fields; p1, p5, p10, p25, p75 (and any other) go to `percentiles`.
+    for (const { key, p, value } of percentiles) builder.percentile(name, p, value, metric.source(key), unit);
   }
 }
 
@@ -565,6 +582,7 @@ function parseProfile(file: SourceFile): Fragment[] {
       context: profileContext(record, shape, metrics),
       points: [point],
       warnings,
+      notImported: builder.notImported(file.name),
     },
   ];
 }
@@ -707,6 +725,7 @@ function csvLookup(metrics: Map<string, CsvMetric>): MetricLookup {
       unit: metric.unit,
       stat: (key) => figure(stats, key, metric.label),
       source: (key) => `${metric.label}.${metric.columns[key] ?? key}`,
+      keys: () => Object.keys(stats),
     };
   };
 }

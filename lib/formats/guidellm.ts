@@ -21,20 +21,35 @@ import {
   toCount,
   toNumber,
 } from "./common";
-import { FormatError, type FormatParser, type Fragment, type RunContext, type SourceFile } from "./types";
+import { statedNumbers } from "./report";
+import {
+  FormatError,
+  type FormatParser,
+  type Fragment,
+  type NotImported,
+  type RunContext,
+  type SourceFile,
+} from "./types";
 
-type Stat = "mean" | "median" | "std" | "p90" | "p95" | "p99";
 type Layout = "v0.3" | "report-v1" | "report-v2";
 
-/** The statistics of a GuideLLM distribution summary that have a servebench field. */
-const STATS: ReadonlyArray<[Stat, string]> = [
-  ["mean", "mean"],
-  ["median", "percentiles.p50"],
-  ["std", "std_dev"],
-  ["p90", "percentiles.p90"],
-  ["p95", "percentiles.p95"],
-  ["p99", "percentiles.p99"],
-];
+/**
+ * GuideLLM's percentile names (its `Percentiles` model) → the percentile: p001 is the 0.1th, p01 the 1st, p05 the 5th,
+ * p999 the 99.9th (numpy's percentile of the values). p50 appears from 0.4 on.
+ */
+const PERCENTILES: Readonly<Record<string, number>> = {
+  p001: 0.1,
+  p01: 1,
+  p05: 5,
+  p10: 10,
+  p25: 25,
+  p50: 50,
+  p75: 75,
+  p90: 90,
+  p95: 95,
+  p99: 99,
+  p999: 99.9,
+};
 
 function isGenerativeBenchmark(value: unknown): boolean {
   const record = asRecord(value);
@@ -274,6 +289,10 @@ function contextOf(root: Record<string, unknown>, facts: FileFacts, startedAt: n
   return context;
 }
 
+/**
+ * One latency distribution's statistics: mean, standard deviation, and every percentile GuideLLM states (p50 as the
+ * median; GuideLLM ≤ 0.3 leaves p50 out, and its `median` is the same statistic).
+ */
 function setDistribution(
   builder: PointBuilder,
   metric: "ttft" | "tpot" | "e2el" | "e2el_per_token",
@@ -285,16 +304,55 @@ function setDistribution(
   const summary = asRecord(get(metrics, `${name}.successful`));
   if (!summary) return;
   const base = `metrics.${name}.successful`;
-  for (const [stat, path] of STATS) {
-    let sourcePath = path;
-    let value = figure(summary, path, `${where}.${base}`);
-    if (value === undefined && stat === "median") {
-      // GuideLLM ≤ 0.3 leaves p50 out of `percentiles`; its `median` is the same statistic.
-      sourcePath = "median";
-      value = figure(summary, "median", `${where}.${base}`);
+  const at = `${where}.${base}`;
+  builder.setStats(
+    metric,
+    {
+      mean: { value: figure(summary, "mean", at), source: `${base}.mean` },
+      std: { value: figure(summary, "std_dev", at), source: `${base}.std_dev` },
+    },
+    unit,
+  );
+  const percentiles = asRecord(summary.percentiles);
+  const median = figure(summary, "median", at);
+  if (percentiles && toNumber(figure(percentiles, "p50", `${at}.percentiles`)) !== null) {
+    const stated = toNumber(median);
+    if (stated !== null)
+      builder.refused.push({
+        source: `${base}.median`,
+        value: stated,
+        reason: `GuideLLM's median, the same statistic as ${base}.percentiles.p50, which the point keeps as its median`,
+      });
+  } else builder.setStats(metric, { median: { value: median, source: `${base}.median` } }, unit);
+  for (const key of Object.keys(percentiles ?? {})) {
+    const value = figure(percentiles, key, `${at}.percentiles`);
+    const p = PERCENTILES[key];
+    if (p === undefined) {
+      const stated = toNumber(value);
+      if (stated !== null)
+        builder.refused.push({
+          source: `${base}.percentiles.${key}`,
+          value: stated,
+          reason: "not one of GuideLLM's percentile names (p001 … p999), so which percentile it is is not known",
+        });
+      continue;
     }
-    builder.setStats(metric, { [stat]: { value, source: `${base}.${sourcePath}` } }, unit);
+    builder.percentile(metric, p, value, `${base}.percentiles.${key}`, unit);
   }
+}
+
+const V03_TPOT =
+  "GuideLLM 0.3 and earlier computed time_per_output_token_ms as (last token − first token) / output tokens, neither TPOT nor end-to-end latency per token";
+
+/** Every number under `value` (at `path`) into the builder's refused figures, with one reason. */
+function refuseAll(builder: PointBuilder, value: unknown, path: string, reason: string): void {
+  const record = asRecord(value);
+  if (record) {
+    for (const [key, child] of Object.entries(record)) refuseAll(builder, child, `${path}.${key}`, reason);
+    return;
+  }
+  const number = toNumber(value);
+  if (number !== null) builder.refused.push({ source: path, value: number, reason });
 }
 
 function parseBenchmark(
@@ -303,7 +361,8 @@ function parseBenchmark(
   where: string,
   level: LoadLevel,
   layout: Layout,
-): { point: ReturnType<PointBuilder["build"]>; warnings: string[] } {
+  file: string,
+): { point: ReturnType<PointBuilder["build"]>; warnings: string[]; notImported: NotImported[] } {
   const metrics = asRecord(benchmark.metrics);
   if (!metrics) {
     throw new FormatError(
@@ -339,10 +398,11 @@ function parseBenchmark(
   // time_per_output_token_ms since 0.4 = (last token − request start) / output tokens: first token included.
   // Up to 0.3 it was (last token − first token) / output tokens, which is neither definition: left out.
   if (layout !== "v0.3") setDistribution(builder, "e2el_per_token", metrics, "time_per_output_token_ms", where, "ms");
+  else refuseAll(builder, metrics.time_per_output_token_ms, "metrics.time_per_output_token_ms", V03_TPOT);
   setDistribution(builder, "e2el", metrics, "request_latency", where, "s");
 
   const point = builder.build();
-  return { point, warnings: builder.warnings };
+  return { point, warnings: builder.warnings, notImported: builder.notImported(file, `benchmarks[${index}]`) };
 }
 
 function parse(file: SourceFile): Fragment[] {
@@ -370,6 +430,7 @@ function parse(file: SourceFile): Fragment[] {
 
   const fragments: Fragment[] = [];
   const skipped: string[] = [];
+  const skippedFigures: NotImported[] = [];
   records.forEach((benchmark, index) => {
     const where = `benchmarks.${index}`;
     const layout: Layout = asRecord(benchmark.config) ? (top.layout === "v0.3" ? "report-v1" : top.layout) : "v0.3";
@@ -383,13 +444,23 @@ function parse(file: SourceFile): Fragment[] {
     }
     const level = loadLevel(strategy, strategyPath, where);
     if (!level) {
+      const strategyName = JSON.stringify(strategy.type_ ?? strategy.kind ?? null);
       skipped.push(
-        `benchmark ${index + 1} (strategy ${JSON.stringify(strategy.type_ ?? strategy.kind ?? null)}) has no concurrency or request rate, so it was not imported.`,
+        `benchmark ${index + 1} (strategy ${strategyName}) has no concurrency or request rate, so it was not imported.`,
       );
+      // Its figures are in the import report under that reason (a point needs a load level).
+      for (const stated of statedNumbers({ name: file.name, kind: "json", data: benchmark, bytes: 0 }).numbers) {
+        skippedFigures.push({
+          file: file.name,
+          field: `benchmarks[${index}].${stated.path}`,
+          value: stated.listLength !== undefined ? `a list of ${stated.listLength} values` : stated.value,
+          reason: `benchmark ${index + 1} (strategy ${strategyName}) has no concurrency or request rate, so none of its figures is a load point`,
+        });
+      }
       return;
     }
     const facts = benchmarkFacts(benchmark, layout === "v0.3" || top.layout === "v0.3" ? { layout } : top);
-    const { point, warnings } = parseBenchmark(benchmark, index, where, level, layout);
+    const { point, warnings, notImported } = parseBenchmark(benchmark, index, where, level, layout, file.name);
     fragments.push({
       format: "guidellm",
       file: file.name,
@@ -397,12 +468,16 @@ function parse(file: SourceFile): Fragment[] {
       context: contextOf(root, facts, startedAt),
       points: [point],
       warnings,
+      // The paths in the point's sources are relative to its benchmark.
+      root: `benchmarks[${index}]`,
+      notImported,
     });
   });
   if (fragments.length === 0) {
     throw new FormatError("benchmarks", `No benchmark of this GuideLLM report has a load level: ${skipped.join(" ")}`);
   }
   fragments[0]!.warnings.push(...skipped);
+  fragments[0]!.notImported = [...(fragments[0]!.notImported ?? []), ...skippedFigures];
   return fragments;
 }
 

@@ -41,16 +41,25 @@ function stageKey(name: string, kind: "lifecycle" | "prometheus"): string | unde
   return `${match[1] ?? ""}stage_${Number(match[2])}`;
 }
 
-type Stat = "mean" | "median" | "p90" | "p95" | "p99";
+type Stat = "mean" | "median";
 
-/** servebench statistic ← inference-perf summary key. It writes no standard deviation; p0.1…p75, p99.9 have no field. */
+/**
+ * servebench statistic ← inference-perf summary key. It writes no standard deviation; the percentiles (`p0.1` … `p99.9`,
+ * the configured ones, the 50th written as `median`) are read by name.
+ */
 const STATS: ReadonlyArray<[Stat, string]> = [
   ["mean", "mean"],
   ["median", "median"],
-  ["p90", "p90"],
-  ["p95", "p95"],
-  ["p99", "p99"],
 ];
+
+/** A percentile's key in a summary: `p0.1`, `p25`, `p99.9`. */
+const PERCENTILE_STAT = /^p(\d+(?:\.\d+)?)$/;
+
+/** inference-perf's client-side ITL: not servebench's (see docs/formats/inference-perf.md). */
+const CLIENT_ITL_REASON =
+  "inference-perf's inter-token latency is every gap between token times, pooled (the tokens of one chunk share its arrival, so zeros inside chunks; before v0.5 the gaps between stream lines or events), not servebench's ITL, the gaps between streamed chunks";
+const EARLY_TPOT_REASON =
+  "the report predates inference-perf v0.5.0, which timed stream lines or events instead of tokens, so this is not a time per output token";
 
 /** Client-side latency summaries (seconds) → servebench metrics. */
 const LATENCIES = [
@@ -191,6 +200,13 @@ function parseLifecycle(file: SourceFile): Fragment[] {
   const tokenTimed = "token_count_mismatches" in successes;
   const latency = section(successes, "latency", "successes");
   const warnings: string[] = [];
+  /** Every number of a latency summary the point does not take, with one reason. */
+  const refuse = (key: string, reason: string) => {
+    for (const [name, value] of Object.entries(section(latency ?? {}, key, "successes.latency") ?? {})) {
+      const number = toNumber(value);
+      if (number !== null) builder.refused.push({ source: `successes.latency.${key}.${name}`, value: number, reason });
+    }
+  };
   if (latency) {
     const metrics: Array<readonly [string, "ttft" | "e2el" | "e2el_per_token" | "tpot"]> = [...LATENCIES];
     if (tokenTimed) metrics.push(["time_per_output_token", "tpot"]);
@@ -199,7 +215,9 @@ function parseLifecycle(file: SourceFile): Fragment[] {
         "successes.latency.time_per_output_token not imported: the report predates inference-perf v0.5.0, " +
           "which timed stream lines or events instead of tokens, so it is not a time per output token.",
       );
+      refuse("time_per_output_token", EARLY_TPOT_REASON);
     }
+    refuse("inter_token_latency", CLIENT_ITL_REASON);
     for (const [key, metric] of metrics) {
       const stats = section(latency, key, "successes.latency");
       if (!stats) continue;
@@ -210,6 +228,11 @@ function parseLifecycle(file: SourceFile): Fragment[] {
         if (value !== undefined) entries[stat] = { value, source: `${path}.${name}` };
       }
       builder.setStats(metric, entries, "s");
+      // p50 is written as `median`; p90, p95, p99 have their fields; p0.1 … p75, p99.9 go to `percentiles`.
+      for (const name of Object.keys(stats)) {
+        const match = PERCENTILE_STAT.exec(name);
+        if (match) builder.percentile(metric, Number(match[1]), figure(stats, name, path), `${path}.${name}`, "s");
+      }
     }
   }
 
@@ -227,6 +250,7 @@ function parseLifecycle(file: SourceFile): Fragment[] {
     context,
     points: [point],
     warnings: [...warnings, ...builder.warnings],
+    notImported: builder.notImported(file.name),
   };
   const pairKey = stageKey(file.name, "lifecycle");
   if (pairKey !== undefined) fragment.pairKey = pairKey;

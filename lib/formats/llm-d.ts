@@ -179,23 +179,44 @@ function setToolLatencies(
 ): void {
   for (const [field, metric] of meaning.map) setLatency(builder, data, `${base}.${field}`, metric);
   for (const [field, why] of meaning.skip) {
-    if (statistics(data, `${base}.${field}`)) warnings.push(`${where}: ${base}.${field} is not imported: ${why}.`);
+    const stats = statistics(data, `${base}.${field}`);
+    if (!stats) continue;
+    warnings.push(`${where}: ${base}.${field} is not imported: ${why}.`);
+    refuseStatistics(builder, stats, `${base}.${field}`, `not imported: ${why}`);
+  }
+}
+
+/** Every number of a statistics object into the builder's refused figures, with one reason. */
+function refuseStatistics(builder: PointBuilder, stats: Record<string, unknown>, path: string, reason: string): void {
+  for (const [key, value] of Object.entries(stats)) {
+    const number = toNumber(value);
+    if (number !== null) builder.refused.push({ source: `${path}.${key}`, value: number, reason });
   }
 }
 
 const STAT_KEYS = [
   ["mean", "mean"],
-  ["median", "p50"],
   ["std", "stddev"],
-  ["p90", "p90"],
-  ["p95", "p95"],
-  ["p99", "p99"],
 ] as const;
+
+/** The schema's percentile names: p0p1 (0.1), p1 … p99, p99p9 (99.9); a dot is also read (p99.9). */
+const PERCENTILE_STAT = /^p(\d+)(?:[p.](\d+))?$/;
 
 function setLatency(builder: PointBuilder, data: unknown, path: string, metric: Metric): void {
   const stats = statistics(data, path);
   if (!stats) return;
-  if (builder.has(`mean_${metric}_ms`) || builder.has(`median_${metric}_ms`)) return;
+  // A metric is taken from the first statistics object mapped to it; a second one is reported, not merged.
+  const first = builder.metricSource(metric);
+  if (first !== undefined) {
+    const object = first.slice(0, first.lastIndexOf("."));
+    refuseStatistics(
+      builder,
+      stats,
+      path,
+      `a second statistics object for the metric of ${object}, which the point keeps`,
+    );
+    return;
+  }
   const units = unitsOf(stats, path);
   const unit = TIME_UNITS[units];
   if (!unit)
@@ -204,6 +225,13 @@ function setLatency(builder: PointBuilder, data: unknown, path: string, metric: 
   for (const [stat, key] of STAT_KEYS)
     entries[stat] = { value: figure(data, `${path}.${key}`), source: `${path}.${key}` };
   builder.setStats(metric, entries, unit);
+  // p50 is the median, p90/p95/p99 have their fields; p0p1, p1, p5, p10, p25, p75, p99p9 go to `percentiles`.
+  for (const key of Object.keys(stats)) {
+    const match = PERCENTILE_STAT.exec(key);
+    if (!match) continue;
+    const p = Number(match[2] === undefined ? match[1] : `${match[1]}.${match[2]}`);
+    builder.percentile(metric, p, figure(data, `${path}.${key}`), `${path}.${key}`, unit);
+  }
 }
 
 function setRate(
@@ -505,6 +533,7 @@ function parseV02(file: SourceFile): Fragment | undefined {
     context,
     points: [point],
     warnings: [...warnings, ...builder.warnings],
+    notImported: builder.notImported(file.name),
   };
 }
 
@@ -630,6 +659,7 @@ function parseV01(file: SourceFile): Fragment {
     context,
     points: [point],
     warnings: [...warnings, ...builder.warnings],
+    notImported: builder.notImported(file.name),
   };
 }
 

@@ -12,20 +12,16 @@
  * the output tokens: end-to-end latency per output token, not TPOT.
  */
 import type { ResultPoint } from "@/lib/runs/schema";
-import { summarize } from "@/lib/stats";
+import { percentileOfSorted, summarize } from "@/lib/stats";
 import { asRecord, isNaNValue, isoTimestamp, PointBuilder, toConcurrency, toCount, toNumber } from "./common";
 import { FormatError, type FormatParser, type Fragment, type RunContext, type SourceFile } from "./types";
 
 type Stat = "mean" | "median" | "std" | "p90" | "p95" | "p99";
 
-/** Summary statistic suffixes that have a servebench field (p25, p75, min, max have none). */
+/** Summary statistics other than the quantiles (`quantiles_pNN`, read by name); min and max have no field. */
 const SUMMARY_STATS: ReadonlyArray<[Stat, string]> = [
   ["mean", "mean"],
-  ["median", "quantiles_p50"],
   ["std", "stddev"],
-  ["p90", "quantiles_p90"],
-  ["p95", "quantiles_p95"],
-  ["p99", "quantiles_p99"],
 ];
 
 /** LLMPerf metric → servebench metric. All three are in seconds. */
@@ -129,6 +125,13 @@ function summaryPoint(summary: Record<string, unknown>, where: string, label: st
       const key = `results_${source}_${suffix}`;
       builder.setStats(metric, { [stat]: { value: figure(summary, key, where), source: key } }, "s");
     }
+    // Every quantile the summary states (pandas' quantile, as p25 … p99): p50 is the median, p90/p95/p99 have their
+    // fields, the others go to `percentiles`.
+    const prefix = `results_${source}_quantiles_p`;
+    for (const key of Object.keys(summary)) {
+      if (!key.startsWith(prefix) || !/^\d+$/.test(key.slice(prefix.length))) continue;
+      builder.percentile(metric, Number(key.slice(prefix.length)), figure(summary, key, where), key, "s");
+    }
   }
   return builder;
 }
@@ -170,6 +173,14 @@ function parseSummary(file: SourceFile): Fragment[] {
   return summaries.map(({ summary, where, part }) => {
     const builder = summaryPoint(summary, where, part || "summary");
     const point = builder.build();
+    const root =
+      where === ""
+        ? ""
+        : file.kind === "jsonl"
+          ? `line ${Number(where) + 1}`
+          : Array.isArray(file.data)
+            ? `[${where}]`
+            : where;
     return {
       format: "llmperf",
       file: file.name,
@@ -177,14 +188,7 @@ function parseSummary(file: SourceFile): Fragment[] {
       context: summaryContext(summary),
       points: [point],
       warnings: builder.warnings,
-      root:
-        where === ""
-          ? ""
-          : file.kind === "jsonl"
-            ? `line ${Number(where) + 1}`
-            : Array.isArray(file.data)
-              ? `[${where}]`
-              : where,
+      root,
       used: [
         "mean_input_tokens",
         "mean_output_tokens",
@@ -192,8 +196,9 @@ function parseSummary(file: SourceFile): Fragment[] {
         ...(summaries.length === 1 ? ["timestamp"] : []),
       ],
       // With several summaries the run's measured_at is the earliest; each level's own time is reported.
-      notImported:
-        summaries.length > 1 && toNumber(summary.timestamp) !== null
+      notImported: [
+        ...builder.notImported(file.name, root),
+        ...(summaries.length > 1 && toNumber(summary.timestamp) !== null
           ? [
               {
                 file: file.name,
@@ -203,7 +208,8 @@ function parseSummary(file: SourceFile): Fragment[] {
                   "when this load level was measured (Unix time); the run's measured_at is the earliest of its levels",
               },
             ]
-          : [],
+          : []),
+      ],
     } satisfies Fragment;
   });
 }
@@ -291,6 +297,12 @@ export function summarizeIndividualResponses(file: SourceFile): IndividualRespon
     const stats = describeValues(values);
     for (const [stat, value] of Object.entries(stats) as Array<[Stat, number]>) {
       builder.setStats(metric, { [stat]: { value, source: `${source} (${stat} over successful requests)` } }, "s");
+    }
+    // The summary's other quantiles, p25 and p75, computed the same way (pandas' linear quantile).
+    if (values.length > 0) {
+      const sorted = [...values].sort((a, b) => a - b);
+      for (const p of [25, 75])
+        builder.percentile(metric, p, percentileOfSorted(sorted, p), `${source} (p${p} over successful requests)`, "s");
     }
   }
   for (const [source, field] of [

@@ -133,16 +133,42 @@ function keptInContext(stated: StatedNumber, numbers: readonly { name: string; v
   );
 }
 
-const STAT_WITHOUT_FIELD =
-  /(^|[._])(p\d+(\.\d+)?|quantiles_p\d+|min|max|minimum|maximum|p25|p75|iqr|cv|count|total|sum|mode|variance)$/i;
+/** A percentile's name at the end of a path: `p75`, `p99.9`, `quantiles_p25`, `p999`, `p0p1`. */
+const PERCENTILE_NAME = /(^|[._])(quantiles_)?p\d+((\.|p)\d+)?$/i;
+const EXTREME_NAME = /(^|[._])(min|max|minimum|maximum)$/i;
+const OTHER_STAT_NAME = /(^|[._])(iqr|cv|count|total|sum|mode|variance)$/i;
+
+/**
+ * Reasons for the statistics no point keeps. Percentiles of the latency metrics are kept (fixed fields and
+ * `percentiles`); a parser reports those it reads and does not keep with their own reason, so a percentile left for
+ * this default is one of a figure servebench keeps no percentiles of.
+ */
+export const REASONS = {
+  perRequest:
+    "a list of per-request (or per-sample) values; the point keeps the statistics the tool computed from them, not the values one by one",
+  percentile:
+    "a percentile of a figure servebench keeps no percentiles of (a point keeps them for TTFT, TPOT, ITL, end-to-end latency and end-to-end latency per token, each under servebench's definition)",
+  extreme:
+    "the minimum or maximum of a distribution: a point keeps its mean, median, standard deviation and percentiles, not its extremes",
+  otherStatistic:
+    "a statistic servebench has no field for (a point keeps the mean, median, standard deviation and percentiles of a distribution)",
+  noField: "no servebench field holds this figure",
+} as const;
+
+/**
+ * The reason for a statistic no servebench field holds, by the end of its path (`….percentiles.p99.9`,
+ * `results_ttft_s_max`); undefined when the path names no statistic.
+ */
+export function statisticReason(path: string): string | undefined {
+  if (PERCENTILE_NAME.test(path)) return REASONS.percentile;
+  if (EXTREME_NAME.test(path)) return REASONS.extreme;
+  if (OTHER_STAT_NAME.test(path)) return REASONS.otherStatistic;
+  return undefined;
+}
 
 function defaultReason(stated: StatedNumber): string {
-  if (stated.listLength !== undefined)
-    return "a list of per-request (or per-sample) values; the point keeps the statistics the tool computed from them, not the values one by one";
-  const field = lastSegment(stated.path);
-  if (STAT_WITHOUT_FIELD.test(field))
-    return "a statistic servebench has no field for (points keep mean, median, std, p90, p95 and p99)";
-  return "no servebench field holds this figure";
+  if (stated.listLength !== undefined) return REASONS.perRequest;
+  return statisticReason(stated.path) ?? REASONS.noField;
 }
 
 /** Every path the fragments account for: exact paths, and prefixes ("….*") that cover what is under them. */

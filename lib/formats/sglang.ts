@@ -93,21 +93,21 @@ function rootOf(where: Where): string {
 
 const STAT_KEY = /^(mean|median|std|p(\d+(?:\.\d+)?))_(ttft|tpot|itl|e2e_latency)_ms$/;
 
-/** `{mean,median,std,p90,p95,p99}_{ttft,tpot,itl,e2e_latency}_ms`; p50 stands in for a missing median. */
+/**
+ * `{mean,median,std,pNN}_{ttft,tpot,itl,e2e_latency}_ms`. Every percentile is kept: p50 as the median when the median
+ * is absent, p90, p95 and p99 in their fields, any other in `percentiles`.
+ */
 function setLatencies(builder: PointBuilder, warnings: string[], record: Json, where: Where): void {
   for (const key of Object.keys(record)) {
     const match = STAT_KEY.exec(key);
     if (!match) continue;
     const [, statWord, percentile, sourceMetric] = match;
-    const metric = sourceMetric === "e2e_latency" ? "e2el" : sourceMetric;
-    let stat: string | undefined = statWord;
+    const metric = sourceMetric === "e2e_latency" ? "e2el" : (sourceMetric as "ttft" | "tpot" | "itl");
     if (percentile !== undefined) {
-      const p = Number(percentile);
-      if (p === 50) stat = `median_${sourceMetric}_ms` in record ? undefined : "median";
-      else stat = p === 90 || p === 95 || p === 99 ? `p${p}` : undefined;
+      builder.percentile(metric, Number(percentile), figure(record, key, where, warnings), key);
+      continue;
     }
-    if (stat === undefined) continue;
-    setFigure(builder, warnings, `${stat}_${metric}_ms` as PointField, record, key, where);
+    setFigure(builder, warnings, `${statWord}_${metric}_ms` as PointField, record, key, where);
   }
 }
 
@@ -310,6 +310,7 @@ function servingFragment(file: SourceFile, record: Json, where: Where, part: str
   setLatencies(builder, warnings, record, where);
   const point = builder.build();
   warnings.push(...builder.warnings);
+  const root = rootOf(where);
   return {
     format: "sglang-bench-serving",
     file: file.name,
@@ -317,7 +318,9 @@ function servingFragment(file: SourceFile, record: Json, where: Where, part: str
     context,
     points: [point],
     warnings,
-    root: rootOf(where),
+    // The paths in the point's sources are relative to its line.
+    root,
+    notImported: builder.notImported(file.name, root),
   };
 }
 
@@ -388,7 +391,7 @@ function oneBatchFragment(file: SourceFile, record: Json, where: Where, part: st
   addMetadata(metadata, "spec_accept_rate", toNumber(record.spec_accept_rate) ?? undefined);
   addMetadata(metadata, "cache_hit_rate", toNumber(record.cache_hit_rate) ?? undefined);
   if (Object.keys(metadata).length > 0) context.metadata = metadata;
-  const root = where.path.replace(/\.$/, "");
+  const root = rootOf(where);
   // A wall-time figure identical to the computed one is the same number; it is that point's output_throughput.
   const used = ["input_len", "output_len"];
   return {

@@ -10,6 +10,7 @@
  * parser, so both imports file a run the same way; each point's `sources` then name the printed labels.
  */
 import { toNumber } from "./common";
+import { REASONS } from "./report";
 import { parseReportJson } from "./trtllm";
 import type { FormatParser, Fragment, NotImported, SourceFile } from "./types";
 
@@ -141,9 +142,13 @@ function parseText(file: SourceFile): Fragment[] {
       file: file.name,
       field: where(line),
       value: number,
-      reason: /MINIMUM|MAXIMUM|\[GTPS\]/.test(line.label)
-        ? "a statistic servebench has no field for (points keep mean, median, std, p90, p95 and p99)"
-        : "no servebench field holds this figure",
+      reason: /MINIMUM|MAXIMUM/.test(line.label)
+        ? REASONS.extreme
+        : /^\[GTPS\] P\d+$/.test(line.label)
+          ? REASONS.percentile
+          : /\[GTPS\]/.test(line.label)
+            ? REASONS.otherStatistic
+            : REASONS.noField,
     });
   }
   const columns = ["input", "output", "sequence length"];
@@ -170,7 +175,12 @@ function parseText(file: SourceFile): Fragment[] {
         if (label) point.sources[field] = label;
       }
     }
-    fragment.notImported = [...(fragment.notImported ?? []), ...notImported];
+    // What the JSON parser read and did not keep is named by its printed label, as the sources are.
+    const own = (fragment.notImported ?? []).map((entry) => ({
+      ...entry,
+      field: labelOf.get(entry.field) ?? entry.field,
+    }));
+    fragment.notImported = [...own, ...notImported];
     // Everything the printed report states went into the dictionary above or into notImported.
     fragment.used = [];
   }

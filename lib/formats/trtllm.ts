@@ -201,25 +201,39 @@ export function parseReportJson(file: SourceFile): Fragment[] {
       "performance.system_total_throughput_tok_s",
     )
     .set("mean_e2el_ms", figure("performance.avg_request_latency_ms"), "performance.avg_request_latency_ms");
-  const percentiles = (metric: "e2el" | "ttft" | "tpot", base: string) => {
-    const stats: Parameters<PointBuilder["setStats"]>[1] = {};
-    for (const [stat, key] of [
-      ["median", "p50"],
-      ["p90", "p90"],
-      ["p95", "p95"],
-      ["p99", "p99"],
-    ] as const) {
-      stats[stat] = { value: figure(`${base}.${key}`), source: `${base}.${key}` };
+  // PercentileStats: p50 (the median), p90, p95, p99 and any other `pNN` it holds; minimum, maximum and average
+  // (the mean, stated on its own line) are not percentiles.
+  const percentiles = (metric: "e2el" | "ttft" | "tpot", base: string, meanPath: string) => {
+    for (const key of Object.keys(asRecord(get(data, base)) ?? {})) {
+      const match = /^p(\d+(?:\.\d+)?)$/.exec(key);
+      if (match) builder.percentile(metric, Number(match[1]), figure(`${base}.${key}`), `${base}.${key}`);
     }
-    builder.setStats(metric, stats);
+    // `average` repeats the mean stated on its own line; it stands in when that line is missing.
+    const average = figure(`${base}.average`);
+    const stated = toNumber(average);
+    const mean = `mean_${metric}_ms` as const;
+    if (builder.has(mean)) {
+      if (stated !== null)
+        builder.refused.push({
+          source: `${base}.average`,
+          value: stated,
+          reason: `the mean again: the point keeps it from ${meanPath}`,
+        });
+    } else if (get(data, meanPath) === undefined) builder.set(mean, average, `${base}.average`);
+    else if (stated !== null)
+      builder.refused.push({
+        source: `${base}.average`,
+        value: stated,
+        reason: `the mean again; ${meanPath}, the report's own mean, is NaN or negative, so the point keeps no mean`,
+      });
   };
-  percentiles("e2el", "performance.request_latency_percentiles_ms");
+  percentiles("e2el", "performance.request_latency_percentiles_ms", "performance.avg_request_latency_ms");
   if (asRecord(get(data, "streaming_metrics"))) {
     // Streaming: TTFT and TPOT per request; TPOT = (end − first token) / (output tokens − 1), ms.
     builder.set("mean_ttft_ms", figure("streaming_metrics.avg_ttft_ms"), "streaming_metrics.avg_ttft_ms");
     builder.set("mean_tpot_ms", figure("streaming_metrics.avg_tpot_ms"), "streaming_metrics.avg_tpot_ms");
-    percentiles("ttft", "streaming_metrics.ttft_percentiles");
-    percentiles("tpot", "streaming_metrics.tpot_percentiles");
+    percentiles("ttft", "streaming_metrics.ttft_percentiles", "streaming_metrics.avg_ttft_ms");
+    percentiles("tpot", "streaming_metrics.tpot_percentiles", "streaming_metrics.avg_tpot_ms");
   }
   const point = builder.build();
 
@@ -238,7 +252,17 @@ export function parseReportJson(file: SourceFile): Fragment[] {
   if (spec) context.speculative = spec;
   context.metadata = metadata(data);
 
-  return [{ format: "trtllm-bench", file: file.name, part: "", context, points: [point], warnings: builder.warnings }];
+  return [
+    {
+      format: "trtllm-bench",
+      file: file.name,
+      part: "",
+      context,
+      points: [point],
+      warnings: builder.warnings,
+      notImported: builder.notImported(file.name),
+    },
+  ];
 }
 
 export const trtllmBenchParser: FormatParser = {

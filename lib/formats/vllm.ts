@@ -8,7 +8,8 @@
  */
 import type { FlagValue, ResultPoint, Speculative, Workload } from "@/lib/runs/schema";
 import { asRecord, compactDateToIso, PointBuilder, type PointField, requestRate, toCount, toNumber } from "./common";
-import { describeValue, type Json, setFigure, type Where } from "./flat-record";
+import { describeValue, figure, type Json, setFigure, type Where } from "./flat-record";
+import { REASONS } from "./report";
 import {
   FormatError,
   type FormatParser,
@@ -173,36 +174,40 @@ function isBenchArg(key: string): boolean {
 const STAT_KEY = /^(mean|median|std|p(\d+(?:\.\d+)?))_(ttft|tpot|itl|e2el)(_ms)?$/;
 
 /**
- * Every `{mean,median,std,pNN}_{ttft,tpot,itl,e2el}_ms` key. p50 stands in for the median when the median is
- * absent; percentiles other than 90, 95 and 99 have no servebench field and are left out.
+ * Every `{mean,median,std,pNN}_{ttft,tpot,itl,e2el}_ms` key. Each percentile vLLM wrote (`--metric-percentiles`,
+ * p99.9 in some versions' defaults) is kept: p50 as the median when the median is absent, p90, p95 and p99 in their
+ * fields, the others in `percentiles`.
  */
 function setLatencies(builder: PointBuilder, warnings: string[], record: Json, where: Where): void {
   const inSeconds: string[] = [];
   for (const key of Object.keys(record)) {
     const match = STAT_KEY.exec(key);
     if (!match) continue;
-    const [, statWord, percentile, metric, ms] = match;
+    const [, statWord, percentile, metricWord, ms] = match;
+    const metric = metricWord as "ttft" | "tpot" | "itl" | "e2el";
     // Without `_ms` the key is a look-alike's: a modified benchmark_serving.py (SemiAnalysis InferenceX's
     // benchmark_serving_random.py) writes median_ttft, p99_tpot… in seconds, and prints them as "(s)". When the
     // same statistic is also written with `_ms`, that one is taken and the look-alike is reported.
-    if (ms === undefined && `${key}_ms` in record) continue;
-    let stat: string | undefined = statWord;
-    if (percentile !== undefined) {
-      const p = Number(percentile);
-      if (p === 50) stat = `median_${metric}_ms` in record || `median_${metric}` in record ? undefined : "median";
-      else stat = p === 90 || p === 95 || p === 99 ? `p${p}` : undefined;
+    if (ms === undefined && `${key}_ms` in record) {
+      const stated = toNumber(record[key]);
+      if (stated !== null)
+        builder.refused.push({
+          source: key,
+          value: stated,
+          reason: `the same statistic as ${key}_ms, which the point keeps (files that write it without _ms state it in seconds)`,
+        });
+      continue;
     }
-    if (stat === undefined) continue;
-    setFigure(
-      builder,
-      warnings,
-      `${stat}_${metric}_ms` as PointField,
-      record,
-      key,
-      where,
-      ms === undefined ? "s" : "ms",
-    );
-    if (ms === undefined && builder.has(`${stat}_${metric}_ms` as PointField)) inSeconds.push(key);
+    const unit = ms === undefined ? "s" : "ms";
+    if (percentile !== undefined) {
+      const value = figure(record, key, where, warnings);
+      const before = builder.percentileCount();
+      builder.percentile(metric, Number(percentile), value, key, unit);
+      if (ms === undefined && builder.percentileCount() > before) inSeconds.push(key);
+      continue;
+    }
+    setFigure(builder, warnings, `${statWord}_${metric}_ms` as PointField, record, key, where, unit);
+    if (ms === undefined && builder.has(`${statWord}_${metric}_ms` as PointField)) inSeconds.push(key);
   }
   if (inSeconds.length > 0) {
     warnings.push(
@@ -248,6 +253,21 @@ function refuseUncountedTokens(
     });
     delete point[field];
     if (point.sources) delete point.sources[field];
+  }
+  const tpot = point.percentiles?.tpot;
+  if (point.percentiles && tpot) {
+    for (const [key, value] of Object.entries(tpot)) {
+      const source = point.sources?.[`percentiles.tpot.${key}`] ?? `percentiles.tpot.${key}`;
+      report.push({
+        file,
+        field: prefix ? `${prefix}.${source}` : source,
+        value: toNumber(record[source]) ?? value,
+        reason: "0 output tokens were counted although the requests streamed tokens: not a measurement",
+      });
+      if (point.sources) delete point.sources[`percentiles.tpot.${key}`];
+    }
+    delete point.percentiles.tpot;
+    if (Object.keys(point.percentiles).length === 0) delete point.percentiles;
   }
   const perRequest =
     itls.length > 0 ? ` (${Math.round(gaps / itls.length)} inter-token gaps per request on average)` : "";
@@ -298,6 +318,7 @@ function buildPoint(record: Json, where: Where, warnings: string[], report: NotI
   setLatencies(builder, warnings, record, where);
   const point = builder.build();
   warnings.push(...builder.warnings);
+  report.push(...builder.notImported(file, where.path.replace(/\.$/, "")));
   refuseUncountedTokens(record, point, where, warnings, report, file);
   return point;
 }
@@ -465,7 +486,7 @@ function payloads(file: SourceFile): { record: Json; where: Where; part: string 
 /** Why a figure of a vLLM payload is not imported. */
 function vllmReason(path: string): string | undefined {
   const key = path.slice(path.lastIndexOf(".") + 1);
-  if (/^p\d+(\.\d+)?_/.test(key)) return "a percentile servebench has no field for (points keep p90, p95 and p99)";
+  if (/^p\d+(\.\d+)?_/.test(key)) return REASONS.percentile;
   if (["input_lens", "output_lens", "ttfts", "itls", "latencies", "start_times", "queue_times"].includes(key))
     return "per-request values (--save-detailed); the point keeps the statistics computed from them";
   if (key === "run_number") return "the sweep's run number: which repeat the point is, not a figure";

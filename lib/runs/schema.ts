@@ -260,7 +260,11 @@ export const RequestDetailSchema = z
   );
 export type RequestDetail = z.output<typeof RequestDetailSchema>;
 
-export const PERCENTILE_METRICS = ["ttft", "tpot", "itl", "e2el"] as const;
+/**
+ * The metrics a point keeps percentiles of beyond its fixed fields: every latency metric, `e2el_per_token` included
+ * (GuideLLM and LLMPerf state its percentiles; it stays apart from TPOT there too).
+ */
+export const PERCENTILE_METRICS = ["ttft", "tpot", "itl", "e2el", "e2el_per_token"] as const;
 export type PercentileMetric = (typeof PERCENTILE_METRICS)[number];
 /** "p75", "p99.9": a percentile between 0 and 100 with at most three decimals. */
 export const PERCENTILE_KEY = /^p(100|\d{1,2}(\.\d{1,3})?)$/;
@@ -275,7 +279,7 @@ export const ExtraPercentilesSchema = z
       }),
   )
   .describe(
-    'Percentiles asked for beyond the median, p90, p95 and p99 fields, in ms, per metric: `{ "ttft": { "p75": 130.2, "p99.9": 410 } }`.',
+    'Percentiles beyond the median, p90, p95 and p99 fields, in ms, per metric (`ttft`, `tpot`, `itl`, `e2el`, `e2el_per_token`, each as its fixed fields define it): those `servebench bench --percentiles` was asked for, or those an imported file states. `{ "ttft": { "p75": 130.2, "p99.9": 410 } }`.',
   );
 
 export const RequestRateSchema = z

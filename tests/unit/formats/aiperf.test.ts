@@ -82,6 +82,18 @@ function expectLatency(
     expect(point[field], field).toBeCloseTo(source[key]! * factor, 6);
     expect(point.sources?.[field], field).toBe(`${prefix}.${key}`);
   }
+  // The other percentiles (p1, p5, p10, p25, p75) are in `percentiles`, converted alike.
+  const extra = Object.keys(source).filter(
+    (key) =>
+      /^p\d+(\.\d+)?$/.test(key) && !["p50", "p90", "p95", "p99"].includes(key) && typeof source[key] === "number",
+  );
+  const kept = (point.percentiles as Record<string, Record<string, number>> | undefined)?.[metric] ?? {};
+  expect(Object.keys(kept).sort(), `${metric} percentiles`).toEqual(extra.filter((key) => !skip.includes(key)).sort());
+  for (const key of extra) {
+    if (skip.includes(key)) continue;
+    expect(kept[key], `${metric} ${key}`).toBeCloseTo(source[key]! * factor, 6);
+    expect(point.sources?.[`percentiles.${metric}.${key}`]).toBe(`${prefix}.${key}`);
+  }
 }
 
 function inline(data: unknown, name = "inline/profile_export_aiperf.json"): SourceFile {
@@ -270,6 +282,14 @@ describe("AIPerf early format (Oct 2025, metrics under `records`): run1/profile_
     expect(point.mean_ttft_ms).toBeCloseTo(2343.219436988764, 9);
     expect(point.mean_tpot_ms).toBeCloseTo(27.763065454471807, 9);
     expect(point.p99_itl_ms).toBeCloseTo(140.53429476, 9);
+    // This generation writes p1, p5, p25, p75 (no p10): checked by hand against the file.
+    expect(point.percentiles?.ttft).toEqual({
+      p1: 581.1957117999999,
+      p5: 728.6766952,
+      p25: 1413.835049,
+      p75: 3336.6016839999998,
+    });
+    expect(point.percentiles?.itl?.p5).toBe(19.9557076);
     // No e2el_per_token: neither tool writes end-to-end latency per output token.
     expect(point.mean_e2el_per_token_ms).toBeUndefined();
   });
@@ -356,6 +376,10 @@ describe("AIPerf schema 1.3 (aiperf 0.11.0): one member of a concurrency sweep",
     expectLatency(point, "itl", stats(V0110, "inter_chunk_latency"), "inter_chunk_latency");
     expectLatency(point, "e2el", stats(V0110, "request_latency"), "request_latency");
     expect(point.p99_ttft_ms).toBeCloseTo(117.89601346000286, 9);
+    expect(point.percentiles?.ttft?.p10).toBe(40.902404399999995);
+    expect(point.percentiles?.tpot?.p1).toBe(12.405748342777777);
+    expect(point.percentiles?.e2el?.p75).toBe(5215.9720044999995);
+    expect(point.sources?.["percentiles.e2el.p75"]).toBe("request_latency.p75");
     expect(fragment.warnings).toEqual([]);
   });
 
@@ -385,8 +409,23 @@ describe("profile_export_aiperf.csv: the CSV twin of the JSON summary", () => {
     const { point: csv, warnings } = aiperfCsvFigures(loadFixture(csvFile));
     const json = onlyPoint(parseOne(jsonFile));
     expect(warnings).toEqual([]);
-    const { sources: _csvSources, ...csvFigures } = csv;
-    const { sources: _jsonSources, concurrency: _c, request_rate: _r, ...jsonFigures } = json;
+    const { sources: _csvSources, percentiles: csvPercentiles, ...csvFigures } = csv;
+    const {
+      sources: _jsonSources,
+      concurrency: _c,
+      request_rate: _r,
+      percentiles: jsonPercentiles,
+      ...jsonFigures
+    } = json;
+    // The percentiles beyond the fixed fields (p1, p5, p10, p25, p75) too, metric by metric.
+    expect(Object.keys(csvPercentiles ?? {}).sort()).toEqual(Object.keys(jsonPercentiles ?? {}).sort());
+    expect(Object.keys(jsonPercentiles ?? {}).length).toBeGreaterThan(0);
+    for (const [metric, values] of Object.entries(jsonPercentiles ?? {})) {
+      const csvMetric = (csvPercentiles as Record<string, Record<string, number>>)[metric] ?? {};
+      expect(Object.keys(csvMetric).sort(), metric).toEqual(Object.keys(values ?? {}).sort());
+      for (const [key, value] of Object.entries(values ?? {}))
+        expect(Math.abs((csvMetric[key] ?? Number.NaN) - value), `${metric}.${key}`).toBeLessThanOrEqual(0.005 + 1e-9);
+    }
     // GenAI-Perf's CSV has no std column.
     const comparable = Object.keys(jsonFigures).filter((key) => !(csvFile === GENAI_CSV && key.startsWith("std_")));
     expect(Object.keys(csvFigures).sort()).toEqual(comparable.sort());

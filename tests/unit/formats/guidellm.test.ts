@@ -3,7 +3,10 @@ import path from "node:path";
 import { describe, expect, it, test } from "vitest";
 import { decodeText } from "@/lib/formats/decode";
 import { guidellmParser } from "@/lib/formats/guidellm";
+import { readUploads } from "@/lib/formats/import";
 import { llmperfIndividualParser, llmperfSummaryParser } from "@/lib/formats/llmperf";
+import { FORMAT_PARSERS } from "@/lib/formats/registry";
+import { REASONS } from "@/lib/formats/report";
 import { FormatError, type Fragment, type SourceFile } from "@/lib/formats/types";
 import type { ResultPoint } from "@/lib/runs/schema";
 import { FIXTURES_DIR, fixtureFiles, loadFixture, readFixtureJson } from "./fixtures";
@@ -78,8 +81,48 @@ const THROUGHPUT_MAP: ReadonlyArray<[keyof ResultPoint, string]> = [
   ["total_token_throughput", "metrics.tokens_per_second.successful.mean"],
 ];
 
+/** GuideLLM's percentile names → servebench's keys: p001 is the 0.1th percentile, p01 the 1st, p999 the 99.9th. */
+const PERCENTILE_KEYS: ReadonlyArray<[string, string]> = [
+  ["p001", "p0.1"],
+  ["p01", "p1"],
+  ["p05", "p5"],
+  ["p10", "p10"],
+  ["p25", "p25"],
+  ["p75", "p75"],
+  ["p999", "p99.9"],
+];
+
+/** servebench metric ← GuideLLM distribution, and the factor to ms. */
+const PERCENTILE_METRICS: ReadonlyArray<[string, string, number]> = [
+  ["ttft", "metrics.time_to_first_token_ms.successful", 1],
+  ["tpot", "metrics.inter_token_latency_ms.successful", 1],
+  ["e2el_per_token", "metrics.time_per_output_token_ms.successful", 1],
+  ["e2el", "metrics.request_latency.successful", 1000],
+];
+
+/** Every percentile without a field of its own is in `percentiles`, converted to ms, with its source. */
+function expectExtraPercentiles(point: ResultPoint, bench: unknown, layout: "v0.3" | "report"): void {
+  for (const [metric, base, factor] of PERCENTILE_METRICS) {
+    const kept = (point.percentiles as Record<string, Record<string, number>> | undefined)?.[metric];
+    if (layout === "v0.3" && metric === "e2el_per_token") {
+      expect(kept, metric).toBeUndefined();
+      continue;
+    }
+    const stated = PERCENTILE_KEYS.filter(([name]) => typeof get(bench, `${base}.percentiles.${name}`) === "number");
+    // Every real report states all seven; the hand-made ones at least p25 and p999.
+    expect(stated.length, `${base}.percentiles in the fixture`).toBeGreaterThanOrEqual(2);
+    for (const [name, key] of stated) {
+      const value = get(bench, `${base}.percentiles.${name}`) as number;
+      expect(kept?.[key], `${metric} ${key}`).toBeCloseTo(value * factor, 9);
+      expect(point.sources?.[`percentiles.${metric}.${key}`]).toBe(`${base}.percentiles.${name}`);
+    }
+    expect(Object.keys(kept ?? {}).sort()).toEqual(stated.map(([, key]) => key).sort());
+  }
+}
+
 /** Every mapped figure of a GuideLLM ≥ 0.4 benchmark equals the number the file states, with its source. */
 function expectReportFigures(point: ResultPoint, bench: unknown): void {
+  expectExtraPercentiles(point, bench, "report");
   for (const [field, source] of THROUGHPUT_MAP) {
     const stated = get(bench, source) as number;
     expect(typeof stated, `${source} in the fixture`).toBe("number");
@@ -235,6 +278,10 @@ describe("GuideLLM 0.5 report (metadata.version 1, top-level args)", () => {
     expect(point.median_e2el_per_token_ms).toBe(29.92664952762425);
     expect(point.median_e2el_ms).toBeCloseTo(30646.172523498535, 6);
     expectReportFigures(point, benchmark(GPT_OSS, 0));
+    // Checked by hand against the file: p999 of TTFT is 60.776 ms, p001 of the request latency 30.488 s.
+    expect(point.percentiles?.ttft?.["p99.9"]).toBe(60.7762336730957);
+    expect(point.percentiles?.e2el?.["p0.1"]).toBeCloseTo(30488.404750823975, 9);
+    expect(point.percentiles?.e2el_per_token?.p25).toBe(29.8109189607203);
     expect(fragments[0]!.warnings).toEqual([]);
     expect(fragments[0]!.context.model).toBe("openai/gpt-oss-20b");
     expect(fragments[0]!.context.workload).toEqual({ dataset: "/root/aime_2024_v2.jsonl", num_prompts: 30 });
@@ -332,6 +379,9 @@ describe("GuideLLM ≤ 0.3 layout ({benchmarks} with args, run_stats)", () => {
     expect(point.total_input_tokens).toBe(
       Math.round(get(bench, "metrics.prompt_token_count.successful.total_sum") as number),
     );
+    expectExtraPercentiles(point, bench, "v0.3");
+    expect(point.percentiles?.ttft?.p25).toBe(16.111373901367188);
+    expect(point.percentiles?.tpot?.["p99.9"]).toBe(5.258346167136365);
     // ≤ 0.3 time_per_output_token_ms = (last − first token) / n: neither TPOT nor e2el per token; left out.
     expect(get(bench, "metrics.time_per_output_token_ms.successful.mean")).toBe(4.90300272307966);
     expect(point.mean_e2el_per_token_ms).toBeUndefined();
@@ -570,5 +620,47 @@ describe("GuideLLM small inline cases", () => {
     const point = onlyPoint(guidellmParser.parse(file)[0]!);
     expect(point.concurrency).toBe(16);
     expect(point.output_throughput).toBe(1500.25);
+  });
+});
+
+describe("GuideLLM: the import report", () => {
+  it("lists no figure a point keeps, and gives the median beside p50 as the same statistic", () => {
+    const fragments = guidellmParser.parse(loadFixture(GPT_OSS));
+    const parsed = readUploads(
+      [{ name: GPT_OSS, bytes: fs.readFileSync(path.join(FIXTURES_DIR, GPT_OSS)) }],
+      FORMAT_PARSERS,
+    );
+    const report = parsed.fragments.flatMap((fragment) => fragment.notImported ?? []);
+    const fields = report.map((entry) => entry.field);
+    const base = "benchmarks[0].metrics.time_to_first_token_ms.successful";
+    expect(fields).not.toContain(`${base}.mean`);
+    expect(fields).not.toContain(`${base}.percentiles.p25`);
+    expect(fields).not.toContain(`${base}.percentiles.p999`);
+    expect(report).toContainEqual({
+      file: GPT_OSS,
+      field: `${base}.median`,
+      value: 47.66058921813965,
+      reason:
+        "GuideLLM's median, the same statistic as metrics.time_to_first_token_ms.successful.percentiles.p50, which the point keeps as its median",
+    });
+    // The extremes stay reported: they are no percentiles.
+    expect(report).toContainEqual(expect.objectContaining({ field: `${base}.max`, reason: REASONS.extreme }));
+    expect(fragments[0]!.root).toBe("benchmarks[0]");
+  });
+
+  it("reports a benchmark without a load level (trace replay) figure by figure, with that reason", () => {
+    const parsed = readUploads(
+      [{ name: CONCURRENT_V1, bytes: fs.readFileSync(path.join(FIXTURES_DIR, CONCURRENT_V1)) }],
+      FORMAT_PARSERS,
+    );
+    const report = parsed.fragments.flatMap((fragment) => fragment.notImported ?? []);
+    const stated = get(benchmark(CONCURRENT_V1, 3), "metrics.time_to_first_token_ms.successful.mean");
+    expect(report).toContainEqual({
+      file: CONCURRENT_V1,
+      field: "benchmarks[3].metrics.time_to_first_token_ms.successful.mean",
+      value: stated,
+      reason:
+        'benchmark 4 (strategy "trace") has no concurrency or request rate, so none of its figures is a load point',
+    });
   });
 });

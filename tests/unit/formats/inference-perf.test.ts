@@ -65,6 +65,17 @@ function expectLatency(point: ResultPoint, metric: string, file: string, key: st
     expect(point.sources?.[field], field).toBe(`successes.latency.${key}.${name}`);
   }
   expect(point[`std_${metric}_ms` as keyof ResultPoint]).toBeUndefined();
+  // Every other percentile the summary states (p0.1, p1, p5, p10, p25, p75, p99.9) is in `percentiles`, in ms.
+  const extra = Object.keys(source).filter(
+    (name) => /^p\d+(\.\d+)?$/.test(name) && !["p50", "p90", "p95", "p99"].includes(name),
+  );
+  expect(extra.length).toBeGreaterThanOrEqual(7);
+  const kept = (point.percentiles as Record<string, Record<string, number>> | undefined)?.[metric] ?? {};
+  expect(Object.keys(kept).sort()).toEqual(extra.sort());
+  for (const name of extra) {
+    expect(kept[name], `${metric} ${name}`).toBeCloseTo(source[name]! * 1000, 9);
+    expect(point.sources?.[`percentiles.${metric}.${name}`]).toBe(`successes.latency.${key}.${name}`);
+  }
 }
 
 function inline(data: unknown, name = "inline/stage_0_lifecycle_metrics.json"): SourceFile {
@@ -186,9 +197,22 @@ describe("kubecon-na-2025-vllm: stage_N_lifecycle_metrics.json (v0.2-era report,
     expectLatency(point, "ttft", file, "time_to_first_token");
     expectLatency(point, "e2el", file, "request_latency");
     expectLatency(point, "e2el_per_token", file, "normalized_time_per_output_token");
-    // Not TPOT (stream-line timing before v0.5.0), not ITL (per-token gaps, not chunk gaps).
+    // Not TPOT (stream-line timing before v0.5.0), not ITL (per-token gaps, not chunk gaps): nor their percentiles,
+    // which the import report lists with the reason.
     expect(point.mean_tpot_ms).toBeUndefined();
     expect(point.mean_itl_ms).toBeUndefined();
+    expect(point.percentiles?.tpot).toBeUndefined();
+    expect(point.percentiles?.itl).toBeUndefined();
+    expect(fragment.notImported).toContainEqual(
+      expect.objectContaining({
+        field: "successes.latency.time_per_output_token.p99.9",
+        reason:
+          "the report predates inference-perf v0.5.0, which timed stream lines or events instead of tokens, so this is not a time per output token",
+      }),
+    );
+    expect(fragment.notImported).toContainEqual(
+      expect.objectContaining({ field: "successes.latency.inter_token_latency.p25" }),
+    );
     expect(point.duration_s).toBeUndefined();
 
     expect(fragment.context.model).toBeUndefined();
@@ -209,6 +233,10 @@ describe("kubecon-na-2025-vllm: stage_N_lifecycle_metrics.json (v0.2-era report,
     expect(point.mean_e2el_ms).toBeCloseTo(480.48226445680486, 9);
     expect(point.p99_e2el_per_token_ms).toBeCloseTo(10.64582721341003, 9);
     expect(point.output_throughput).toBeCloseTo(64.23350089997027, 9);
+    // time_to_first_token.p99.9 = 0.040956884782877775 s; request_latency.p0.1 = 0.4726674221145222 s.
+    expect(point.percentiles?.ttft?.["p99.9"]).toBeCloseTo(40.95688478287777, 9);
+    expect(point.percentiles?.e2el?.["p0.1"]).toBeCloseTo(472.6674221145222, 9);
+    expect(point.percentiles?.e2el_per_token?.p75).toBeCloseTo(7.612397971411516, 9);
     // The file's TPOT (3.47 ms) is half of (e2e − TTFT) / (output − 1) ≈ 7.2 ms: stream lines, not tokens.
     const implied = (0.48048226445680486 - 0.03112733216257766) / (63.15 - 1);
     expect((at(stageFile(0), "successes.latency.time_per_output_token.mean") as number) / implied).toBeLessThan(0.5);

@@ -236,6 +236,19 @@ describe("llm-d v0.2 example (dummy values; inference-perf at 10 QPS against llm
     expect(point.mean_itl_ms).toBeCloseTo(36.8578234128654, 9);
     expect(point.mean_e2el_per_token_ms).toBeCloseTo(36.8578234128654, 9);
     expect(point.mean_e2el_ms).toBeCloseTo(36.8578234128654, 9);
+    // The schema's other percentiles, p0p1 (0.1) … p99p9 (99.9), are in `percentiles`, converted alike.
+    expect(point.percentiles?.ttft).toEqual({
+      "p0.1": ttft.p0p1! * 1000,
+      p1: ttft.p1! * 1000,
+      p5: ttft.p5! * 1000,
+      p10: ttft.p10! * 1000,
+      p25: ttft.p25! * 1000,
+      p75: ttft.p75! * 1000,
+      "p99.9": ttft.p99p9! * 1000,
+    });
+    // p99p9: 0.057014757215045425 s in the file.
+    expect(point.percentiles?.ttft?.["p99.9"]).toBeCloseTo(57.01475721504543, 9);
+    expect(point.sources?.["percentiles.ttft.p99.9"]).toBe(`${agg}.latency.time_to_first_token.p99p9`);
     expect(point.sources).toMatchObject({
       p99_ttft_ms: `${agg}.latency.time_to_first_token.p99`,
       mean_tpot_ms: `${agg}.latency.time_per_output_token.mean`,
@@ -342,6 +355,10 @@ describe("llm-d v0.1 example (dummy values; legacy layout)", () => {
     expect(point.std_ttft_ms).toBe(latency.time_to_first_token!.stddev);
     expect(point.p90_ttft_ms).toBe(latency.time_to_first_token!.p90);
     expect(point.p99_ttft_ms).toBeUndefined();
+    // v0.1 states p10 beside p50 and p90: kept in percentiles (ms as written).
+    expect(point.percentiles?.ttft).toEqual({ p10: latency.time_to_first_token!.p10 });
+    expect(point.percentiles?.ttft?.p10).toBe(0.072068731742911);
+    expect(point.percentiles?.itl?.p10).toBe(0.0534287681337446);
     expect(point.mean_e2el_ms).toBe(3.31325431142327);
     expect(point.mean_tpot_ms).toBe(0.0836929455635872);
     expect(point.median_tpot_ms).toBe(0.0611870964678625);
@@ -462,6 +479,20 @@ describe("llm-d traps", () => {
     expect(point.mean_tpot_ms).toBe(14.5);
     expect(point.sources?.mean_tpot_ms).toBe(`${agg}.latency.inter_token_latency.mean`);
     expect(point.mean_itl_ms).toBeUndefined();
+  });
+
+  test("a second statistics object mapped to a metric already taken is reported, not merged", () => {
+    const fragment = parseOne(variant(VLLM_C16, { "scenario.load.standardized.tool": "aiperf" }));
+    const point = fragment.points[0]!;
+    // AIPerf's converter fills both time_per_output_token and inter_token_latency; the first is TPOT.
+    expect(point.sources?.mean_tpot_ms).toBe(`${agg}.latency.time_per_output_token.mean`);
+    expect(fragment.notImported).toContainEqual(
+      expect.objectContaining({
+        field: `${agg}.latency.inter_token_latency.mean`,
+        value: 14.5,
+        reason: `a second statistics object for the metric of ${agg}.latency.time_per_output_token, which the point keeps`,
+      }),
+    );
   });
 
   test("GuideLLM before 0.4 (or of no stated version) computed time_per_output_token differently: not imported", () => {

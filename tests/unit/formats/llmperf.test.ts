@@ -63,6 +63,28 @@ const SUMMARY_LATENCIES: ReadonlyArray<[keyof ResultPoint, string]> = [
   ["p99_e2el_per_token_ms", "results_inter_token_latency_s_quantiles_p99"],
 ];
 
+/** servebench metric ← LLMPerf metric of the quantiles p25 and p75, which have no field of their own. */
+const QUANTILE_METRICS: ReadonlyArray<[string, string]> = [
+  ["ttft", "results_ttft_s"],
+  ["e2el", "results_end_to_end_latency_s"],
+  // LLMPerf's inter-token latency includes the first token: end-to-end latency per token, never TPOT.
+  ["e2el_per_token", "results_inter_token_latency_s"],
+];
+
+function expectQuantiles(point: ResultPoint, raw: Record<string, unknown>, digits = 9, withSources = true): void {
+  expect(Object.keys(point.percentiles ?? {}).sort()).toEqual(["e2el", "e2el_per_token", "ttft"]);
+  for (const [metric, prefix] of QUANTILE_METRICS) {
+    for (const p of ["p25", "p75"]) {
+      const key = `${prefix}_quantiles_${p}`;
+      const stated = Number(raw[key]);
+      expect(Number.isFinite(stated), key).toBe(true);
+      const kept = (point.percentiles as Record<string, Record<string, number>>)[metric];
+      expect(kept?.[p], key).toBeCloseTo(stated * 1000, digits);
+      if (withSources) expect(point.sources?.[`percentiles.${metric}.${p}`]).toBe(key);
+    }
+  }
+}
+
 const TPOT_AND_ITL = ["mean", "median", "std", "p90", "p95", "p99"].flatMap((stat) => [
   `${stat}_tpot_ms`,
   `${stat}_itl_ms`,
@@ -144,6 +166,14 @@ describe("LLMPerf detection", () => {
 });
 
 describe("LLMPerf *_summary.json (leaderboard raw data)", () => {
+  it("groq_70b.json: the quantiles without a field, checked by hand (seconds in the file, ms in the point)", () => {
+    const point = onlyPoint(llmperfSummaryParser.parse(loadFixture("llmperf/summary/groq_70b.json"))[0]!);
+    // results_ttft_s_quantiles_p25 = 0.1860195565968752, results_inter_token_latency_s_quantiles_p75 = 0.005656079137697816
+    expect(point.percentiles?.ttft?.p25).toBeCloseTo(186.0195565968752, 9);
+    expect(point.percentiles?.e2el_per_token?.p75).toBeCloseTo(5.656079137697816, 9);
+    expect(point.percentiles?.e2el?.p75).toBeCloseTo(855.6924778968096, 9);
+  });
+
   test.each(SUMMARIES)("%s: one point at num_concurrent_requests with the file's numbers", (file) => {
     const raw = readFixtureJson(file) as Record<string, number | string>;
     const fragments = llmperfSummaryParser.parse(loadFixture(file));
@@ -167,6 +197,9 @@ describe("LLMPerf *_summary.json (leaderboard raw data)", () => {
     }
     // LLMPerf's inter-token latency includes the first token: never TPOT or ITL.
     for (const key of TPOT_AND_ITL) expect(point[key as keyof ResultPoint], key).toBeUndefined();
+    expect(point.percentiles?.tpot).toBeUndefined();
+    // p25 and p75 have no field: they are in percentiles, in ms.
+    expectQuantiles(point, raw);
     // The per-request speed is not the run's throughput.
     expect(point.output_throughput).not.toBe(raw.results_request_output_throughput_token_per_s_mean);
     expect(point.sources).toMatchObject({
@@ -245,7 +278,8 @@ describe("LLMPerf hand-made summaries", () => {
     const warnings = fragments[0]!.warnings;
     expect(warnings.at(-1)).toBe("summary: no request completed (20 failed); its figures are stored as no data.");
     expect(warnings).toContain("summary: results_ttft_s_mean is NaN; stored as no data.");
-    expect(warnings.filter((warning) => warning.includes("is NaN"))).toHaveLength(18);
+    // Three latency metrics × mean, stddev and the quantiles p25, p50, p75, p90, p95, p99: all NaN.
+    expect(warnings.filter((warning) => warning.includes("is NaN"))).toHaveLength(24);
   });
 
   it("a JSON-lines file of two summaries: one fragment per line", () => {
@@ -302,6 +336,9 @@ describe("LLMPerf *_individual_responses.json", () => {
       }
       expect(point.sources?.mean_ttft_ms).toBe("ttft_s (mean over successful requests)");
       expect(point.sources?.p99_e2el_per_token_ms).toBe("inter_token_latency_s (p99 over successful requests)");
+      // p25 and p75 as the summary computes them.
+      expectQuantiles(point, summary, 6, false);
+      expect(point.sources?.["percentiles.ttft.p25"]).toBe("ttft_s (p25 over successful requests)");
       expect(point.total_output_tokens).toBe(
         records.reduce((total, record) => total + record.number_output_tokens!, 0),
       );

@@ -11,6 +11,7 @@ import { parse as parseYaml } from "yaml";
 import { AppError } from "@/lib/errors";
 import { planRuns, readUploads } from "@/lib/formats/import";
 import { FORMAT_PARSERS } from "@/lib/formats/registry";
+import { REASONS } from "@/lib/formats/report";
 import { FIXTURES_DIR, fixtureFiles } from "./fixtures";
 
 const FOLDERS = [
@@ -287,4 +288,96 @@ describe("no figure of a recognized file disappears silently", () => {
     }
     expect(missing).toEqual([]);
   });
+
+  it("inference-perf's folder: the stated percentiles of TTFT, e2e latency and latency per token are in the points, not the report", () => {
+    const folder = "inference-perf/kubecon-na-2025-vllm";
+    const names = fs.readdirSync(path.join(FIXTURES_DIR, folder)).filter((name) => name.endsWith(".json"));
+    const uploads = names.map((name) => ({
+      name: `${folder}/${name}`,
+      bytes: fs.readFileSync(path.join(FIXTURES_DIR, folder, name)),
+    }));
+    const documents = planRuns(readUploads(uploads, FORMAT_PARSERS), { split: true }).runs.map(
+      (run) => run.document as Record<string, unknown>,
+    );
+    const report = documents.flatMap((document) => (document.not_imported ?? []) as { file: string; field: string }[]);
+    const points = documents.flatMap(
+      (document) =>
+        document.results as { request_rate?: number; percentiles?: Record<string, Record<string, number>> }[],
+    );
+    expect(points).toHaveLength(7);
+    const metrics = [
+      ["time_to_first_token", "ttft"],
+      ["request_latency", "e2el"],
+      ["normalized_time_per_output_token", "e2el_per_token"],
+    ] as const;
+    for (const upload of uploads.filter((item) => /stage_\d+_lifecycle_metrics\.json$/.test(item.name))) {
+      const stage = JSON.parse(upload.bytes.toString("utf8")) as {
+        load_summary: { requested_rate: number };
+        successes: { latency: Record<string, Record<string, number>> };
+      };
+      const point = points.find((candidate) => candidate.request_rate === stage.load_summary.requested_rate);
+      for (const [key, metric] of metrics) {
+        for (const name of ["p0.1", "p1", "p5", "p10", "p25", "p75", "p99.9"]) {
+          const stated = stage.successes.latency[key]?.[name];
+          expect(stated).toBeTypeOf("number");
+          // Seconds in the file, ms in the point.
+          expect(point?.percentiles?.[metric]?.[name]).toBeCloseTo((stated ?? 0) * 1000, 9);
+        }
+      }
+      const listed = report.filter(
+        (entry) =>
+          entry.file === upload.name &&
+          /^successes\.latency\.(time_to_first_token|request_latency|normalized_time_per_output_token)\.(p|median|mean)/.test(
+            entry.field,
+          ),
+      );
+      expect(listed).toEqual([]);
+    }
+  });
+
+  test.each(files)(
+    "%s: no figure the run keeps is also listed as not imported",
+    (file) => {
+      const bytes = fs.readFileSync(path.join(FIXTURES_DIR, file));
+      let parsed: ReturnType<typeof readUploads>;
+      try {
+        parsed = readUploads([{ name: file, bytes }], FORMAT_PARSERS);
+      } catch {
+        return;
+      }
+      const documents = planRuns(parsed, { split: true }).runs.map((run) => run.document as Record<string, unknown>);
+      const contradictions: string[] = [];
+      for (const document of documents) {
+        // The default reasons ("no servebench field holds this figure", "a percentile of a figure servebench keeps no
+        // percentiles of", …) must never be given to a figure the run keeps. (A value can legitimately repeat under the
+        // same name in a record that is not imported, such as a GuideLLM benchmark without a load level; those entries
+        // carry a reason of their own.)
+        const report = ((document.not_imported ?? []) as { field: string; value: unknown; reason: string }[]).filter(
+          (entry) => (Object.values(REASONS) as string[]).includes(entry.reason),
+        );
+        for (const point of (document.results ?? []) as Record<string, unknown>[]) {
+          const sources = (point.sources ?? {}) as Record<string, string>;
+          for (const [field, source] of Object.entries(sources)) {
+            const value = field.startsWith("percentiles.")
+              ? (point.percentiles as Record<string, Record<string, number>>)[field.split(".")[1] ?? ""]?.[
+                  field.split(".").slice(2).join(".")
+                ]
+              : point[field];
+            if (typeof value !== "number") continue;
+            for (const entry of report) {
+              if (typeof entry.value !== "number") continue;
+              const samePath =
+                entry.field === source || entry.field.endsWith(`.${source}`) || entry.field.endsWith(`]${source}`);
+              if (samePath && FACTORS.some((factor) => close(entry.value as number, value * factor)))
+                contradictions.push(
+                  `${field} = ${value} from ${source}, yet reported: ${entry.field} = ${entry.value}`,
+                );
+            }
+          }
+        }
+      }
+      expect(contradictions).toEqual([]);
+    },
+    60_000,
+  );
 });

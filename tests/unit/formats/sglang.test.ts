@@ -2,6 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it, test } from "vitest";
 import { decodeText } from "@/lib/formats/decode";
+import { readUploads } from "@/lib/formats/import";
+import { FORMAT_PARSERS } from "@/lib/formats/registry";
 import { sglangBenchServingParser, sglangOneBatchServerParser } from "@/lib/formats/sglang";
 import { FormatError, type Fragment, type SourceFile } from "@/lib/formats/types";
 import { vllmBenchServeParser, vllmSweepParser } from "@/lib/formats/vllm";
@@ -231,6 +233,30 @@ describe("sglangBenchServingParser: early-2025 files (reduced field set)", () =>
     });
     expect(onlyPoint(fragments[4] as Fragment).median_e2el_ms).toBeCloseTo(159469.04255752452, 9);
   });
+
+  test.each(["sglang/llama_3_3_70b_offline_output.jsonl", "sglang/llama_3_3_70b_online_output.jsonl"])(
+    "%s: each line's figures are its point's, never listed as not imported (the sources are relative to the line)",
+    (file) => {
+      const parsed = readUploads(
+        [{ name: file, bytes: fs.readFileSync(path.join(FIXTURES_DIR, file)) }],
+        FORMAT_PARSERS,
+      );
+      const raws = rawLines(file);
+      parsed.fragments.forEach((fragment, index) => {
+        expect(fragment.root).toBe(`line ${index + 1}`);
+        const reported = (fragment.notImported ?? []).map((entry) => entry.field);
+        expect(reported).not.toContain(`line ${index + 1}.median_ttft_ms`);
+        expect(reported).not.toContain(`line ${index + 1}.output_throughput`);
+        // What is left is the one figure servebench has no field for.
+        expect(fragment.notImported).toContainEqual({
+          file,
+          field: `line ${index + 1}.total_output_tokens_retokenized`,
+          value: (raws[index] as Json).total_output_tokens_retokenized,
+          reason: "no servebench field holds this figure",
+        });
+      });
+    },
+  );
 });
 
 describe("sglangBenchServingParser: late format (hand-made from bench_serving.py)", () => {
@@ -398,6 +424,28 @@ describe("sglangBenchServingParser: traps, inline", () => {
     expect(point.p95_e2el_ms).toBe(9000.25);
     expect(point.median_tpot_ms).toBe(13.5);
     expect(point.sources?.median_tpot_ms).toBe("p50_tpot_ms");
+  });
+
+  it("keeps any other percentile a line states (forks that add p25/p99.9) in percentiles, in ms", () => {
+    const fragment = only(
+      sglangBenchServingParser.parse(
+        inline({ ...early, "p99.9_ttft_ms": 410.5, p25_itl_ms: 12.25, p75_e2e_latency_ms: 8100.5 }),
+      ),
+    );
+    const point = onlyPoint(fragment);
+    expect(point.percentiles).toEqual({ ttft: { "p99.9": 410.5 }, itl: { p25: 12.25 }, e2el: { p75: 8100.5 } });
+    expect(point.sources?.["percentiles.e2el.p75"]).toBe("p75_e2e_latency_ms");
+    // The line's own median stays the median; a p50 beside it is the same figure, reported as such.
+    const both = only(sglangBenchServingParser.parse(inline({ ...early, p50_ttft_ms: 85.7 })));
+    expect(onlyPoint(both).median_ttft_ms).toBe(early.median_ttft_ms);
+    expect(both.notImported).toEqual([
+      {
+        file: "inline.json",
+        field: "p50_ttft_ms",
+        value: 85.7,
+        reason: "the 50th percentile, which is the median: the point keeps it from median_ttft_ms",
+      },
+    ]);
   });
 
   it("reads a PD-disaggregated server_info from its decode server", () => {

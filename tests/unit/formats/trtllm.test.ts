@@ -234,6 +234,28 @@ describe("trtllm-bench traps", () => {
     expect(point.mean_tpot_ms).toBe(6.4992);
   });
 
+  test("PercentileStats: p50 … p99 go to their fields; another pNN to percentiles; average is the mean again", () => {
+    const fragment = trtllmBenchParser.parse(loadFixture(STREAMING))[0]!;
+    // trtllm-bench writes p50, p90, p95, p99, minimum, maximum and average: no percentile beyond the fixed fields.
+    expect(fragment.points[0]?.percentiles).toBeUndefined();
+    expect(fragment.notImported).toContainEqual({
+      file: STREAMING,
+      field: "streaming_metrics.ttft_percentiles.average",
+      value: 12.1,
+      reason: "the mean again: the point keeps it from streaming_metrics.avg_ttft_ms",
+    });
+    const more = trtllmBenchParser.parse(
+      variant(STREAMING, {
+        "streaming_metrics.ttft_percentiles.p75": 12.6,
+        "streaming_metrics.avg_ttft_ms": undefined,
+      }),
+    )[0]!;
+    expect(more.points[0]?.percentiles).toEqual({ ttft: { p75: 12.6 } });
+    // Without its own average line, the percentiles' average is the mean.
+    expect(more.points[0]?.mean_ttft_ms).toBe(12.1);
+    expect(more.points[0]?.sources?.mean_ttft_ms).toBe("streaming_metrics.ttft_percentiles.average");
+  });
+
   test("a NaN figure is no data with a warning", () => {
     const fragment = trtllmBenchParser.parse(
       variant(STREAMING, { "streaming_metrics.avg_tpot_ms": "__NaN__" }, "nan.json"),

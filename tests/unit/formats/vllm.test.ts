@@ -20,6 +20,7 @@ const PLAIN_FILES = [
   "vllm/hand-made-append-result.jsonl",
   "vllm/hand-made-strings-as-numbers.json",
   "vllm/hand-made-broken-figure.json",
+  "vllm/inferencex-multinode/concurrency_4_req_rate_inf_gpus_16_ctx_8_gen_8.json",
 ];
 const SWEEP_FILES = [
   `${SWEEP_4}/run=0.json`,
@@ -296,6 +297,30 @@ describe("vllmBenchServeParser: real files", () => {
     expect(fragment.context.measured_at).toBe("2026-08-18T04:13:50Z");
   });
 
+  it("keeps p99.9 of every metric (--metric-percentiles 90,99,99.9, InferenceX's multi-node results) in percentiles", () => {
+    const path = "vllm/inferencex-multinode/concurrency_4_req_rate_inf_gpus_16_ctx_8_gen_8.json";
+    const raw = json(path);
+    const fragment = only(vllmBenchServeParser.parse(loadFixture(path)));
+    const point = onlyPoint(fragment);
+    expectPayloadFigures(point, raw);
+    expect(point.concurrency).toBe(4);
+    expect(point.p99_ttft_ms).toBe(987.5254542799665);
+    expect(point.percentiles).toEqual({
+      ttft: { "p99.9": 1082.7990462793985 },
+      tpot: { "p99.9": 8.429241839897129 },
+      itl: { "p99.9": 9.727208444615831 },
+      e2el: { "p99.9": 9560.362910952654 },
+    });
+    expect(point.sources).toMatchObject({
+      "percentiles.ttft.p99.9": "p99.9_ttft_ms",
+      "percentiles.tpot.p99.9": "p99.9_tpot_ms",
+      "percentiles.itl.p99.9": "p99.9_itl_ms",
+      "percentiles.e2el.p99.9": "p99.9_e2el_ms",
+    });
+    expect(fragment.notImported).toEqual([]);
+    expect(fragment.warnings).toEqual([]);
+  });
+
   test.each([
     ["vllm/benchmark_2025-05-13_04-55-27.json", 3.6, 200, "2025-05-13T04:56:48Z", "2025-05-13_04-55-27,model"],
     ["vllm/benchmark_2025-05-13_05-00-45.json", 5.5, 250, "2025-05-13T05:01:46Z", "2025-05-13_05-00-45,model"],
@@ -336,10 +361,20 @@ describe("vllmBenchServeParser: hand-made files", () => {
       expectPayloadFigures(point, raw);
       expect(point.mean_e2el_ms).toBeCloseTo(raw.mean_e2el_ms as number, 12);
       expect(point.sources?.p90_ttft_ms).toBe("p90_ttft_ms");
-      // p50 has a median already; p99.9 has no field.
+      // p50 is the median, which the line states too: reported as the same figure, not kept twice.
       expect(point.sources?.median_ttft_ms).toBe("median_ttft_ms");
       expect(Object.values(point.sources ?? {})).not.toContain("p50_ttft_ms");
-      expect(Object.values(point.sources ?? {}).some((source) => source.startsWith("p99.9"))).toBe(false);
+      expect(fragment.notImported).toContainEqual({
+        file: path,
+        field: `line ${index + 1}.p50_ttft_ms`,
+        value: raw.p50_ttft_ms,
+        reason: "the 50th percentile, which is the median: the point keeps it from median_ttft_ms",
+      });
+      // p99.9 has no field of its own: it is in `percentiles`, with its source.
+      for (const metric of ["ttft", "tpot", "itl", "e2el"] as const) {
+        expect(point.percentiles?.[metric]).toEqual({ "p99.9": raw[`p99.9_${metric}_ms`] });
+        expect(point.sources?.[`percentiles.${metric}.p99.9`]).toBe(`p99.9_${metric}_ms`);
+      }
       expect(fragment.context.model).toBe("Qwen/Qwen3-8B");
       expect(fragment.context.engine).toBeUndefined();
       expect(fragment.context.metadata?.gpu).toBe("H100 80GB");
@@ -444,6 +479,76 @@ describe("vllmBenchServeParser: traps, inline", () => {
     const point = onlyPoint(only(vllmBenchServeParser.parse(inline({ ...rest, p50_ttft_ms: 54.5 }))));
     expect(point.median_ttft_ms).toBe(54.5);
     expect(point.sources?.median_ttft_ms).toBe("p50_ttft_ms");
+  });
+
+  it("keeps every percentile --metric-percentiles asked for, 20 per metric at most (the highest), the rest reported", () => {
+    // --metric-percentiles 1,2,…,30,99.9: 31 percentiles of TTFT, none of them the median, p90, p95 or p99.
+    const extra: Json = {};
+    for (let p = 1; p <= 30; p += 1) extra[`p${p}_ttft_ms`] = p * 10;
+    extra["p99.9_ttft_ms"] = 999;
+    extra.p25_tpot_ms = 9.5;
+    const fragment = only(vllmBenchServeParser.parse(inline({ ...base, ...extra })));
+    const point = onlyPoint(fragment);
+    const ttft = point.percentiles?.ttft ?? {};
+    // The 20 highest: p99.9 and p12 … p30.
+    expect(Object.keys(ttft)).toHaveLength(20);
+    expect(ttft["p99.9"]).toBe(999);
+    expect(ttft.p30).toBe(300);
+    expect(ttft.p12).toBe(120);
+    expect(ttft.p11).toBeUndefined();
+    expect(point.percentiles?.tpot).toEqual({ p25: 9.5 });
+    expect(point.sources?.["percentiles.ttft.p12"]).toBe("p12_ttft_ms");
+    const refused = fragment.notImported?.filter((entry) => /^p\d+_ttft_ms$/.test(entry.field)) ?? [];
+    expect(refused.map((entry) => entry.field).sort()).toEqual(
+      Array.from({ length: 11 }, (_, index) => `p${index + 1}_ttft_ms`).sort(),
+    );
+    expect(refused[0]?.reason).toBe(
+      "one of the 31 percentiles of TTFT the file states besides the median, p90, p95 and p99: a point keeps 20 (the highest, from p12 up)",
+    );
+  });
+
+  it("reports a percentile servebench cannot name exactly, and reads a look-alike's percentile in seconds", () => {
+    const fragment = only(
+      vllmBenchServeParser.parse(inline({ ...base, "p99.9999_ttft_ms": 812, "p99.9_ttft": 0.75, p99_ttft: 0.734 })),
+    );
+    const point = onlyPoint(fragment);
+    expect(point.percentiles?.ttft).toEqual({ "p99.9": 750 });
+    expect(point.sources?.["percentiles.ttft.p99.9"]).toBe("p99.9_ttft");
+    expect(fragment.warnings).toEqual([
+      "inline.json: p99.9_ttft has no _ms in the name: read as seconds (the modified benchmark_serving.py that writes such keys states them in s) and stored in ms.",
+    ]);
+    // p99_ttft beside p99_ttft_ms: the _ms key wins, the other is the same statistic again.
+    expect(point.p99_ttft_ms).toBe(base.p99_ttft_ms);
+    expect(fragment.notImported).toContainEqual({
+      file: "inline.json",
+      field: "p99_ttft",
+      value: 0.734,
+      reason:
+        "the same statistic as p99_ttft_ms, which the point keeps (files that write it without _ms state it in seconds)",
+    });
+    expect(fragment.notImported).toContainEqual({
+      file: "inline.json",
+      field: "p99.9999_ttft_ms",
+      value: 812,
+      reason:
+        "the 99.9999th percentile: servebench names percentiles with at most three decimals (p99.999), so it cannot hold this one exactly",
+    });
+  });
+
+  it("refuses TPOT's extra percentiles with TPOT when the server sent no usage (0 output tokens counted)", () => {
+    const noUsage = json("vllm/hand-made-no-usage-streamed.json");
+    const fragment = only(
+      vllmBenchServeParser.parse(inline({ ...noUsage, "p99.9_tpot_ms": 0, "p99.9_ttft_ms": 96.5 }, "no-usage.json")),
+    );
+    const point = onlyPoint(fragment);
+    expect(point.percentiles).toEqual({ ttft: { "p99.9": 96.5 } });
+    expect(point.sources?.["percentiles.tpot.p99.9"]).toBeUndefined();
+    expect(fragment.notImported).toContainEqual({
+      file: "no-usage.json",
+      field: "p99.9_tpot_ms",
+      value: 0,
+      reason: "0 output tokens were counted although the requests streamed tokens: not a measurement",
+    });
   });
 
   it("keeps both the concurrency cap and the request rate", () => {
