@@ -6,8 +6,9 @@ import { randomBytes } from "node:crypto";
 import { COMPARE_STATS, type CompareStat } from "@/lib/analysis/comparison";
 import { DEFAULT_SLO_STAT } from "@/lib/analysis/slo";
 import { db } from "@/lib/db/client";
+import { isUniqueViolation } from "@/lib/db/errors";
 import { notFoundError } from "@/lib/errors";
-import { Prisma } from "@/lib/generated/prisma/client";
+import type { Prisma } from "@/lib/generated/prisma/client";
 
 /** Short, URL-safe and unguessable: 48 random bits in 8 base64url characters. */
 export function newSlug(): string {
@@ -101,10 +102,6 @@ function rowToComparison(row: ComparisonRow): SavedComparison {
     at_user: numberOrNull(view.atUser),
     created_at: row.createdAt.toISOString(),
   };
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
 }
 
 export interface CreateComparisonOptions {

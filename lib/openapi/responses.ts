@@ -349,14 +349,22 @@ export const RestoreReportSchema = z
   .strictObject({
     runs: LineCountsSchema,
     comparisons: LineCountsSchema,
-    unreadable: z.number().int().describe("Lines that are neither a run nor a saved comparison."),
+    series: LineCountsSchema,
+    unreadable: z.number().int().describe("Lines that are neither a run, a saved comparison nor a series."),
     lines: z.array(
       z.strictObject({
         line: z.number().int(),
-        kind: z.enum(["run", "comparison", "unknown"]),
-        id: z.string().optional().describe("The run's id or the comparison's slug, when the line names one."),
+        kind: z.enum(["run", "comparison", "series", "unknown"]),
+        id: z
+          .string()
+          .optional()
+          .describe("The run's id, the comparison's slug or the series' id, when the line names one."),
         status: z.enum(["stored", "already_present", "refused"]),
         error: RestoreErrorSchema.optional(),
+        notes: z
+          .array(z.string())
+          .optional()
+          .describe("What of a stored series line could not be kept (a change or annotation whose run is not here)."),
       }),
     ),
   })

@@ -1,8 +1,10 @@
 /**
  * Every database access for runs. Pages and route handlers call these functions; nothing else touches Prisma.
  */
+
 import { randomBytes } from "node:crypto";
 import { db, provider } from "@/lib/db/client";
+import { isUniqueViolation } from "@/lib/db/errors";
 import { notFoundError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { newSeriesId, seriesIdentity } from "@/lib/series/key";
@@ -278,10 +280,6 @@ export interface StoredRunRef {
 
 /** Ids a restored run may keep: what servebench makes (12 base64url characters) and similar ids from elsewhere. */
 const RESTORABLE_ID = /^[A-Za-z0-9_-]{6,64}$/;
-
-function isUniqueViolation(error: unknown): boolean {
-  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2002";
-}
 
 async function storeRunsOnce(entries: readonly RunToStore[]): Promise<StoredRunRef[]> {
   const hashed = entries.map((entry) => ({ ...entry, hash: contentHash(entry.document) }));

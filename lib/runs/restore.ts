@@ -13,6 +13,7 @@ import {
 } from "@/lib/comparisons/schema";
 import { AppError } from "@/lib/errors";
 import { decodeUtf8, parseWriteJson } from "@/lib/http/body";
+import { type ExportedSeries, exportedSeriesOf, SERIES_FORMAT } from "@/lib/series/export-schema";
 import { normalizeRunDocument, validationError } from "./normalize";
 import { RUN_FORMAT } from "./schema";
 
@@ -46,7 +47,8 @@ export type RestoreLine =
       documentJson: string;
     }
   | { line: number; kind: "comparison"; comparison: ExportedComparison }
-  | { line: number; kind: "run" | "comparison" | "unknown"; id?: string; error: RestoreError };
+  | { line: number; kind: "series"; series: ExportedSeries }
+  | { line: number; kind: "run" | "comparison" | "series" | "unknown"; id?: string; error: RestoreError };
 
 function errorOf(error: unknown): RestoreError {
   if (error instanceof AppError) {
@@ -115,6 +117,13 @@ function readLine(text: string, line: number): RestoreLine {
       return { line, kind: "comparison", ...(id ? { id } : {}), error: errorOf(error) };
     }
   }
+  if (record.format === SERIES_FORMAT) {
+    try {
+      return { line, kind: "series", series: exportedSeriesOf(record) };
+    } catch (error) {
+      return { line, kind: "series", ...(id ? { id } : {}), error: errorOf(error) };
+    }
+  }
   if (record.format !== RUN_FORMAT) {
     const format = typeof record.format === "string" ? `"${record.format.slice(0, 60)}"` : "none";
     return {
@@ -123,7 +132,7 @@ function readLine(text: string, line: number): RestoreLine {
       ...(id ? { id } : {}),
       error: {
         code: "unsupported_format",
-        message: `Line ${line} is neither a run (${RUN_FORMAT}) nor a saved comparison (${COMPARISON_FORMAT}); its format is ${format}.`,
+        message: `Line ${line} is neither a run (${RUN_FORMAT}), a saved comparison (${COMPARISON_FORMAT}) nor a series (${SERIES_FORMAT}); its format is ${format}.`,
       },
     };
   }

@@ -9,6 +9,7 @@
  */
 import { type ConfigChange, diffConfigs } from "@/lib/analysis/config-diff";
 import { db } from "@/lib/db/client";
+import { isUniqueViolation } from "@/lib/db/errors";
 import { AppError, notFoundError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { RunDocument } from "@/lib/runs/normalize";
@@ -37,10 +38,6 @@ export const PAGE_MAX_RUNS = 2_000;
 
 export type SeriesStatus = "ok" | "suspicious" | "regression" | "insufficient";
 export type Verdict = "regression" | "suspicious" | "improvement" | "ok" | "insufficient";
-
-function isUniqueViolation(error: unknown): boolean {
-  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2002";
-}
 
 function parseJson<T>(text: string | null): T | undefined {
   return text === null ? undefined : (JSON.parse(text) as T);

@@ -35,7 +35,8 @@ export const AlertListQuerySchema = z.strictObject({
   per_page: z.coerce.number().int().min(1).max(100).default(50),
 });
 
-const note = z
+/** A note on an alert or an annotation: plain text, no control characters but line breaks and tabs. */
+export const NoteSchema = z
   .string()
   .max(2_000)
   .refine(
@@ -47,7 +48,7 @@ const note = z
 export const AlertPatchSchema = z
   .strictObject({
     status: z.enum(ALERT_STATUSES).optional(),
-    note: note.nullable().optional(),
+    note: NoteSchema.nullable().optional(),
   })
   .refine((patch) => patch.status !== undefined || patch.note !== undefined, {
     message: "send status, note or both",
@@ -68,7 +69,7 @@ export const AnnotationCreateSchema = z
       .min(1)
       .max(64)
       .describe("The run where the baseline restarts (it and the runs after it form the new baseline)."),
-    note: note.nullable().optional(),
+    note: NoteSchema.nullable().optional(),
   })
   .describe("Mark an expected change (an intended upgrade, a new machine): the baseline restarts at this run.");
 

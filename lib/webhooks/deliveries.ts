@@ -10,6 +10,7 @@
  * upload or alerts page, and every 30 s while the process has deliveries pending.
  */
 import { db } from "@/lib/db/client";
+import { isUniqueViolation } from "@/lib/db/errors";
 import { env } from "@/lib/env";
 import type { WebhookPayload } from "./payload";
 
@@ -17,10 +18,6 @@ export const MAX_ATTEMPTS = 6;
 const TIMEOUT_MS = 10_000;
 const LEASE_MS = 60_000;
 const SWEEP_MS = 30_000;
-
-function isUniqueViolation(error: unknown): boolean {
-  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2002";
-}
 
 export function webhookUrls(): string[] {
   return env().SERVEBENCH_WEBHOOK_URLS;

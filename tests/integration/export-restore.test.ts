@@ -217,7 +217,7 @@ describe("export and restore", () => {
         error: {
           code: "unsupported_format",
           message:
-            'Line 202 is neither a run (servebench/v1) nor a saved comparison (servebench/comparison-v1); its format is "servebench/v2".',
+            'Line 202 is neither a run (servebench/v1), a saved comparison (servebench/comparison-v1) nor a series (servebench/series-v1); its format is "servebench/v2".',
         },
       },
     ]);

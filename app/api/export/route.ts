@@ -2,22 +2,28 @@ import { allComparisons } from "@/lib/comparisons/queries";
 import { apiRoute, methodsNotAllowed } from "@/lib/http/route";
 import { allRunDocuments } from "@/lib/runs/queries";
 import { COMPARISON_FORMAT } from "@/lib/runs/restore";
+import { allSeriesExports } from "@/lib/series/export";
 
 export const dynamic = "force-dynamic";
 
-/** Every stored record as one export line: the runs first, then the saved comparisons that name them. */
+/**
+ * Every stored record as one export line: the runs first, then the saved comparisons that name them, then the
+ * series someone set, annotated or handled an alert of (the others come back from their runs alone).
+ */
 async function* exportLines(): AsyncGenerator<string> {
   for await (const run of allRunDocuments()) yield JSON.stringify(run);
   for await (const comparison of allComparisons()) {
     const { url: _url, ...saved } = comparison;
     yield JSON.stringify({ format: COMPARISON_FORMAT, ...saved });
   }
+  for await (const series of allSeriesExports()) yield JSON.stringify(series);
 }
 
 /**
  * Everything servebench stores, as JSON lines, streamed: every run as its servebench/v1 document (with its id
- * and upload time), then every saved comparison (format servebench/comparison-v1, with its slug). POST
- * /api/restore restores the file into any servebench, line by line, keeping ids, upload times and slugs.
+ * and upload time), then every saved comparison (format servebench/comparison-v1, with its slug), then the series
+ * a team set or decided something about (format servebench/series-v1). POST /api/restore restores the file into
+ * any servebench, line by line, keeping ids, upload times and slugs.
  */
 export const GET = apiRoute(async () => {
   const encoder = new TextEncoder();

@@ -8,6 +8,7 @@ import { apiRoute, methodsNotAllowed } from "@/lib/http/route";
 import { restoreRuns } from "@/lib/runs/queries";
 import { buildRestoreReport } from "@/lib/runs/restore-report";
 import { outcomeError, runUploadTask } from "@/lib/runs/upload-pool";
+import { applyRestoredSeriesState, createRestoredSeries, type SeriesToRestore } from "@/lib/series/export";
 
 export const dynamic = "force-dynamic";
 
@@ -53,7 +54,8 @@ async function exportFile(request: Request): Promise<{ name: string; bytes: Uint
 
 /**
  * Restore an export (GET /api/export) line by line: every valid line is stored (runs under their ids, saved
- * comparisons under their slugs), every other line is reported with its reason, and the answer is 200 with
+ * comparisons under their slugs, series under theirs with their settings, annotations and alert statuses; the
+ * restored runs' series are judged), every other line is reported with its reason, and the answer is 200 with
  * one entry per line. See docs/api.md.
  */
 export const POST = apiRoute(async (request) => {
@@ -62,6 +64,11 @@ export const POST = apiRoute(async (request) => {
   const outcome = await runUploadTask({ kind: "restore", name: file.name, bytes: file.bytes });
   if (!outcome.ok) throw outcomeError(outcome);
   if (outcome.kind !== "restore") throw new Error(`upload worker answered ${outcome.kind} to a restore`);
+  // A series before its runs (they join it under its old id), its annotations and alert statuses after them.
+  const seriesLines: SeriesToRestore[] = outcome.lines.flatMap((line) =>
+    line.kind === "series" && "series" in line ? [{ line: line.line, series: line.series }] : [],
+  );
+  const series = await createRestoredSeries(seriesLines);
   const runs = await restoreRuns(
     outcome.lines.flatMap((line) =>
       line.kind === "run" && "documentJson" in line
@@ -81,7 +88,12 @@ export const POST = apiRoute(async (request) => {
       line.kind === "comparison" && "comparison" in line ? [{ line: line.line, comparison: line.comparison }] : [],
     ),
   );
-  return NextResponse.json(buildRestoreReport(outcome.lines, runs, comparisons));
+  await applyRestoredSeriesState(
+    seriesLines,
+    series,
+    runs.flatMap((run) => (run.status === "stored" ? [run.id] : [])),
+  );
+  return NextResponse.json(buildRestoreReport(outcome.lines, runs, comparisons, series));
 });
 
 // The methods this address does not take: 405 with a body that says which it does.
