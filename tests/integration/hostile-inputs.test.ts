@@ -216,7 +216,8 @@ describe("hostile and broken uploads", () => {
     expect(CASES.length).toBeGreaterThanOrEqual(40);
   });
 
-  test.each(CASES)("%s → %i %s, nothing stored", async (_label, request, status, code) => {
+  const named = CASES.map(([label, request, status, code]) => ({ label, request, status, code }));
+  test.each(named)("$label → $status $code, nothing stored", async ({ request, status, code }) => {
     const before = await counts();
     const response = await postRun(request(), noContext);
     const body = (await response.json()) as { error?: { code: string; message: string } };
