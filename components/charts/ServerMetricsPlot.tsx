@@ -6,6 +6,7 @@
  */
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import {
+  panelYTicks,
   type ServerMetricsChartData,
   type ServerMetricsRow,
   type ServerPanel,
@@ -86,6 +87,7 @@ export function ServerMetricsPanelPlot({
   const colorOf = (field: string) =>
     data.series.find((series) => field.startsWith(`${series.key}__`))?.color ?? "#2563eb";
   const xLabel = (x: number) => levelAt.get(x) ?? formatNumber(x);
+  const yAxis = panelYTicks(panel, data.rows);
   return (
     <ResponsiveContainer width="100%" height={height}>
       <LineChart data={data.rows} syncId={syncId} margin={{ top: 8, right: 16, bottom: 4, left: 4 }}>
@@ -105,7 +107,9 @@ export function ServerMetricsPanelPlot({
           stroke="currentColor"
           width={52}
           tickFormatter={(value: number) => formatNumber(value)}
-          domain={panel.unit === "%" ? [0, 100] : [0, "auto"]}
+          domain={yAxis.domain}
+          ticks={yAxis.ticks}
+          interval={0}
         />
         <Tooltip
           labelFormatter={(x) => xLabel(Number(x))}

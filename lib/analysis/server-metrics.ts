@@ -8,7 +8,7 @@
 import { formatLoadLevel, formatNumber } from "@/lib/format";
 import type { LatencyKey, RequestDetail, ResultPoint, ServerMetricField } from "@/lib/runs/schema";
 import { percentileOfSorted } from "@/lib/stats";
-import { type LoadAxis, type LoadDomain, loadDomain } from "./axis";
+import { type LoadAxis, type LoadDomain, loadDomain, niceStep } from "./axis";
 import { assignRunColors, RUN_COLORS } from "./colors";
 import { levelOf } from "./levels";
 import type { CompareStat } from "./lines";
@@ -474,4 +474,31 @@ export function serverMetricRows(
     }
   }
   return rows;
+}
+
+/**
+ * A panel's y axis: from 0 to a round top with round steps (1, 2, 2.5 or 5 times a power of ten), as the client
+ * charts have. Shares always run 0–100%; counts of requests step by whole requests (a mean of 3.2 waiting
+ * still reads against 0, 1, 2, 3, 4).
+ */
+export function panelYTicks(
+  panel: ServerPanel,
+  rows: readonly ServerMetricsRow[],
+): { domain: [number, number]; ticks: number[] } {
+  if (panel.unit === "%") return { domain: [0, 100], ticks: [0, 25, 50, 75, 100] };
+  let max = 0;
+  for (const row of rows) {
+    for (const line of panel.lines) {
+      const value = row[line.field];
+      if (typeof value === "number" && Number.isFinite(value) && value > max) max = value;
+    }
+  }
+  // A little room above the highest point; a panel with nothing above 0 reads against 0–1.
+  const span = max > 0 ? max * 1.05 : 1;
+  let step = niceStep(span);
+  if (panel.unit === "requests") step = step < 1 ? 1 : Math.floor(step);
+  const top = Math.max(step, Math.ceil(span / step - 1e-9) * step);
+  const ticks: number[] = [];
+  for (let tick = 0; tick <= top + step / 2; tick += step) ticks.push(Number(tick.toPrecision(12)));
+  return { domain: [0, ticks[ticks.length - 1]!], ticks };
 }

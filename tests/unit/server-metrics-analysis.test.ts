@@ -9,6 +9,7 @@ import {
   hasRequestDetail,
   hasServerMetrics,
   latencyDistributions,
+  panelYTicks,
   rowField,
   serverMetricRows,
   serverMetricsChart,
@@ -208,5 +209,30 @@ describe("serverMetricRows", () => {
       },
     ]);
     expect(rows.find((row) => row.metric === "server_preemptions")).toMatchObject({ unit: "requests", value: 4 });
+  });
+});
+
+describe("panelYTicks", () => {
+  const panel = (unit: string) => ({
+    id: "waiting" as const,
+    title: "Waiting requests",
+    unit,
+    lines: [{ field: "s0__mean", label: "mean", kind: "mean", dashed: false }],
+  });
+  const rows = (...values: (number | null)[]) =>
+    values.map((value, index) => ({ x: index, level: `C=${index}`, s0__mean: value }));
+
+  it("steps counts of requests by whole requests from 0 to a round top", () => {
+    expect(panelYTicks(panel("requests"), rows(3.2, null))).toEqual({ domain: [0, 4], ticks: [0, 1, 2, 3, 4] });
+    expect(panelYTicks(panel("requests"), rows(0.4))).toEqual({ domain: [0, 1], ticks: [0, 1] });
+    expect(panelYTicks(panel("requests"), rows(230))).toEqual({ domain: [0, 300], ticks: [0, 100, 200, 300] });
+  });
+
+  it("gives milliseconds round steps, shares 0–100%, and an empty panel an axis of 0–1", () => {
+    expect(panelYTicks(panel("ms"), rows(212))).toEqual({ domain: [0, 300], ticks: [0, 100, 200, 300] });
+    expect(panelYTicks(panel("ms"), rows(180))).toEqual({ domain: [0, 200], ticks: [0, 50, 100, 150, 200] });
+    expect(panelYTicks(panel("ms"), rows(0.7))).toEqual({ domain: [0, 0.8], ticks: [0, 0.2, 0.4, 0.6, 0.8] });
+    expect(panelYTicks(panel("%"), rows(41))).toEqual({ domain: [0, 100], ticks: [0, 25, 50, 75, 100] });
+    expect(panelYTicks(panel("ms"), rows(null))).toEqual({ domain: [0, 1], ticks: [0, 0.25, 0.5, 0.75, 1] });
   });
 });
