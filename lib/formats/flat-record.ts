@@ -54,3 +54,24 @@ export function setFigure(
 ): void {
   builder.set(field, figure(record, key, where, warnings), key, unit);
 }
+
+/**
+ * The load level of a result object: `max_concurrency` (a number or numeric text; null or absent when the run
+ * was paced by rate alone) and `request_rate` (a number or "inf"), both as both tools write them.
+ */
+export function setLoadLevel(builder: PointBuilder, record: Json, where: Where): void {
+  const concurrency = record.max_concurrency;
+  if (
+    concurrency !== undefined &&
+    concurrency !== null &&
+    typeof concurrency !== "number" &&
+    typeof concurrency !== "string"
+  ) {
+    throw new FormatError(
+      `${where.path}max_concurrency`,
+      `max_concurrency must be a number or null, found ${describeValue(concurrency)}`,
+    );
+  }
+  builder.concurrency(concurrency, "max_concurrency");
+  builder.requestRate(record.request_rate, "request_rate");
+}

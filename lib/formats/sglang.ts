@@ -10,7 +10,7 @@
  */
 import type { FlagValue, Hardware, Speculative, Workload } from "@/lib/runs/schema";
 import { asRecord, PointBuilder, type PointField, toConcurrency, toCount, toNumber } from "./common";
-import { describeValue, figure, type Json, setFigure, type Where } from "./flat-record";
+import { describeValue, figure, type Json, setFigure, setLoadLevel, type Where } from "./flat-record";
 import { FormatError, type FormatParser, type Fragment, type RunContext, type SourceFile } from "./types";
 
 type Metadata = Record<string, string | number | boolean>;
@@ -266,19 +266,7 @@ function servingFragment(file: SourceFile, record: Json, where: Where, part: str
   const warnings: string[] = [];
   const builder = new PointBuilder(where.label);
   const concurrency = record.max_concurrency;
-  if (
-    concurrency !== undefined &&
-    concurrency !== null &&
-    typeof concurrency !== "number" &&
-    typeof concurrency !== "string"
-  ) {
-    throw new FormatError(
-      `${where.path}max_concurrency`,
-      `max_concurrency must be a number or null, found ${describeValue(concurrency)}`,
-    );
-  }
-  builder.concurrency(concurrency, "max_concurrency");
-  builder.requestRate(record.request_rate, "request_rate");
+  setLoadLevel(builder, record, where);
   const context = servingContext(record);
   if (!builder.has("concurrency") && !builder.has("request_rate")) {
     if (record.request_rate === "trace") {

@@ -8,7 +8,7 @@
  */
 import type { FlagValue, ResultPoint, Speculative, Workload } from "@/lib/runs/schema";
 import { asRecord, compactDateToIso, PointBuilder, type PointField, requestRate, toCount, toNumber } from "./common";
-import { describeValue, figure, type Json, setFigure, type Where } from "./flat-record";
+import { describeValue, figure, type Json, setFigure, setLoadLevel, type Where } from "./flat-record";
 import { REASONS } from "./report";
 import {
   FormatError,
@@ -280,19 +280,7 @@ function refuseUncountedTokens(
 function buildPoint(record: Json, where: Where, warnings: string[], report: NotImported[] = [], file = "") {
   const builder = new PointBuilder(where.label);
   const concurrency = record.max_concurrency;
-  if (
-    concurrency !== undefined &&
-    concurrency !== null &&
-    typeof concurrency !== "number" &&
-    typeof concurrency !== "string"
-  ) {
-    throw new FormatError(
-      `${where.path}max_concurrency`,
-      `max_concurrency must be a number or null, found ${describeValue(concurrency)}`,
-    );
-  }
-  builder.concurrency(concurrency, "max_concurrency");
-  builder.requestRate(record.request_rate, "request_rate");
+  setLoadLevel(builder, record, where);
   if (!builder.has("concurrency") && !builder.has("request_rate")) {
     throw new FormatError(
       `${where.path}request_rate`,
