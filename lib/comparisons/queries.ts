@@ -9,6 +9,7 @@ import { db } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
 import { notFoundError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import type { StoredComparisonView } from "./schema";
 
 /** Short, URL-safe and unguessable: 48 random bits in 8 base64url characters. */
 export function newSlug(): string {
@@ -19,44 +20,20 @@ export function comparisonUrl(slug: string): string {
   return `/c/${slug}`;
 }
 
+/** What a save stores: the view and its title. */
+export interface NewComparison extends StoredComparisonView {
+  title: string;
+}
+
 /** A saved comparison as the API answers it. */
-export interface SavedComparison {
+export interface SavedComparison extends NewComparison {
   slug: string;
   url: string;
-  title: string;
-  notes: string | null;
-  /** Run ids in the order they are compared. */
-  runs: string[];
-  /** The baseline run; null means the first run. */
-  baseline: string | null;
-  /** Null: the page's default (from the repeats' spread, else ±3%). */
-  noise: number | null;
-  hide: string[];
-  stat: CompareStat;
-  log_y: boolean;
-  slo: { ttft_ms: number | null; tpot_ms: number | null; stat: CompareStat };
-  /** `$/GPU-hour` prices as the page's `price` parameter writes them; empty for none. */
-  price: string;
-  at_user: number | null;
   created_at: string;
 }
 
 /** The list's entries: what the /comparisons page and GET /api/comparisons show of each. */
 export type SavedComparisonSummary = Pick<SavedComparison, "slug" | "url" | "title" | "notes" | "runs" | "created_at">;
-
-export interface NewComparison {
-  title: string;
-  notes: string | null;
-  runs: string[];
-  baseline: string | null;
-  noise: number | null;
-  hide: string[];
-  stat: CompareStat;
-  log_y: boolean;
-  slo: { ttft_ms: number | null; tpot_ms: number | null; stat: CompareStat };
-  price: string;
-  at_user: number | null;
-}
 
 type ComparisonRow = Prisma.ComparisonGetPayload<object>;
 
