@@ -11,7 +11,7 @@ import { type ConfigChange, diffConfigs } from "@/lib/analysis/config-diff";
 import { db } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
 import { AppError, notFoundError } from "@/lib/errors";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 import type { RunDocument } from "@/lib/runs/normalize";
 import type { Flags, ResultPoint } from "@/lib/runs/schema";
 import { enqueueDeliveries } from "@/lib/webhooks/deliveries";
@@ -78,20 +78,16 @@ export interface SeriesRun extends RepeatableRun {
   row: RunRow;
 }
 
-const POINT_SELECT = {
-  runId: true,
-  concurrency: true,
-  request_rate: true,
-  request_rate_infinite: true,
-  ...Object.fromEntries(LEVEL_FIGURES.map((figure) => [figure, true])),
-} as Prisma.ResultPointSelect;
+/** The columns of a point the series reads at its level, quoted for SQL (names from a constant list). */
+const POINT_COLUMNS_SQL = Prisma.raw(LEVEL_FIGURES.map((figure) => `p."${figure}"`).join(", "));
 
-function levelWhere(levelKey: string): Prisma.ResultPointWhereInput | null {
+/** The condition that picks a load level's points (`p` is ResultPoint); null for a key that is not a level. */
+function levelCondition(levelKey: string): Prisma.Sql | null {
   const level = levelFromKey(levelKey);
   if (!level) return null;
-  if (level.concurrency !== null) return { concurrency: level.concurrency };
-  if (level.request_rate === "inf") return { concurrency: null, request_rate_infinite: true };
-  return { concurrency: null, request_rate: level.request_rate };
+  if (level.concurrency !== null) return Prisma.sql`p."concurrency" = ${level.concurrency}`;
+  if (level.request_rate === "inf") return Prisma.sql`p."concurrency" IS NULL AND p."request_rate_infinite" = TRUE`;
+  return Prisma.sql`p."concurrency" IS NULL AND p."request_rate" = ${level.request_rate}`;
 }
 
 function levelKeyOfRow(row: {
@@ -103,19 +99,89 @@ function levelKeyOfRow(row: {
   return row.request_rate_infinite ? "r:inf" : `r:${row.request_rate}`;
 }
 
+/**
+ * Run ids per statement. A series page reads up to 2,000 runs; SQLite binds up to 32,766 parameters in one
+ * statement and PostgreSQL 65,535, so a page is one statement. Prisma's own query builder stops at 999 on
+ * SQLite (its groupBy over a page of 1,000 runs fails outright; its findMany splits the list, at ~10 ms for a
+ * page), so the points of a series are read with raw SQL, in the subset both databases share.
+ */
+const IDS_PER_QUERY = 2_000;
+
+function inChunks<T>(items: readonly T[]): T[][] {
+  const chunks: T[][] = [];
+  for (let start = 0; start < items.length; start += IDS_PER_QUERY)
+    chunks.push(items.slice(start, start + IDS_PER_QUERY));
+  return chunks;
+}
+
+/** A number as either database's driver returns it (SQLite counts may come back as bigint). */
+function numberOf(value: unknown): number | null {
+  if (typeof value === "bigint") return Number(value);
+  return typeof value === "number" ? value : null;
+}
+
+interface LevelCountRow {
+  concurrency: number | bigint | null;
+  request_rate: number | null;
+  /** A boolean on PostgreSQL, 0 or 1 on SQLite. */
+  request_rate_infinite: boolean | number | bigint;
+  points: number | bigint;
+}
+
 /** The load levels of these runs, most common first; on a tie the higher concurrency (or rate) first. */
 async function levelsOf(runIds: readonly string[]): Promise<{ key: string; runs: number }[]> {
   if (runIds.length === 0) return [];
-  const groups = await db().resultPoint.groupBy({
-    by: ["concurrency", "request_rate", "request_rate_infinite"],
-    where: { runId: { in: [...runIds] } },
-    _count: { _all: true },
-  });
-  const order = (row: (typeof groups)[number]) =>
-    row.concurrency !== null ? row.concurrency : row.request_rate_infinite ? Infinity : (row.request_rate ?? 0);
-  return groups
-    .sort((a, b) => b._count._all - a._count._all || order(b) - order(a))
-    .map((row) => ({ key: levelKeyOfRow(row), runs: row._count._all }));
+  const parts = await Promise.all(
+    inChunks(runIds).map(
+      (chunk) => db().$queryRaw<LevelCountRow[]>`
+        SELECT p."concurrency", p."request_rate", p."request_rate_infinite", count(*) AS "points"
+        FROM "ResultPoint" p
+        WHERE p."runId" IN (${Prisma.join(chunk)})
+        GROUP BY p."concurrency", p."request_rate", p."request_rate_infinite"`,
+    ),
+  );
+  const byKey = new Map<string, { key: string; runs: number; order: number }>();
+  for (const raw of parts.flat()) {
+    const row = {
+      concurrency: numberOf(raw.concurrency),
+      request_rate: numberOf(raw.request_rate),
+      request_rate_infinite: raw.request_rate_infinite === true || Number(raw.request_rate_infinite) === 1,
+    };
+    const key = levelKeyOfRow(row);
+    const order =
+      row.concurrency !== null ? row.concurrency : row.request_rate_infinite ? Infinity : (row.request_rate ?? 0);
+    const level = byKey.get(key) ?? { key, runs: 0, order };
+    level.runs += numberOf(raw.points) ?? 0;
+    byKey.set(key, level);
+  }
+  return [...byKey.values()]
+    .sort((a, b) => b.runs - a.runs || b.order - a.order)
+    .map(({ key, runs }) => ({ key, runs }));
+}
+
+/** Each run's figures at one load level (the point stored last, where a run has several there). */
+async function pointsAt(runIds: readonly string[], levelKey: string): Promise<Map<string, Partial<ResultPoint>>> {
+  const condition = levelCondition(levelKey);
+  const byRun = new Map<string, Partial<ResultPoint>>();
+  if (!condition || runIds.length === 0) return byRun;
+  const parts = await Promise.all(
+    inChunks(runIds).map(
+      (chunk) => db().$queryRaw<(Record<string, unknown> & { runId: string })[]>`
+        SELECT p."runId", ${POINT_COLUMNS_SQL}
+        FROM "ResultPoint" p
+        WHERE p."runId" IN (${Prisma.join(chunk)}) AND ${condition}
+        ORDER BY p."runId", p."position"`,
+    ),
+  );
+  for (const point of parts.flat()) {
+    const figures: Partial<ResultPoint> = {};
+    for (const figure of LEVEL_FIGURES) {
+      const value = numberOf(point[figure]);
+      if (value !== null) figures[figure] = value;
+    }
+    byRun.set(point.runId, figures);
+  }
+  return byRun;
 }
 
 interface LoadedSeries {
@@ -127,11 +193,11 @@ interface LoadedSeries {
   resetRunIds: Set<string>;
 }
 
-async function loadSeries(seriesId: string, take: number): Promise<LoadedSeries> {
-  const row = await db().series.findUnique({ where: { id: seriesId } });
-  if (!row) throw notFoundError(`Series "${seriesId}"`);
-  const settings = resolveSettings(row.settingsJson);
-  const [runRows, annotations] = await Promise.all([
+/** The newest `take` runs of a series with their figures at its level, or at `viewLevel` when one is asked for. */
+async function loadSeries(seriesId: string, take: number, viewLevel?: string): Promise<LoadedSeries> {
+  // The series, its runs and its annotations together: one round trip to the database instead of two.
+  const [row, runRows, annotations] = await Promise.all([
+    db().series.findUnique({ where: { id: seriesId } }),
     db().run.findMany({
       where: { seriesId },
       select: RUN_SELECT,
@@ -140,24 +206,17 @@ async function loadSeries(seriesId: string, take: number): Promise<LoadedSeries>
     }),
     db().seriesAnnotation.findMany({ where: { seriesId }, select: { runId: true } }),
   ]);
+  if (!row) throw notFoundError(`Series "${seriesId}"`);
+  const own = resolveSettings(row.settingsJson);
   runRows.reverse();
   const ids = runRows.map((run) => run.id);
   const levels = await levelsOf(ids);
-  const level = settings.level ?? levels[0]?.key ?? null;
-  const where = level ? levelWhere(level) : null;
-  const pointRows =
-    where && ids.length > 0
-      ? await db().resultPoint.findMany({ where: { runId: { in: ids }, ...where }, select: POINT_SELECT })
-      : [];
-  const pointByRun = new Map<string, Partial<ResultPoint>>();
-  for (const point of pointRows as unknown as (Record<string, number | null> & { runId: string })[]) {
-    const figures: Partial<ResultPoint> = {};
-    for (const figure of LEVEL_FIGURES) {
-      const value = point[figure];
-      if (typeof value === "number") figures[figure] = value;
-    }
-    pointByRun.set(point.runId, figures);
-  }
+  const ownLevel = own.level ?? levels[0]?.key ?? null;
+  // A level chosen for viewing only: judged with the series' settings at that level, nothing stored.
+  const viewing = viewLevel !== undefined && levelFromKey(viewLevel) !== null && viewLevel !== ownLevel;
+  const settings = viewing ? resolveSettings(mergeSettings(row.settingsJson, { level: viewLevel })) : own;
+  const level = viewing ? viewLevel : ownLevel;
+  const pointByRun = level ? await pointsAt(ids, level) : new Map<string, Partial<ResultPoint>>();
   const runs = runRows.map(
     (run): SeriesRun => ({
       id: run.id,
@@ -283,7 +342,24 @@ function changeSummary(row: ChangeRow, seriesId: string): ChangeSummary {
   };
 }
 
-function configOf(row: RunRow) {
+type RunConfig = Parameters<typeof diffConfigs>[0];
+
+/**
+ * Each run's configuration parsed once: "what changed" compares every run with the one before it, so a series
+ * page of 1,000 runs would otherwise parse each run's JSON twice.
+ */
+const configs = new WeakMap<RunRow, RunConfig>();
+
+function configOf(row: RunRow): RunConfig {
+  let config = configs.get(row);
+  if (!config) {
+    config = parseConfig(row);
+    configs.set(row, config);
+  }
+  return config;
+}
+
+function parseConfig(row: RunRow): RunConfig {
   return {
     engine: row.engine,
     engine_version: row.engineVersion ?? undefined,
@@ -300,9 +376,27 @@ function configOf(row: RunRow) {
   };
 }
 
+/** The columns a run's configuration is read from: runs whose columns are equal have no configuration change. */
+const CONFIG_COLUMNS = [
+  "engine",
+  "engineVersion",
+  "model",
+  "gpu",
+  "gpuCount",
+  "gpuMemoryMib",
+  "flagsJson",
+  "envJson",
+  "workloadJson",
+  "speculativeJson",
+] as const satisfies readonly (keyof RunRow)[];
+
 /** "What changed" from one run of a series to the next: configuration, then commit and branch. */
 export function whatChanged(previous: RunRow, next: RunRow): string[] {
-  const lines = diffConfigs(configOf(previous), configOf(next)).map((change: ConfigChange) => change.text);
+  // Most nights run the configuration of the night before: nothing to parse and compare then.
+  const sameConfig = CONFIG_COLUMNS.every((column) => previous[column] === next[column]);
+  const lines = sameConfig
+    ? []
+    : diffConfigs(configOf(previous), configOf(next)).map((change: ConfigChange) => change.text);
   if (previous.gitCommit !== next.gitCommit && next.gitCommit) {
     lines.push(`commit: ${previous.gitCommit?.slice(0, 12) ?? "not set"} → ${next.gitCommit.slice(0, 12)}`);
   }
@@ -323,19 +417,48 @@ function seriesStatusOf(judgements: readonly MetricJudgement[]): SeriesStatus {
 }
 
 interface StoredChangeResult {
-  row: ChangeRow;
+  id: string;
   /** This judgement made it a regression (created as one, or flipped from suspicious). */
   newlyRegression: boolean;
 }
 
-async function storeChange(
-  seriesId: string,
-  metric: SeriesMetric,
-  change: DetectedChange,
-  now: Date,
-): Promise<StoredChangeResult> {
-  const where = { seriesId_metric_startGroup: { seriesId, metric: metric.key, startGroup: change.startGroup } };
-  const figures = {
+interface FoundChange {
+  metric: SeriesMetric;
+  change: DetectedChange;
+}
+
+const changeKey = (metric: string, startGroup: string) => `${metric}\n${startGroup}`;
+
+/**
+ * Store the changes one judgement found. The stored rows and their run links are read in two queries for all of
+ * them; a change is written only where it differs from its row (most of an upload's changes are the ones the
+ * previous upload stored, unchanged), and the writes of different changes go out together.
+ */
+async function storeChanges(seriesId: string, found: readonly FoundChange[], now: Date): Promise<StoredChangeResult[]> {
+  if (found.length === 0) return [];
+  const existing = await db().seriesChange.findMany({
+    where: { seriesId, startGroup: { in: [...new Set(found.map(({ change }) => change.startGroup))] } },
+  });
+  const rows = new Map(existing.map((row) => [changeKey(row.metric, row.startGroup), row]));
+  const links = new Map<string, Set<string>>(existing.map((row) => [row.id, new Set()]));
+  if (existing.length > 0) {
+    const linkRows = await db().seriesChangeRun.findMany({
+      where: { changeId: { in: existing.map((row) => row.id) } },
+      select: { changeId: true, runId: true },
+    });
+    for (const link of linkRows) links.get(link.changeId)?.add(link.runId);
+  }
+  return Promise.all(
+    found.map(({ metric, change }) => {
+      const row = rows.get(changeKey(metric.key, change.startGroup)) ?? null;
+      return storeChange(seriesId, metric, change, now, row, row ? (links.get(row.id) ?? null) : null);
+    }),
+  );
+}
+
+/** The figures of a stored change, as a judgement writes them. */
+function changeFigures(change: DetectedChange) {
+  return {
     startRunId: change.startRunId,
     lastRunId: change.lastRunId,
     direction: change.direction,
@@ -346,10 +469,31 @@ async function storeChange(
     pValue: change.p,
     violations: change.violations,
     active: change.active,
-    updatedAt: now,
   };
+}
+
+function sameFigures(row: ChangeRow, figures: ReturnType<typeof changeFigures>): boolean {
+  return (Object.keys(figures) as (keyof typeof figures)[]).every((key) => row[key] === figures[key]);
+}
+
+/**
+ * Store one change: create its row, or flip it from suspicious to a regression (or improvement), update its figures
+ * where they moved, and link exactly its runs. `known` and `knownLinks` are its row and links as read just before
+ * (null: not stored yet). `updatedAt` is when the figures last changed.
+ */
+async function storeChange(
+  seriesId: string,
+  metric: SeriesMetric,
+  change: DetectedChange,
+  now: Date,
+  known: ChangeRow | null,
+  knownLinks: ReadonlySet<string> | null,
+): Promise<StoredChangeResult> {
+  const where = { seriesId_metric_startGroup: { seriesId, metric: metric.key, startGroup: change.startGroup } };
+  const figures = changeFigures(change);
   let newlyRegression = false;
-  let row = await db().seriesChange.findUnique({ where });
+  let row = known;
+  let linked = knownLinks;
   if (!row) {
     try {
       row = await db().seriesChange.create({
@@ -362,12 +506,16 @@ async function storeChange(
           detectedAt: now,
           confirmedAt: change.kind === "suspicious" ? null : now,
           ...figures,
+          updatedAt: now,
         },
       });
       newlyRegression = change.kind === "regression";
+      linked = new Set();
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
+      // A concurrent judgement stored it first: its row and links are read now.
       row = await db().seriesChange.findUniqueOrThrow({ where });
+      linked = null;
     }
   }
   if (!newlyRegression) {
@@ -380,23 +528,26 @@ async function storeChange(
       });
       newlyRegression = flipped.count === 1 && change.kind === "regression";
     }
-    row = await db().seriesChange.update({ where: { id: row.id }, data: figures });
+    if (!sameFigures(row, figures)) {
+      await db().seriesChange.update({ where: { id: row.id }, data: { ...figures, updatedAt: now } });
+    }
   }
-  const linked = new Set(
-    (await db().seriesChangeRun.findMany({ where: { changeId: row.id }, select: { runId: true } })).map((r) => r.runId),
+  const changeId = row.id;
+  linked ??= new Set(
+    (await db().seriesChangeRun.findMany({ where: { changeId }, select: { runId: true } })).map((r) => r.runId),
   );
   const missing = change.runIds.filter((runId) => !linked.has(runId));
   const gone = [...linked].filter((runId) => !change.runIds.includes(runId));
   if (missing.length > 0) {
     try {
-      await db().seriesChangeRun.createMany({ data: missing.map((runId) => ({ changeId: row.id, runId })) });
+      await db().seriesChangeRun.createMany({ data: missing.map((runId) => ({ changeId, runId })) });
     } catch (error) {
       // A concurrent judgement linked them first.
       if (!isUniqueViolation(error)) throw error;
     }
   }
-  if (gone.length > 0) await db().seriesChangeRun.deleteMany({ where: { changeId: row.id, runId: { in: gone } } });
-  return { row, newlyRegression };
+  if (gone.length > 0) await db().seriesChangeRun.deleteMany({ where: { changeId, runId: { in: gone } } });
+  return { id: changeId, newlyRegression };
 }
 
 // Judgements of one series run one after another in this process, so the series' stored summary is that of
@@ -437,47 +588,36 @@ async function judgeNow(seriesId: string, options: JudgeOptions): Promise<Map<st
   const base = (options.baseUrl ?? "").replace(/\/+$/, "");
   const seriesUrl = `/series/${seriesId}`;
 
-  const storedIds = new Set<string>();
-  for (const judgement of judgements) {
-    for (const change of judgement.changes) {
-      const stored = await storeChange(seriesId, judgement.metric, change, now);
-      storedIds.add(stored.row.id);
-      const announce = stored.newlyRegression && change.active && change.runIds.some((runId) => uploaded.has(runId));
-      if (!announce) continue;
-      const runsById = new Map(loaded.runs.map((run) => [run.id, run]));
-      await enqueueDeliveries(
-        stored.row.id,
-        webhookPayload({
-          alert_id: stored.row.id,
-          series: { id: seriesId, name: loaded.row.name, url: `${base}${seriesUrl}` },
-          metric: {
-            key: judgement.metric.key,
-            label: judgement.metric.label,
-            unit: judgement.metric.unit,
-            better: judgement.metric.better,
-          },
-          before: change.before,
-          after: change.after,
-          change_pct: change.change_pct,
-          runs: change.runIds.map((runId) => ({
-            id: runId,
-            url: `${base}/runs/${runId}`,
-            name: runsById.get(runId)?.name ?? runId,
-            git_commit: runsById.get(runId)?.git_commit ?? null,
-          })),
-          url: `${base}${seriesUrl}#change-${stored.row.id}`,
-          detected_at: now.toISOString(),
-        }),
-      );
-    }
+  const found = judgements.flatMap((judgement) =>
+    judgement.changes.map((change) => ({ metric: judgement.metric, change })),
+  );
+  const stored = await storeChanges(seriesId, found, now);
+  const storedIds = new Set(stored.map((result) => result.id));
+  const runsById = new Map(loaded.runs.map((run) => [run.id, run]));
+  for (const [index, { metric, change }] of found.entries()) {
+    const { id: changeId, newlyRegression } = stored[index]!;
+    const announce = newlyRegression && change.active && change.runIds.some((runId) => uploaded.has(runId));
+    if (!announce) continue;
+    await enqueueDeliveries(
+      changeId,
+      webhookPayload({
+        alert_id: changeId,
+        series: { id: seriesId, name: loaded.row.name, url: `${base}${seriesUrl}` },
+        metric: { key: metric.key, label: metric.label, unit: metric.unit, better: metric.better },
+        before: change.before,
+        after: change.after,
+        change_pct: change.change_pct,
+        runs: change.runIds.map((runId) => ({
+          id: runId,
+          url: `${base}/runs/${runId}`,
+          name: runsById.get(runId)?.name ?? runId,
+          git_commit: runsById.get(runId)?.git_commit ?? null,
+        })),
+        url: `${base}${seriesUrl}#change-${changeId}`,
+        detected_at: now.toISOString(),
+      }),
+    );
   }
-  // Stored changes that start inside the judged runs but were not found again (an expected change restarted
-  // the baseline, the settings changed, a run was deleted) are no longer current.
-  await db().seriesChange.updateMany({
-    where: { seriesId, active: true, startRunId: { in: [...inTail] }, id: { notIn: [...storedIds] } },
-    data: { active: false, updatedAt: now },
-  });
-
   const status = seriesStatusOf(judgements);
   const primary = shown[0] ?? null;
   const trend = primary
@@ -486,16 +626,25 @@ async function judgeNow(seriesId: string, options: JudgeOptions): Promise<Map<st
         return values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length;
       })
     : [];
-  await db().series.update({
-    where: { id: seriesId },
-    data: {
-      status,
-      trendJson: JSON.stringify(trend),
-      lastValue: trend.at(-1) ?? null,
-      lastMetric: primary?.key ?? null,
-      judgedAt: now,
-    },
-  });
+  // Two writes to different rows, sent together.
+  await Promise.all([
+    // Stored changes that start inside the judged runs but were not found again (an expected change restarted
+    // the baseline, the settings changed, a run was deleted) are no longer current.
+    db().seriesChange.updateMany({
+      where: { seriesId, active: true, startRunId: { in: [...inTail] }, id: { notIn: [...storedIds] } },
+      data: { active: false, updatedAt: now },
+    }),
+    db().series.update({
+      where: { id: seriesId },
+      data: {
+        status,
+        trendJson: JSON.stringify(trend),
+        lastValue: trend.at(-1) ?? null,
+        lastMetric: primary?.key ?? null,
+        judgedAt: now,
+      },
+    }),
+  ]);
 
   const verdicts = new Map<string, RunVerdict>();
   const wanted = [...uploaded].filter((runId) => inTail.has(runId));
@@ -789,49 +938,38 @@ export interface SeriesView {
   annotations: SeriesAnnotationView[];
 }
 
-export async function getSeriesViewOrThrow(
-  seriesId: string,
-  options: { level?: string | undefined } = {},
-): Promise<SeriesView> {
+/** A series' name alone (the page's title): the page's metadata must not load and judge the series a second time. */
+export async function seriesNameOf(seriesId: string): Promise<string | null> {
+  const row = await db().series.findUnique({ where: { id: seriesId }, select: { name: true } });
+  return row?.name ?? null;
+}
+
+export interface SeriesViewOptions {
+  /** The load level to read the level figures at; the series' own when absent or not a level. */
+  level?: string | undefined;
+  /**
+   * The one figure the caller draws (a metric key; the first shown figure when it is not one of them): only its
+   * judgement is computed, and `judgements` holds only it. Absent: every judged figure, as the API answers.
+   */
+  onlyMetric?: string | undefined;
+}
+
+export async function getSeriesViewOrThrow(seriesId: string, options: SeriesViewOptions = {}): Promise<SeriesView> {
   await assignUnassignedRuns();
-  const loaded = await loadSeries(seriesId, PAGE_MAX_RUNS);
-  if (options.level && levelFromKey(options.level) && options.level !== loaded.level) {
-    // A level chosen for viewing only: judged with the series' settings, nothing stored.
-    return buildView(await loadSeriesAt(seriesId, options.level));
-  }
-  return buildView(loaded);
+  return buildView(await loadSeries(seriesId, PAGE_MAX_RUNS, options.level), options.onlyMetric);
 }
 
-async function loadSeriesAt(seriesId: string, level: string): Promise<LoadedSeries> {
-  const row = await db().series.findUnique({ where: { id: seriesId } });
-  if (!row) throw notFoundError(`Series "${seriesId}"`);
-  const settings = resolveSettings(mergeSettings(row.settingsJson, { level }));
-  return loadSeries(seriesId, PAGE_MAX_RUNS).then(async (loaded) => {
-    const ids = loaded.runs.map((run) => run.id);
-    const where = levelWhere(level)!;
-    const pointRows = (await db().resultPoint.findMany({
-      where: { runId: { in: ids }, ...where },
-      select: POINT_SELECT,
-    })) as unknown as (Record<string, number | null> & { runId: string })[];
-    const byRun = new Map(pointRows.map((point) => [point.runId, point]));
-    for (const run of loaded.runs) {
-      const point = byRun.get(run.id);
-      const figures: Partial<ResultPoint> = {};
-      for (const figure of LEVEL_FIGURES) {
-        const value = point?.[figure];
-        if (typeof value === "number") figures[figure] = value;
-      }
-      run.points = point ? new Map([[level, figures]]) : new Map();
-    }
-    return { ...loaded, settings, level };
-  });
-}
-
-async function buildView(loaded: LoadedSeries): Promise<SeriesView> {
+async function buildView(loaded: LoadedSeries, onlyMetric?: string): Promise<SeriesView> {
   const seriesId = loaded.row.id;
   const shown = shownMetrics(loaded);
   const judged = judgedMetrics(loaded, shown);
-  const judgements = judgeLoaded(loaded, judged);
+  // A page that draws one figure needs that figure's judgement only; a series never judged needs them all for
+  // its status.
+  const drawn = onlyMetric === undefined ? null : (shown.find((metric) => metric.key === onlyMetric) ?? shown[0]);
+  const judgements = judgeLoaded(
+    loaded,
+    drawn === null || !loaded.row.judgedAt ? judged : judged.filter((metric) => metric.key === drawn?.key),
+  );
   const [runCount, changeRows, annotationRows] = await Promise.all([
     db().run.count({ where: { seriesId } }),
     db().seriesChange.findMany({ where: { seriesId }, orderBy: { detectedAt: "asc" } }),

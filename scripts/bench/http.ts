@@ -14,6 +14,7 @@ export interface Timing {
   totalMs: number;
   bytes: number;
   body: Buffer;
+  headers: http.IncomingHttpHeaders;
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -46,6 +47,7 @@ export function timedRequest(
             totalMs,
             bytes: body.byteLength,
             body,
+            headers: response.headers,
           });
         });
         response.on("error", reject);

@@ -16,6 +16,7 @@ import { type HostileResult, hostileCases, hostileTable, listeningPid, measureHo
 import { autocannon, type LoadResult, measure, median, multipartBody, type Series, timedRequest } from "./http";
 import { type DatabaseKind, historyForms, measureScale, type ScaleFigures } from "./scale";
 import { checkAgainstCreateRun, generateRuns, type SeedRun, writeDatabase } from "./seed";
+import { COMPARE_EVERY_FIGURE_QUERY, measureSeries, printSeries, seriesCheckRuns } from "./series";
 import { writeVllmDetailedFile } from "./vllm-file";
 import {
   buildApp,
@@ -248,7 +249,11 @@ async function main(): Promise<void> {
     let generated = performance.now();
     const runs = generateRuns(LARGE);
     step(`generated ${LARGE} runs (${((performance.now() - generated) / 1000).toFixed(1)} s)`);
-    const differences = await checkAgainstCreateRun(workspace.root, runs.slice(0, 4), migrations);
+    const differences = await checkAgainstCreateRun(
+      workspace.root,
+      [...runs.slice(0, 4), ...seriesCheckRuns()],
+      migrations,
+    );
     if (differences.length > 0) {
       throw new Error(
         `the benchmark's rows differ from what createRun writes; update scripts/bench/seed.ts:\n  ${differences.slice(0, 20).join("\n  ")}`,
@@ -281,7 +286,7 @@ async function main(): Promise<void> {
     const compared = runsToCompare(runs);
     // Every figure the page can compute: SLO targets (goodput and its interpolation), a GPU-hour price (cost
     // per level and at the SLO), the p99 statistic, and throughput per GPU at equal interactivity.
-    const compareUrl = `${large.url}/compare?runs=${compared.map((run) => run.id).join(",")}&stat=p99&slo_ttft=2000&slo_tpot=50&price=2.5`;
+    const compareUrl = `${large.url}/compare?runs=${compared.map((run) => run.id).join(",")}&${COMPARE_EVERY_FIGURE_QUERY}`;
     const compare = await measure("compare 8 runs", compareUrl, SAMPLES, WARMUPS);
     step(`autocannon: ${LOAD_CONNECTIONS} connections for ${LOAD_SECONDS} s on GET /api/runs`);
     const load: LoadResult = await autocannon(REPO, `${large.url}/api/runs`, LOAD_CONNECTIONS, LOAD_SECONDS);
@@ -319,6 +324,11 @@ async function main(): Promise<void> {
     const worstRss = Math.max(...hostile.map((result) => result.peakRssBytes ?? Infinity));
     const healthVerdict = verdict(worstHealthMs, TARGET.healthDuringUploadMs, true);
     const rssVerdict = verdict(worstRss, TARGET.peakRssBytes, true);
+
+    step(
+      `a nightly series of 1,000 runs, judging uploads into it, and /compare with every figure on ${kinds.join(" and ")}`,
+    );
+    const series = await measureSeries({ workspace, repo: REPO, kinds, log: step });
 
     // ------------------------------------------------------------------------------------------------------
     const history = bundles.find((bundle) => bundle.route === "/");
@@ -454,6 +464,7 @@ async function main(): Promise<void> {
         : `Note: the served history page's HTML also loads ${notInManifest.join(", ")}, not in the manifests' list.`,
     );
     const scaleVerdicts = printScale(scale, runs[0]!.doc.name);
+    const seriesVerdicts = printSeries(series, log, table);
     log(
       `Load average at the end: ${os
         .loadavg()
@@ -470,6 +481,7 @@ async function main(): Promise<void> {
       ...scaleVerdicts,
       healthVerdict.met,
       rssVerdict.met,
+      ...seriesVerdicts,
     ];
     log("");
     log(
@@ -507,6 +519,14 @@ async function main(): Promise<void> {
                   compare: strip(size.compare),
                   forms: Object.fromEntries(Object.entries(size.forms).map(([key, series]) => [key, strip(series)])),
                 })),
+              })),
+            },
+            series: {
+              ...series,
+              databases: series.databases.map((database) => ({
+                ...database,
+                page: strip(database.page),
+                compare: strip(database.compare),
               })),
             },
             targets: TARGET,

@@ -12,6 +12,7 @@ import { type Cluster, findPostgresBin, startCluster } from "../../tests/support
 import { measure, measurePair, quantile, type Series, timedRequest } from "./http";
 import { type SeedRun, streamRuns, writeDatabase } from "./seed";
 import { writePostgresql } from "./seed-postgresql";
+import { COMPARE_EVERY_FIGURE_QUERY } from "./series";
 import { type Server, startServer, stopServer, type Workspace } from "./workspace";
 
 export type DatabaseKind = "sqlite" | "postgresql";
@@ -304,7 +305,9 @@ export async function measureScale(options: ScaleOptions): Promise<ScaleFigures>
         }
       }
     };
-    const compareUrl = (server: Server) => `${server.url}/compare?runs=${compared.map((run) => run.id).join(",")}`;
+    // With every figure the page computes (p99, SLO targets, a price), as the other compare figures.
+    const compareUrl = (server: Server) =>
+      `${server.url}/compare?runs=${compared.map((run) => run.id).join(",")}&${COMPARE_EVERY_FIGURE_QUERY}`;
 
     for (const figures of databases) {
       const kind = figures.kind;

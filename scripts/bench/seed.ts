@@ -13,7 +13,7 @@ import { migrateDatabase } from "@/lib/db/migrate";
 import { headline } from "@/lib/runs/derived";
 import { normalizeRunDocument, type RunDocument } from "@/lib/runs/normalize";
 import { searchTextOf } from "@/lib/runs/queries";
-import { LATENCY_KEYS, type ResultPoint, type RunDocumentInput } from "@/lib/runs/schema";
+import { LATENCY_KEYS, type ResultPoint, type RunDocumentInput, SERVER_METRIC_KEYS } from "@/lib/runs/schema";
 import { seriesIdentity } from "@/lib/series/key";
 
 export interface SeedRun {
@@ -26,7 +26,7 @@ export interface SeedRun {
 // Generating runs
 
 /** mulberry32: a small seeded generator, so every benchmark run fills the same database. */
-function random(seed: number): () => number {
+export function random(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -278,7 +278,9 @@ const POINT_NUMBER_KEYS = [
   "request_goodput",
   "output_throughput",
   "total_token_throughput",
+  "decode_throughput",
   ...LATENCY_KEYS,
+  ...SERVER_METRIC_KEYS,
 ] as const;
 
 /** How Prisma 7's SQLite adapter writes a DateTime. */
@@ -366,9 +368,11 @@ export function pointRow(runId: string, point: ResultPoint, position: number): R
     runId,
     position,
     sourcesJson: point.sources ? JSON.stringify(point.sources) : null,
+    percentilesJson: point.percentiles ? JSON.stringify(point.percentiles) : null,
     concurrency: point.concurrency ?? null,
     request_rate: typeof point.request_rate === "number" ? point.request_rate : null,
     request_rate_infinite: point.request_rate === "inf" ? 1 : 0,
+    repeat: point.repeat ?? null,
   };
   for (const key of POINT_NUMBER_KEYS) {
     const value = point[key];
@@ -429,9 +433,11 @@ export const POINT_COLUMNS = [
   "runId",
   "position",
   "sourcesJson",
+  "percentilesJson",
   "concurrency",
   "request_rate",
   "request_rate_infinite",
+  "repeat",
   ...POINT_NUMBER_KEYS,
 ];
 
@@ -508,7 +514,7 @@ export function writeDatabase(file: string, runs: Iterable<SeedRun>, migrationsD
 // ---------------------------------------------------------------------------------------------------------
 // Checking the rows against createRun
 
-function dump(file: string): { runs: Row[]; points: Row[]; tags: Row[] } {
+function dump(file: string): { runs: Row[]; points: Row[]; tags: Row[]; series: Row[] } {
   const database = new Database(file, { readonly: true });
   try {
     return {
@@ -520,6 +526,10 @@ function dump(file: string): { runs: Row[]; points: Row[]; tags: Row[] } {
         .all() as Row[],
       points: database.prepare(`SELECT * FROM "ResultPoint" ORDER BY id`).all() as Row[],
       tags: database.prepare(`SELECT * FROM "RunTag" ORDER BY runId, tag`).all() as Row[],
+      // Every column but the id (random in the app, derived from the key in the benchmark).
+      series: (database.prepare(`SELECT * FROM "Series" ORDER BY "key"`).all() as Row[]).map(
+        ({ id: _id, ...row }) => row,
+      ),
     };
   } finally {
     database.close();
@@ -558,7 +568,7 @@ export async function checkAgainstCreateRun(
   const bench = dump(viaBench);
 
   const differences: string[] = [];
-  for (const table of ["runs", "points", "tags"] as const) {
+  for (const table of ["runs", "points", "tags", "series"] as const) {
     const left = app[table];
     const right = bench[table];
     if (left.length !== right.length)

@@ -18,7 +18,7 @@ import { AppError } from "@/lib/errors";
 import { formatDateTime, formatNumber, formatPercentChange } from "@/lib/format";
 import { type SeriesAxis, seriesChart } from "@/lib/series/chart";
 import { levelLabel } from "@/lib/series/metrics";
-import { getSeriesViewOrThrow, type SeriesView } from "@/lib/series/queries";
+import { getSeriesViewOrThrow, type SeriesView, seriesNameOf } from "@/lib/series/queries";
 import { DEFAULT_SETTINGS } from "@/lib/series/settings";
 
 export const dynamic = "force-dynamic";
@@ -32,10 +32,12 @@ function one(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-async function loadView(id: string, level: string | undefined): Promise<SeriesView> {
+async function loadView(id: string, level: string | undefined, metric: string | undefined): Promise<SeriesView> {
   try {
     return await getSeriesViewOrThrow(id, {
       level: level && /^(c:\d+|r:(inf|[\d.]+))$/.test(level) ? level : undefined,
+      // The page draws one figure: only its judgement is needed (the first figure when none is asked for).
+      onlyMetric: metric ?? "",
     });
   } catch (error) {
     if (error instanceof AppError && error.code === "not_found") notFound();
@@ -46,7 +48,7 @@ async function loadView(id: string, level: string | undefined): Promise<SeriesVi
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const { id } = await params;
   try {
-    return { title: (await getSeriesViewOrThrow(id)).name };
+    return { title: (await seriesNameOf(id)) ?? "Series not found" };
   } catch {
     return { title: "Series not found" };
   }
@@ -55,7 +57,7 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 export default async function SeriesPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
   const { id } = await params;
   const raw = await searchParams;
-  const view = await loadView(id, one(raw.level));
+  const view = await loadView(id, one(raw.level), one(raw.metric));
   const axis: SeriesAxis = one(raw.x) === "version" ? "version" : "date";
   const requested = one(raw.metric);
   const metric = view.metrics.find((candidate) => candidate.key === requested) ?? view.metrics[0];
