@@ -436,12 +436,20 @@ async function readSearchSample(total: number): Promise<CachedSample> {
   const rows = await db().$queryRaw<{ t: string }[]>`
     SELECT substr(r."searchText", 1, ${SEARCH_SAMPLE_CHARS}) AS t
     FROM "Run" r ORDER BY r."sortAt" DESC, r."id" DESC LIMIT ${SEARCH_SAMPLE_ROWS}`;
-  return { sample: buildSearchSample(rows.map((row) => row.t)), total, readAt: Date.now() };
+  const whole = rows.length < SEARCH_SAMPLE_ROWS;
+  return {
+    sample: buildSearchSample(
+      rows.map((row) => row.t),
+      whole,
+    ),
+    total,
+    readAt: Date.now(),
+  };
 }
 
 /**
  * The sample the search plans with. It steers only the cost of a search, never its answer, so it is kept for five
- * minutes rather than read per search (2,000 texts, ~20 ms): read again in the background when older, and before
+ * minutes rather than read per search (2,000 texts, 20–100 ms): read again in the background when older, and before
  * answering when the history's size moved by more than a tenth since (a first search, an import, a restore).
  */
 async function searchSample(total: number): Promise<SearchSample> {

@@ -12,8 +12,13 @@
 
 /** Runs in the sample: the newest ones, in the history's order. */
 export const SEARCH_SAMPLE_ROWS = 2_000;
-/** Characters of each run's text the sample keeps: enough for names, commands and notes as typed. */
-export const SEARCH_SAMPLE_CHARS = 4_000;
+/** Characters of each run's text the sample keeps: a name, a model and a launch command as typed. */
+export const SEARCH_SAMPLE_CHARS = 1_000;
+/**
+ * Characters the whole sample keeps (fewer runs when their texts are long): what bounds the time (~100 ms) and
+ * the memory it takes to read, however long the notes uploaded.
+ */
+const SEARCH_SAMPLE_BUDGET_CHARS = 1_000_000;
 /** At most this many trigrams are asked of the index: each one more is a list read whole. */
 const MAX_TRIGRAMS = 6;
 /**
@@ -33,8 +38,10 @@ export function trigramsOf(text: string): string[] {
 }
 
 export interface SearchSample {
-  /** How many runs the sample holds (SEARCH_SAMPLE_ROWS unless the history has fewer). */
+  /** How many runs the sample holds. */
   rows: number;
+  /** Whether those are all the runs of the history (then its shares are exact, not estimates). */
+  whole: boolean;
   /** Each run's text, at most SEARCH_SAMPLE_CHARS of it. */
   texts: string[];
   /** For each trigram, the sample's runs (indexes into `texts`, ascending) whose text holds it. */
@@ -43,19 +50,23 @@ export interface SearchSample {
   bitsOf: Map<string, Uint32Array>;
 }
 
-export function buildSearchSample(texts: readonly string[]): SearchSample {
+/** A sample from the newest runs' texts (at most SEARCH_SAMPLE_ROWS, newest first), `whole` when that is all of them. */
+export function buildSearchSample(texts: readonly string[], whole: boolean): SearchSample {
   const lists = new Map<string, number[]>();
   const kept: string[] = [];
   const starts: number[] = [];
-  for (const [row, whole] of texts.slice(0, SEARCH_SAMPLE_ROWS).entries()) {
+  let budget = SEARCH_SAMPLE_BUDGET_CHARS;
+  for (const [row, full] of texts.slice(0, SEARCH_SAMPLE_ROWS).entries()) {
+    if (budget <= 0) break;
     // Where each character starts (in UTF-16 units), so a trigram is one slice of the text.
     starts.length = 0;
-    for (let unit = 0; unit < whole.length && starts.length <= SEARCH_SAMPLE_CHARS; ) {
+    for (let unit = 0; unit < full.length && starts.length <= SEARCH_SAMPLE_CHARS; ) {
       starts.push(unit);
-      unit += (whole.codePointAt(unit) ?? 0) > 0xffff ? 2 : 1;
+      unit += (full.codePointAt(unit) ?? 0) > 0xffff ? 2 : 1;
     }
     const chars = Math.min(starts.length, SEARCH_SAMPLE_CHARS);
-    const text = chars < starts.length ? whole.slice(0, starts[chars]) : whole;
+    budget -= chars;
+    const text = chars < starts.length ? full.slice(0, starts[chars]) : full;
     starts.push(text.length);
     kept.push(text);
     for (let index = 0; index + 3 <= chars; index += 1) {
@@ -67,7 +78,7 @@ export function buildSearchSample(texts: readonly string[]): SearchSample {
   }
   const runsWith = new Map<string, Uint16Array>();
   for (const [trigram, list] of lists) runsWith.set(trigram, Uint16Array.from(list));
-  return { rows: kept.length, texts: kept, runsWith, bitsOf: new Map() };
+  return { rows: kept.length, whole: whole && kept.length === texts.length, texts: kept, runsWith, bitsOf: new Map() };
 }
 
 export type SearchPlan =
@@ -136,7 +147,7 @@ function countBoth(a: Bits, b: Bits): number {
  *
  * The trigrams are picked greedily: each step adds the one that lowers that cost most (fewer candidates for its
  * list's length), until none does. A trigram the sample never saw counts as half a run of it: rarer than the
- * sample can tell. A sample smaller than SEARCH_SAMPLE_ROWS is the whole history: the index is then always used.
+ * sample can tell. When the sample is the whole history, the index is always used: it is small.
  */
 export function planSearch(sample: SearchSample, text: string, options: PlanOptions): SearchPlan {
   const { total, take } = options;
@@ -183,6 +194,6 @@ export function planSearch(sample: SearchSample, text: string, options: PlanOpti
     cost = best.cost;
   }
   if (chosen.length === 0) return { kind: "walk" };
-  if (sample.rows >= SEARCH_SAMPLE_ROWS && walkCost <= cost) return { kind: "walk" };
+  if (!sample.whole && walkCost <= cost) return { kind: "walk" };
   return { kind: "trigrams", trigrams: chosen };
 }

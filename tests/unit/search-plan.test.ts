@@ -29,7 +29,7 @@ const RARE = "sglang · kimi-k2.5 · mi300x ×2";
 
 describe("planSearch", () => {
   // The rare text's combination of parts is left out of the sample: each of its parts is in many runs.
-  const sample = buildSearchSample(gridSample(RARE));
+  const sample = buildSearchSample(gridSample(RARE), false);
   const options = { total: 1_000_000, take: 51 };
 
   it("walks the order for a text in a large share of the runs", () => {
@@ -69,7 +69,18 @@ describe("planSearch", () => {
   });
 
   it("always uses the index when the sample is the whole history", () => {
-    const small = buildSearchSample(gridSample().slice(0, 100));
+    const small = buildSearchSample(gridSample().slice(0, 100), true);
     expect(planSearch(small, "vllm", { total: 100, take: 51 }).kind).toBe("trigrams");
+  });
+
+  it("keeps a bounded share of long texts, and still judges from fewer runs", () => {
+    const long = Array.from({ length: SEARCH_SAMPLE_ROWS }, (_, index) => `run ${index} common ${"x".repeat(5_000)}`);
+    const bounded = buildSearchSample(long, false);
+    expect(bounded.rows).toBe(1_000);
+    expect(bounded.whole).toBe(false);
+    expect(bounded.texts.every((text) => [...text].length === 1_000)).toBe(true);
+    expect(planSearch(bounded, "common", options)).toEqual({ kind: "walk" });
+    // The history had only these runs, but not all were kept: the shares are estimates.
+    expect(buildSearchSample(long.slice(0, 1_500), true).whole).toBe(false);
   });
 });
