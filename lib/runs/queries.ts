@@ -12,6 +12,13 @@ import { contentHash } from "./content-hash";
 import { type Headline, headline } from "./derived";
 import type { RunDocument } from "./normalize";
 import { LATENCY_KEYS, type ResultPoint, RUN_FORMAT, SERVER_METRIC_KEYS } from "./schema";
+import {
+  buildSearchSample,
+  planSearch,
+  SEARCH_SAMPLE_CHARS,
+  SEARCH_SAMPLE_ROWS,
+  type SearchSample,
+} from "./search-plan";
 
 /** Short, URL-safe and unguessable: 72 random bits in 12 base64url characters. */
 export function newRunId(): string {
@@ -392,11 +399,11 @@ export async function getRunsByIds(
  *   read every matching run, which at a million runs costs more than the page. The unfiltered total is exact,
  *   from the RunTotal row the database's triggers keep.
  * - The text search is "searchText contains q" (both lower-cased). With three characters or more it is answered
- *   by a trigram index: SQLite's FTS5 trigram table, PostgreSQL's pg_trgm GIN index; shorter queries read rows.
+ *   by a trigram index (SQLite's FTS5 trigram table, PostgreSQL's pg_trgm GIN index) asked for the few trigrams of
+ *   q that narrow it most, or by a walk of the order's index when q is common (searchCondition); shorter queries
+ *   read rows.
  */
 const PAGES_AHEAD = 1;
-/** SQLite: how many of the newest runs the text search looks at to judge how common the searched text is. */
-const SEARCH_SAMPLE = 2_000;
 
 const FIGURE_COLUMNS = { single_stream: "singleStreamTokS", peak: "peakTokS" } as const;
 const TEXT_SORT_COLUMNS = { name: "name", engine: "engine", model: "model" } as const;
@@ -407,38 +414,107 @@ function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (match) => `\\${match}`)}%`;
 }
 
-/** An FTS5 query for the exact substring: one phrase, quotes doubled. */
+/** An FTS5 phrase for a substring (three characters or more: a trigram or several in a row), quotes doubled. */
 function ftsPhrase(text: string): string {
   return `"${text.replaceAll('"', '""')}"`;
 }
 
-/** The condition on `r` for "r.searchText contains text" (text lower-cased), as each database answers it best. */
+interface CachedSample {
+  sample: SearchSample;
+  /** The run total when it was read, and when. */
+  total: number;
+  readAt: number;
+}
+/** Each database client's sample of the newest runs' texts, for planSearch (lib/runs/search-plan.ts). */
+const searchSamples = new WeakMap<object, { cached: CachedSample | null; reading: Promise<CachedSample> | null }>();
+/** A sample older than this is read again in the background; searches meanwhile use the one they have. */
+const SAMPLE_MAX_AGE_MS = 300_000;
+
+async function readSearchSample(total: number): Promise<CachedSample> {
+  const rows = await db().$queryRaw<{ t: string }[]>`
+    SELECT substr(r."searchText", 1, ${SEARCH_SAMPLE_CHARS}) AS t
+    FROM "Run" r ORDER BY r."sortAt" DESC, r."id" DESC LIMIT ${SEARCH_SAMPLE_ROWS}`;
+  const whole = rows.length < SEARCH_SAMPLE_ROWS;
+  return {
+    sample: buildSearchSample(
+      rows.map((row) => row.t),
+      whole,
+    ),
+    total,
+    readAt: Date.now(),
+  };
+}
+
+/**
+ * The sample the search plans with. It steers only the cost of a search, never its answer, so it is kept for five
+ * minutes rather than read per search (2,000 texts, 20–100 ms): read again in the background when older, and before
+ * answering when the history's size moved by more than a tenth since (a first search, an import, a restore).
+ */
+async function searchSample(total: number): Promise<SearchSample> {
+  const client = db();
+  let slot = searchSamples.get(client);
+  if (!slot) {
+    slot = { cached: null, reading: null };
+    searchSamples.set(client, slot);
+  }
+  const holder = slot;
+  const read = () => {
+    holder.reading ??= readSearchSample(total).then(
+      (fresh) => {
+        holder.cached = fresh;
+        holder.reading = null;
+        return fresh;
+      },
+      (error: unknown) => {
+        holder.reading = null;
+        throw error;
+      },
+    );
+    return holder.reading;
+  };
+  const cached = holder.cached;
+  if (!cached || Math.abs(total - cached.total) > cached.total / 10) return (await read()).sample;
+  if (Date.now() - cached.readAt > SAMPLE_MAX_AGE_MS) read().catch(() => {});
+  return cached.sample;
+}
+
+/** PostgreSQL's pg_trgm keeps trigrams of letters and digits only: LIKE '%abc%' asks its index for "abc" alone. */
+const PG_TRGM_ALONE = /^[a-z0-9]{3}$/;
+
+/**
+ * The condition on `r` for "r.searchText contains text" (text lower-cased), as each database answers it best.
+ * From three characters on, planSearch (lib/runs/search-plan.ts) chooses between walking the page's order and
+ * asking the trigram index for a few of the text's trigrams, the whole text then checked on the runs it returns.
+ */
 async function searchCondition(text: string, take: number): Promise<Sql> {
   const indexed = [...text].length >= 3;
-  if (provider() === "postgresql") {
-    // The planner picks the trigram index or a walk of the order's index with this as a filter, by its statistics.
-    return indexed
-      ? Prisma.sql`r."searchText" LIKE ${likePattern(text)}`
-      : Prisma.sql`strpos(r."searchText", ${text}) > 0`;
+  const postgresql = provider() === "postgresql";
+  if (!indexed) {
+    return postgresql
+      ? Prisma.sql`strpos(r."searchText", ${text}) > 0`
+      : Prisma.sql`instr(r."searchText", ${text}) > 0`;
   }
-  if (!indexed) return Prisma.sql`instr(r."searchText", ${text}) > 0`;
-  // Two ways to find a window of `take` matches among `total` runs: read the M matches from the index and sort
-  // them (cost ~ M), or walk the order's index testing each row until `take` match (cost ~ take × total / M).
-  // They cost the same at M = √(take × total), a share of √(take / total) of the runs. That share is estimated
-  // from the newest SEARCH_SAMPLE runs (a walk of its own, a few ms at most): above it, walk; below it, read the
-  // matches from the index, at most √(take × total) of them (more, and the walk wins after all).
   const total = Math.max(1, await countRuns());
-  const breakEvenShare = Math.sqrt(take / total);
-  const [sample] = await db().$queryRaw<{ n: number | bigint; rows: number | bigint }[]>`
-    SELECT count(*) AS rows, coalesce(sum(instr(t, ${text}) > 0), 0) AS n
-    FROM (SELECT r."searchText" AS t FROM "Run" r ORDER BY r."sortAt" DESC, r."id" DESC LIMIT ${SEARCH_SAMPLE}) AS s`;
-  const sampled = Number(sample?.rows ?? 0);
-  if (sampled === SEARCH_SAMPLE && Number(sample?.n ?? 0) / sampled >= breakEvenShare) {
-    return Prisma.sql`instr(r."searchText", ${text}) > 0`;
+  const sample = await searchSample(total);
+  if (postgresql) {
+    const plan = planSearch(sample, text, { total, take, usable: (trigram) => PG_TRGM_ALONE.test(trigram) });
+    // A common text: the whole text to the index, and the planner walks the order's index instead when that is
+    // cheaper, by its statistics (it does for a word in 5% of the runs).
+    if (plan.kind === "walk") return Prisma.sql`r."searchText" LIKE ${likePattern(text)}`;
+    // A rare one: only the chosen trigrams reach the index (LIKE); the whole text is checked by strpos, which no
+    // index serves, on the candidates.
+    const parts = plan.trigrams.map((trigram) => Prisma.sql`r."searchText" LIKE ${likePattern(trigram)}`);
+    return Prisma.sql`${Prisma.join(parts, " AND ")} AND strpos(r."searchText", ${text}) > 0`;
   }
+  const plan = planSearch(sample, text, { total, take });
+  if (plan.kind === "walk") return Prisma.sql`instr(r."searchText", ${text}) > 0`;
+  // The matches, read from the index and checked, while there are at most √(take × total) of them: past that a
+  // walk of the order's index finds a page's worth sooner than sorting them all.
   const sparseLimit = Math.max(200, Math.round(Math.sqrt(take * total)));
   const matches = await db().$queryRaw<{ id: number | bigint }[]>`
-    SELECT rowid AS id FROM "RunSearch" WHERE "RunSearch" MATCH ${ftsPhrase(text)} LIMIT ${sparseLimit + 1}`;
+    SELECT s.rowid AS id FROM "RunSearch" s JOIN "Run" r ON r.rowid = s.rowid
+    WHERE s."RunSearch" MATCH ${plan.trigrams.map(ftsPhrase).join(" AND ")} AND instr(r."searchText", ${text}) > 0
+    LIMIT ${sparseLimit + 1}`;
   if (matches.length <= sparseLimit) {
     if (matches.length === 0) return Prisma.sql`1 = 0`;
     return Prisma.sql`r.rowid IN (${Prisma.join(matches.map((row) => Number(row.id)))})`;

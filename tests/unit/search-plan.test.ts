@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import { buildSearchSample, planSearch, SEARCH_SAMPLE_ROWS, trigramsOf } from "@/lib/runs/search-plan";
+
+describe("trigramsOf", () => {
+  it("counts characters, not UTF-16 units, and lists each trigram once", () => {
+    expect(trigramsOf("abcab")).toEqual(["abc", "bca", "cab"]);
+    expect(trigramsOf("🚀🚀 x")).toEqual(["🚀🚀 ", "🚀 x"]);
+    expect(trigramsOf("ab")).toEqual([]);
+  });
+});
+
+/** A full sample: runs named from a few parts each, so every part is common and only combinations are rare. */
+function gridSample(without = "\u0000"): string[] {
+  const texts: string[] = [];
+  const engines = ["vllm", "sglang", "tensorrt-llm", "tgi"];
+  const models = ["qwen3-32b", "llama-3.1-8b", "gpt-oss-120b", "kimi-k2.5", "mistral-small"];
+  const gpus = ["h100", "a100-sxm4", "mi300x", "l40s"];
+  for (let index = 0; texts.length < SEARCH_SAMPLE_ROWS; index += 1) {
+    const engine = engines[index % engines.length];
+    const model = models[Math.floor(index / 4) % models.length];
+    const gpu = gpus[Math.floor(index / 20) % gpus.length];
+    const text = `${engine} · ${model} · ${gpu} ×${1 + (index % 3)}\n${engine}\n${model}\n\n`;
+    if (!text.includes(without)) texts.push(text);
+  }
+  return texts;
+}
+
+const RARE = "sglang · kimi-k2.5 · mi300x ×2";
+
+describe("planSearch", () => {
+  // The rare text's combination of parts is left out of the sample: each of its parts is in many runs.
+  const sample = buildSearchSample(gridSample(RARE), false);
+  const options = { total: 1_000_000, take: 51 };
+
+  it("walks the order for a text in a large share of the runs", () => {
+    expect(planSearch(sample, "vllm", options)).toEqual({ kind: "walk" });
+    expect(planSearch(sample, " · ", options)).toEqual({ kind: "walk" });
+  });
+
+  it("asks the index for a few trigrams of a rare text, from different parts of it", () => {
+    const plan = planSearch(sample, RARE, options);
+    expect(plan.kind).toBe("trigrams");
+    if (plan.kind !== "trigrams") return;
+    expect(plan.trigrams.length).toBeGreaterThan(1);
+    expect(plan.trigrams.length).toBeLessThanOrEqual(6);
+    // Trigrams of the engine, the model and the GPU: each alone is in a quarter or a fifth of the runs.
+    expect(plan.trigrams.some((trigram) => "sglang ·".includes(trigram))).toBe(true);
+    expect(plan.trigrams.some((trigram) => "· kimi-k2.5 ·".includes(trigram))).toBe(true);
+    expect(plan.trigrams.some((trigram) => "· mi300x".includes(trigram))).toBe(true);
+    expect(plan.trigrams).not.toContain(" · ");
+  });
+
+  it("asks for one trigram the sample never saw, and stops there", () => {
+    const plan = planSearch(sample, "vllm · qwen3-32b zzq", options);
+    expect(
+      plan.kind === "trigrams" && plan.trigrams.length === 1 && ["b z", " zz", "zzq"].includes(plan.trigrams[0] ?? ""),
+    ).toBe(true);
+  });
+
+  it("keeps to the trigrams the database can ask for alone", () => {
+    const plan = planSearch(sample, RARE, {
+      ...options,
+      usable: (trigram) => /^[a-z0-9]{3}$/.test(trigram),
+    });
+    expect(plan.kind).toBe("trigrams");
+    if (plan.kind !== "trigrams") return;
+    for (const trigram of plan.trigrams) expect(trigram).toMatch(/^[a-z0-9]{3}$/);
+    expect(planSearch(sample, "· ×", { ...options, usable: () => false })).toEqual({ kind: "walk" });
+  });
+
+  it("always uses the index when the sample is the whole history", () => {
+    const small = buildSearchSample(gridSample().slice(0, 100), true);
+    expect(planSearch(small, "vllm", { total: 100, take: 51 }).kind).toBe("trigrams");
+  });
+
+  it("keeps a bounded share of long texts, and still judges from fewer runs", () => {
+    const long = Array.from({ length: SEARCH_SAMPLE_ROWS }, (_, index) => `run ${index} common ${"x".repeat(5_000)}`);
+    const bounded = buildSearchSample(long, false);
+    expect(bounded.rows).toBe(1_000);
+    expect(bounded.whole).toBe(false);
+    expect(bounded.texts.every((text) => [...text].length === 1_000)).toBe(true);
+    expect(planSearch(bounded, "common", options)).toEqual({ kind: "walk" });
+    // The history had only these runs, but not all were kept: the shares are estimates.
+    expect(buildSearchSample(long.slice(0, 1_500), true).whole).toBe(false);
+  });
+});
