@@ -78,6 +78,11 @@ function classify(error: unknown, depth = 0): "conflict" | "busy" | "unavailable
   return classify(e.cause, depth + 1);
 }
 
+/** True when the database was busy or locked: the same write may well succeed a moment later. */
+export function isDatabaseBusy(error: unknown): boolean {
+  return classify(error) === "busy";
+}
+
 /** The answer for a database failure, or null when the error is not one. */
 export function databaseErrorOf(error: unknown): AppError | null {
   switch (classify(error)) {

@@ -4,7 +4,7 @@
 
 import { randomBytes } from "node:crypto";
 import { db, provider } from "@/lib/db/client";
-import { isUniqueViolation } from "@/lib/db/errors";
+import { isUniqueViolation, retryWhileBusy } from "@/lib/db/errors";
 import { notFoundError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { newSeriesId, seriesIdentity } from "@/lib/series/key";
@@ -338,13 +338,15 @@ async function storeRunsOnce(entries: readonly RunToStore[]): Promise<StoredRunR
  * entry comes back as a duplicate with the existing run's id.
  */
 export async function storeRuns(entries: readonly RunToStore[]): Promise<StoredRunRef[]> {
-  try {
-    return await storeRunsOnce(entries);
-  } catch (error) {
-    // Two uploads of the same content at the same moment: the unique hash let one in. Looking again finds it.
-    if (isUniqueViolation(error)) return storeRunsOnce(entries);
-    throw error;
-  }
+  return retryWhileBusy(async () => {
+    try {
+      return await storeRunsOnce(entries);
+    } catch (error) {
+      // Two uploads of the same content at the same moment: the unique hash let one in. Looking again finds it.
+      if (isUniqueViolation(error)) return storeRunsOnce(entries);
+      throw error;
+    }
+  });
 }
 
 /** Store several runs in one transaction: all of them or none. */
@@ -819,7 +821,9 @@ function stripServerFields(stored: StoredRun): RunDocument {
 
 async function storeRestoreBatch(creates: { result: RestoredRun; data: Prisma.RunCreateInput }[]): Promise<void> {
   try {
-    await db().$transaction(creates.map(({ data }) => db().run.create({ data, select: { id: true } })));
+    await retryWhileBusy(() =>
+      db().$transaction(creates.map(({ data }) => db().run.create({ data, select: { id: true } }))),
+    );
     return;
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
