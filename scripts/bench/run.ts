@@ -611,7 +611,13 @@ function printScale(scale: ScaleFigures, firstRunName: string): boolean[] {
       log(
         `Uploads from 2 app instances on one ${database.kind === "sqlite" ? "SQLite file" : "PostgreSQL database"}, ${uploads.connections} connections for ${uploads.seconds} s (100,000 runs stored): ` +
           `${uploads.requestsPerSecond.toFixed(1)} uploads/s, latency p50 ${uploads.latencyP50} ms, p99 ${uploads.latencyP99} ms; ` +
-          `${uploads.created} answered 201, ${uploads.non2xx} other, ${uploads.errors} errors; runs stored ${uploads.storedBefore} → ${uploads.storedAfter} ` +
+          `${uploads.created} answered 201, ${uploads.non2xx} other${
+            uploads.non2xx > 0
+              ? ` (${Object.entries(uploads.otherStatuses)
+                  .map(([status, count]) => `${count} × ${status}`)
+                  .join(", ")})`
+              : ""
+          }, ${uploads.errors} errors; runs stored ${uploads.storedBefore} → ${uploads.storedAfter} ` +
           `(${lostOrDoubled === 0 ? "every upload stored once" : `${lostOrDoubled} MISSING OR DOUBLED`})`,
       );
       verdicts.push(lostOrDoubled === 0 && uploads.non2xx === 0 && uploads.errors === 0);

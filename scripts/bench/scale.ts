@@ -49,6 +49,8 @@ export interface UploadFigures {
   requests: number;
   created: number;
   non2xx: number;
+  /** The answers other than 201, by status: what "other" was. */
+  otherStatuses: Record<string, number>;
   errors: number;
   requestsPerSecond: number;
   latencyP50: number;
@@ -110,6 +112,7 @@ interface UploadLoad {
   requests: number;
   created: number;
   non2xx: number;
+  otherStatuses: Record<string, number>;
   errors: number;
   latenciesMs: number[];
 }
@@ -122,7 +125,7 @@ interface UploadLoad {
 async function uploadLoad(urls: readonly string[], connections: number, seconds: number): Promise<UploadLoad> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const template = uploadBody();
-  const load: UploadLoad = { requests: 0, created: 0, non2xx: 0, errors: 0, latenciesMs: [] };
+  const load: UploadLoad = { requests: 0, created: 0, non2xx: 0, otherStatuses: {}, errors: 0, latenciesMs: [] };
   const deadline = performance.now() + seconds * 1000;
   let counter = 0;
   const post = (url: string, body: string) =>
@@ -156,7 +159,10 @@ async function uploadLoad(urls: readonly string[], connections: number, seconds:
           load.latenciesMs.push(performance.now() - started);
           load.requests += 1;
           if (status === 201) load.created += 1;
-          else load.non2xx += 1;
+          else {
+            load.non2xx += 1;
+            load.otherStatuses[String(status)] = (load.otherStatuses[String(status)] ?? 0) + 1;
+          }
         } catch {
           load.errors += 1;
         }
@@ -201,6 +207,7 @@ async function measureUploads(
       requests: load.requests,
       created: load.created,
       non2xx: load.non2xx,
+      otherStatuses: load.otherStatuses,
       errors: load.errors,
       requestsPerSecond: load.created / elapsedS,
       latencyP50: Math.round(quantile(load.latenciesMs, 0.5)),
