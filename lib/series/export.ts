@@ -168,8 +168,8 @@ export async function createRestoredSeries(entries: readonly SeriesToRestore[]):
 /**
  * Step two, after the runs: a stored series gets its detected changes back as they were (ids, so /alerts/<id>
  * links work; statuses, notes, when they were detected) and its annotations, then it is judged, which refreshes
- * its summary and brings any change up to date with the restored runs; every other series a restored run joined is
- * judged too, so the series list and the alerts are current. A stored series that no restored run joined is
+ * its summary and brings any change up to date with the restored runs; every other series of two runs or more
+ * that a restored run joined is judged too, so the series list and the alerts are current. A stored series that no restored run joined is
  * removed again (its key matched none of the export's runs) and its line refused. Judging never announces: these
  * regressions are old news.
  */
@@ -271,10 +271,21 @@ export async function applyRestoredSeriesState(
     });
     for (const { seriesId } of rows) if (seriesId !== null) joined.add(seriesId);
   }
-  for (const seriesId of joined) {
-    if (judged.has(seriesId)) continue;
-    judged.add(seriesId);
-    await judgeStoredSeries(seriesId);
+  // A series of one run has nothing to judge (its status stays "insufficient", the default) and a restored
+  // history holds many: judging only the series of two runs or more keeps a restore of 100,000 one-off runs
+  // from spending minutes on them.
+  const pending = [...joined].filter((seriesId) => !judged.has(seriesId));
+  for (let start = 0; start < pending.length; start += 500) {
+    const counts = await db().run.groupBy({
+      by: ["seriesId"],
+      where: { seriesId: { in: pending.slice(start, start + 500) } },
+      _count: { _all: true },
+    });
+    for (const row of counts) {
+      if (row.seriesId === null || row._count._all < 2) continue;
+      judged.add(row.seriesId);
+      await judgeStoredSeries(row.seriesId);
+    }
   }
 }
 
