@@ -234,7 +234,7 @@ export async function applyRestoredSeriesState(
         continue;
       }
       changeIds.set(change.id, id);
-      const linked = change.runs.filter((runId) => members.has(runId));
+      const linked = [...new Set(change.runs)].filter((runId) => members.has(runId));
       if (linked.length > 0) {
         await db().seriesChangeRun.createMany({ data: linked.map((runId) => ({ changeId: id, runId })) });
       }

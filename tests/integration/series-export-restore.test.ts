@@ -205,6 +205,24 @@ describe("a series through export and restore", () => {
     expect(report.runs.stored).toBe(docs.length);
   });
 
+  it("takes a change that names a run twice, and two series lines with one id, without an error", async () => {
+    await clearDatabase();
+    const series = exported.find((line) => line.format === "servebench/series-v1")!;
+    const changes = series.changes as { runs: string[] }[];
+    const doubled = {
+      ...series,
+      changes: changes.map((change) => ({ ...change, runs: [...change.runs, ...change.runs] })),
+    };
+    const report = await restoreLines([
+      ...exported.filter((line) => line.format !== "servebench/series-v1"),
+      doubled,
+      doubled,
+    ]);
+    expect(report.lines.slice(-2).map((line) => line.status)).toEqual(["stored", "already_present"]);
+    const links = await db().seriesChangeRun.count();
+    expect(links).toBe(new Set(changes.flatMap((change, index) => change.runs.map((run) => `${index}:${run}`))).size);
+  });
+
   it("keeps the annotations' run check: one at a run of another series is reported, not stored", async () => {
     await clearDatabase();
     const series = exported.find((line) => line.format === "servebench/series-v1")!;
