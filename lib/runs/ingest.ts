@@ -17,6 +17,7 @@ import { FORMAT_PARSERS } from "@/lib/formats/registry";
 import { checkUploadFiles } from "@/lib/formats/upload-checks";
 import { decodeUtf8, mediaTypeOf, readBodyWithLimit } from "@/lib/http/body";
 import { parseMultipart } from "@/lib/http/multipart";
+import { SERIES_FORMAT } from "@/lib/series/export-schema";
 import { defaultRunName, fittedName, normalizeRunDocument, type RunDocument } from "./normalize";
 import type { RunToStore } from "./queries";
 import { COMPARISON_FORMAT } from "./restore";
@@ -306,8 +307,8 @@ export function invalidRunsError(runs: readonly PlannedRunResult[]): AppError | 
   );
 }
 
-/** How an export's saved-comparison lines begin (JSON.stringify writes no spaces). */
-const EXPORT_MARK = `{"format":"${COMPARISON_FORMAT}"`;
+/** How an export's saved-comparison and series lines begin (JSON.stringify writes no spaces). */
+const EXPORT_MARKS = [`{"format":"${COMPARISON_FORMAT}"`, `{"format":"${SERIES_FORMAT}"`];
 
 /** Read, parse, plan and validate an upload. Throws 400/413/415/422 AppErrors for what cannot be previewed. */
 export async function prepareUpload(request: Request, limitBytes: number): Promise<PreparedUpload> {
@@ -319,15 +320,16 @@ export function prepareUploadRequest(upload: UploadRequest): PreparedUpload {
   // Every archive of the upload against one expansion budget, then the bytes checked before anything is parsed.
   const files = expandArchives(upload.files);
   checkUploadFiles(files);
-  // An export holds saved comparisons too, which an upload cannot store: restoring is its own request.
+  // An export holds saved comparisons and series too, which an upload cannot store: restoring is its own request.
   if (
-    files.some((file) =>
-      Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength).includes(EXPORT_MARK),
-    )
+    files.some((file) => {
+      const bytes = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
+      return EXPORT_MARKS.some((mark) => bytes.includes(mark));
+    })
   ) {
     throw new AppError(
       "validation_failed",
-      "This is a servebench export with saved comparisons: restore it with POST /api/restore, which stores it line by line and keeps every id and link.",
+      "This is a servebench export with saved comparisons or series: restore it with POST /api/restore, which stores it line by line and keeps every id and link.",
       [{ path: "files", message: "is an export: send it to POST /api/restore" }],
     );
   }

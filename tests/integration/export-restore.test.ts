@@ -288,7 +288,7 @@ describe("export and restore", () => {
     );
     expect(response.status).toBe(422);
     expect(((await response.json()) as { error: { message: string } }).error.message).toBe(
-      "This is a servebench export with saved comparisons: restore it with POST /api/restore, which stores it line by line and keeps every id and link.",
+      "This is a servebench export with saved comparisons or series: restore it with POST /api/restore, which stores it line by line and keeps every id and link.",
     );
     expect(await counts()).toEqual({ runs: 0, points: 0, tags: 0 });
   });

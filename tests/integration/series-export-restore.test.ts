@@ -162,6 +162,23 @@ describe("a series through export and restore", () => {
     expect(await db().webhookDelivery.count()).toBe(0);
   });
 
+  it("points the export sent to POST /api/runs at /api/restore, for its series lines too", async () => {
+    const runLines = exported.filter((line) => line.format === "servebench/v1");
+    const seriesLine = exported.find((line) => line.format === "servebench/series-v1")!;
+    const response = await postRun(
+      new Request(`${BASE}/api/runs`, {
+        method: "POST",
+        headers: { "content-type": "application/x-ndjson" },
+        body: `${[...runLines.slice(0, 2), seriesLine].map((line) => JSON.stringify(line)).join("\n")}\n`,
+      }),
+      noContext,
+    );
+    expect(response.status).toBe(422);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(
+      /^This is a servebench export with saved comparisons or series: restore it with POST \/api\/restore/,
+    );
+  });
+
   it("restoring the same file again changes nothing and says so", async () => {
     const report = await restoreLines(exported);
     expect(report.runs).toEqual({ stored: 0, already_present: docs.length, refused: 0 });
