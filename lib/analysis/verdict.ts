@@ -95,12 +95,11 @@ export function verdictSides(
   if (sides.some((side) => side === null)) return [names.label, names.baseLabel];
   const pairs = sides as [string, string][];
   if (engine && pairs.length === 2) {
-    // "SGLang 0.5.8 vs vLLM 0.11.0".
-    const version = pairs[1]!;
-    return [
-      `${pairs[0]![0]} ${version[0].replace(/^engine version /, "")}`,
-      `${pairs[0]![1]} ${version[1].replace(/^engine version /, "")}`,
-    ];
+    // "SGLang 0.5.8 vs vLLM 0.11.0"; a side whose version is not stated is its engine alone ("vLLM 0.11.0 vs
+    // SGLang", never "SGLang not set").
+    const versionChange = relevant[1]!;
+    const withVersion = (name: string, version: string | null) => (version === null ? name : `${name} ${version}`);
+    return [withVersion(pairs[0]![0], versionChange.to), withVersion(pairs[0]![1], versionChange.from)];
   }
   return [pairs.map((pair) => pair[0]).join(" + "), pairs.map((pair) => pair[1]).join(" + ")];
 }

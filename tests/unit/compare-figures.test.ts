@@ -335,6 +335,14 @@ describe("the verdict line", () => {
       ["vLLM 0.11.0", "SGLang 0.5.8"],
     ],
     [
+      "an engine switch where one side states no version",
+      [
+        change({ section: "engine", key: "engine", from: "sglang", to: "vllm" }),
+        change({ section: "engine", key: "engine_version", from: null, to: "0.11.0" }),
+      ],
+      ["vLLM 0.11.0", "SGLang"],
+    ],
+    [
       "three flags",
       [
         change({ key: "--a", from: "1", to: "2" }),
