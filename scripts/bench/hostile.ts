@@ -11,7 +11,7 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { crc32, deflateRawSync } from "node:zlib";
+import { zipSync } from "fflate";
 import { writeVllmDetailedFile } from "./vllm-file";
 
 export interface HostileCase {
@@ -77,35 +77,9 @@ function commandDocument(underscores: number): Buffer {
   );
 }
 
-/** A zip of one stored-as-deflate entry: written by hand so the benchmark needs no zip library. */
+/** A zip of one file, deflated at level 9. */
 function zipOf(name: string, content: Buffer): Buffer {
-  const data = deflateRawSync(content, { level: 9 });
-  const crc = crc32(content);
-  const nameBytes = Buffer.from(name);
-  const local = Buffer.alloc(30);
-  local.writeUInt32LE(0x04034b50, 0);
-  local.writeUInt16LE(20, 4);
-  local.writeUInt16LE(8, 8);
-  local.writeUInt32LE(crc, 14);
-  local.writeUInt32LE(data.length, 18);
-  local.writeUInt32LE(content.length, 22);
-  local.writeUInt16LE(nameBytes.length, 26);
-  const central = Buffer.alloc(46);
-  central.writeUInt32LE(0x02014b50, 0);
-  central.writeUInt16LE(20, 4);
-  central.writeUInt16LE(20, 6);
-  central.writeUInt16LE(8, 10);
-  central.writeUInt32LE(crc, 16);
-  central.writeUInt32LE(data.length, 20);
-  central.writeUInt32LE(content.length, 24);
-  central.writeUInt16LE(nameBytes.length, 28);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(1, 8);
-  end.writeUInt16LE(1, 10);
-  end.writeUInt32LE(46 + nameBytes.length, 12);
-  end.writeUInt32LE(30 + nameBytes.length + data.length, 16);
-  return Buffer.concat([local, nameBytes, data, central, nameBytes, end]);
+  return Buffer.from(zipSync({ [name]: [content, { level: 9 }] }));
 }
 
 function multipart(files: { name: string; bytes: Buffer }[]): { body: Buffer; contentType: string } {
