@@ -9,6 +9,7 @@ import { buildRunDocument } from "@/lib/bench/document";
 import { builtinPrompts, parsePromptFile } from "@/lib/bench/prompts";
 import { type BenchConfig, type BenchEvent, runBenchmark } from "@/lib/bench/runner";
 import { normalizeRunDocument } from "@/lib/runs/normalize";
+import { testBenchConfig } from "../support/bench-config";
 import { type OpenAITestServer, startOpenAITestServer, type TestServerSettings } from "../support/openai-test-server";
 
 // The timing settings: long enough that a millisecond of timer noise is well under the ±5% asserted.
@@ -36,20 +37,7 @@ afterAll(async () => {
 });
 
 function configFor(overrides: Partial<BenchConfig> = {}): BenchConfig {
-  return {
-    baseUrl: new URL(server.baseUrl),
-    concurrency: [1],
-    requests: 3,
-    maxTokens: 256,
-    temperature: 0,
-    ignoreEos: false,
-    endpoint: "chat",
-    prompts: builtinPrompts(),
-    timeoutMs: 10_000,
-    warmup: 0,
-    explicit: { model: "test-model" },
-    ...overrides,
-  };
+  return testBenchConfig(server.baseUrl, overrides);
 }
 
 /** Set the server up for one test; the defaults of this file unless the test says otherwise. */

@@ -7,14 +7,20 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildRunDocument } from "@/lib/bench/document";
-import { builtinPrompts, randomPrompts } from "@/lib/bench/prompts";
+import { randomPrompts } from "@/lib/bench/prompts";
 import { arrivalTimesMs } from "@/lib/bench/random";
 import { type BenchConfig, type BenchEvent, runBenchmark } from "@/lib/bench/runner";
 import { ContextError } from "@/lib/bench/server-info";
 import { estimateTokens, readShareGpt } from "@/lib/bench/sharegpt";
 import { normalizeRunDocument } from "@/lib/runs/normalize";
 import { mean, std } from "@/lib/stats";
-import { type OpenAITestServer, startOpenAITestServer, type TestServerSettings } from "../support/openai-test-server";
+import { testBenchConfig } from "../support/bench-config";
+import {
+  DEFAULT_TEST_SERVER_SETTINGS,
+  type OpenAITestServer,
+  startOpenAITestServer,
+  type TestServerSettings,
+} from "../support/openai-test-server";
 
 const SHAREGPT = path.join(__dirname, "..", "fixtures", "sharegpt", "hand-made-sharegpt.json");
 const QUICK: Partial<TestServerSettings> = { ttftMs: 10, itlMs: 5, tokens: 8 };
@@ -30,41 +36,12 @@ afterAll(async () => {
 });
 
 function serverWith(settings: Partial<TestServerSettings>): void {
-  server.update({
-    ttftMs: 100,
-    itlMs: 20,
-    tokens: 32,
-    tokensPerChunk: 1,
-    maxConcurrent: Number.POSITIVE_INFINITY,
-    usage: true,
-    fault: null,
-    serverInfo: null,
-    version: "0.11.0",
-    apiKey: null,
-    metrics: null,
-    kvUsagePerRequest: 0.1,
-    speculative: null,
-    ...settings,
-  });
+  server.update({ ...DEFAULT_TEST_SERVER_SETTINGS, version: "0.11.0", ...settings });
   server.resetStats();
 }
 
 function configFor(overrides: Partial<BenchConfig> = {}): BenchConfig {
-  return {
-    baseUrl: new URL(server.baseUrl),
-    concurrency: [1],
-    requests: 3,
-    maxTokens: 256,
-    temperature: 0,
-    ignoreEos: false,
-    endpoint: "chat",
-    prompts: builtinPrompts(),
-    timeoutMs: 10_000,
-    warmup: 0,
-    explicit: { model: "test-model" },
-    metrics: null,
-    ...overrides,
-  };
+  return testBenchConfig(server.baseUrl, overrides);
 }
 
 function gaps(times: readonly number[]): number[] {
