@@ -97,11 +97,20 @@ export interface LineChartData {
 /** Round y ticks from 0 to just above the largest value: 0, 500, 1,000 … */
 export function linearYScale(max: number): YAxisScale {
   if (!(max > 0)) return { domain: [0, 1], ticks: [0, 1] };
-  const step = niceStep(max * 1.05);
-  const top = Math.ceil((max * 1.05) / step - 1e-9) * step;
+  return roundYScale(max * 1.05);
+}
+
+/**
+ * Round steps (1, 2, 2.5 or 5 times a power of ten) from 0 to the first at or above `span`; `wholeSteps` for
+ * counts, whose steps are never below 1 nor fractional.
+ */
+export function roundYScale(span: number, options: { wholeSteps?: boolean } = {}): YAxisScale {
+  let step = niceStep(span);
+  if (options.wholeSteps) step = step < 1 ? 1 : Math.floor(step);
+  const top = Math.max(step, Math.ceil(span / step - 1e-9) * step);
   const ticks: number[] = [];
   for (let index = 0; index * step <= top + step / 2; index += 1) ticks.push(Number((index * step).toPrecision(12)));
-  return { domain: [0, top], ticks };
+  return { domain: [0, ticks[ticks.length - 1]!], ticks };
 }
 
 /** Powers of ten (and 2 and 5 times them over short spans) around the positive values; null without any. */

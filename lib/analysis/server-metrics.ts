@@ -8,10 +8,10 @@
 import { formatLoadLevel, formatNumber } from "@/lib/format";
 import type { LatencyKey, RequestDetail, ResultPoint, ServerMetricField } from "@/lib/runs/schema";
 import { percentileOfSorted } from "@/lib/stats";
-import { type LoadAxis, type LoadDomain, loadDomain, niceStep } from "./axis";
+import { type LoadAxis, type LoadDomain, loadDomain } from "./axis";
 import { assignRunColors, RUN_COLORS } from "./colors";
 import { levelOf } from "./levels";
-import type { CompareStat } from "./lines";
+import { type CompareStat, roundYScale } from "./lines";
 
 /** A run as the panel needs it. */
 export interface ServerMetricsRun {
@@ -494,11 +494,5 @@ export function panelYTicks(
     }
   }
   // A little room above the highest point; a panel with nothing above 0 reads against 0–1.
-  const span = max > 0 ? max * 1.05 : 1;
-  let step = niceStep(span);
-  if (panel.unit === "requests") step = step < 1 ? 1 : Math.floor(step);
-  const top = Math.max(step, Math.ceil(span / step - 1e-9) * step);
-  const ticks: number[] = [];
-  for (let tick = 0; tick <= top + step / 2; tick += step) ticks.push(Number(tick.toPrecision(12)));
-  return { domain: [0, ticks[ticks.length - 1]!], ticks };
+  return roundYScale(max > 0 ? max * 1.05 : 1, { wholeSteps: panel.unit === "requests" });
 }
