@@ -5,7 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, FileChooser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { deleteAllRuns, launchBrowser } from "./browser";
 
@@ -60,6 +60,23 @@ async function tabTo(target: Page, wanted: (stop: Focused) => boolean, limit = 6
   throw new Error("the wanted element was never focused");
 }
 
+/**
+ * Enter on the focused "Choose files" button until the file chooser opens: on a loaded machine the page can be
+ * "network idle" before React has hydrated the button, and a press before that does nothing.
+ */
+async function openFileChooser(target: Page): Promise<FileChooser> {
+  for (let attempt = 1; ; attempt++) {
+    const opened = target.waitForEvent("filechooser", { timeout: 3_000 });
+    await target.keyboard.press("Enter");
+    try {
+      return await opened;
+    } catch (error) {
+      if (attempt >= 10) throw error;
+      expect((await focused(target)).label).toBe("Choose files");
+    }
+  }
+}
+
 beforeAll(async () => {
   await deleteAllRuns(baseUrl);
   // The run the comparison is made against, stored beforehand.
@@ -100,7 +117,7 @@ describe.sequential("keyboard only, from upload to compare", () => {
     // Once the page's script has taken over, so the button opens the file chooser.
     await page.goto(`${baseUrl}/upload`, { waitUntil: "networkidle" });
     await tabTo(page, (stop) => stop.label === "Choose files");
-    const [chooser] = await Promise.all([page.waitForEvent("filechooser"), page.keyboard.press("Enter")]);
+    const chooser = await openFileChooser(page);
     await chooser.setFiles(path.join(FIXTURES, "sglang-tp8-cuda-graphs-on.json"));
     await expect.poll(() => page.getByTestId("preview-name").textContent()).toBe("SGLang TP8, CUDA graphs on");
     await tabTo(page, (stop) => stop.testId === "save-run");
