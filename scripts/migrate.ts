@@ -9,7 +9,8 @@ async function main(): Promise<void> {
   const target = databaseTarget();
   const result = await migrate(target);
   const applied = result.applied.length > 0 ? `applied ${result.applied.join(", ")}` : "already up to date";
-  console.log(`servebench: database ${describeDatabase(target)}: ${applied}`);
+  const filled = result.searchPairsFilled ? `; search word pairs filled in for ${result.searchPairsFilled} run(s)` : "";
+  console.log(`servebench: database ${describeDatabase(target)}: ${applied}${filled}`);
 }
 
 main().catch((error: unknown) => {

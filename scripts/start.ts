@@ -16,9 +16,11 @@ async function main(): Promise<void> {
   const target = databaseTarget();
   // On PostgreSQL several instances may start at once: the migrations run under a lock, once.
   const migration = await migrate(target);
-  console.log(
-    `servebench: database ${describeDatabase(target)}${migration.applied.length > 0 ? ` (applied ${migration.applied.join(", ")})` : ""}`,
-  );
+  const applied = migration.applied.length > 0 ? ` (applied ${migration.applied.join(", ")})` : "";
+  const filled = migration.searchPairsFilled
+    ? `; search word pairs filled in for ${migration.searchPairsFilled} run(s)`
+    : "";
+  console.log(`servebench: database ${describeDatabase(target)}${applied}${filled}`);
   if (settings.SERVEBENCH_DEMO === "1") {
     const loaded = await seedDemoRunsIfEmpty();
     if (loaded > 0) console.log(`servebench: loaded ${loaded} demo runs (SERVEBENCH_DEMO=0 to start empty)`);

@@ -14,6 +14,7 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import { type DatabaseTarget, describeDatabase } from "@/lib/env";
 import { migrationsDirOf } from "./schema-files";
+import { fillSearchPairsPostgresql, fillSearchPairsSqlite } from "./search-pairs-backfill";
 
 export const MIGRATIONS_DIR = migrationsDirOf("sqlite");
 export const POSTGRESQL_MIGRATIONS_DIR = migrationsDirOf("postgresql");
@@ -21,6 +22,8 @@ export const POSTGRESQL_MIGRATIONS_DIR = migrationsDirOf("postgresql");
 export interface MigrationResult {
   applied: string[];
   alreadyApplied: string[];
+  /** Runs whose word pairs were filled in (lib/db/search-pairs-backfill.ts); absent when there were none. */
+  searchPairsFilled?: number;
 }
 
 interface AppliedRow {
@@ -88,6 +91,8 @@ export function migrateDatabase(file: string, migrationsDir: string = MIGRATIONS
       })();
       result.applied.push(migration.name);
     }
+    const filled = fillSearchPairsSqlite(database);
+    if (filled > 0) result.searchPairsFilled = filled;
     return result;
   } finally {
     database.close();
@@ -160,6 +165,9 @@ export async function migratePostgresql(
       }
       result.applied.push(migration.name);
     }
+    // Still under the lock: instances starting together fill the pairs once.
+    const filled = await fillSearchPairsPostgresql(client);
+    if (filled > 0) result.searchPairsFilled = filled;
     await client.query("SELECT pg_advisory_unlock($1)", [PRISMA_MIGRATE_LOCK_KEY]);
     return result;
   } finally {

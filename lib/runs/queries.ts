@@ -12,6 +12,7 @@ import { contentHash } from "./content-hash";
 import { type Headline, headline } from "./derived";
 import type { RunDocument } from "./normalize";
 import { LATENCY_KEYS, type ResultPoint, RUN_FORMAT, SERVER_METRIC_KEYS } from "./schema";
+import { pairsOfQuery, pairToken, searchPairsOf } from "./search-pairs";
 import {
   buildSearchSample,
   planSearch,
@@ -125,8 +126,16 @@ function parseJson<T>(text: string | null): T | undefined {
   return text === null ? undefined : (JSON.parse(text) as T);
 }
 
-export function searchTextOf(doc: Pick<RunDocument, "name" | "engine" | "model" | "command" | "notes">): string {
+type SearchedFields = Pick<RunDocument, "name" | "engine" | "model" | "command" | "notes">;
+
+export function searchTextOf(doc: SearchedFields): string {
   return [doc.name, doc.engine, doc.model, doc.command ?? "", doc.notes ?? ""].join("\n").toLowerCase();
+}
+
+/** The columns the text search reads, written together wherever a run's searched fields are. */
+export function searchColumnsOf(doc: SearchedFields): { searchText: string; searchPairs: string } {
+  const searchText = searchTextOf(doc);
+  return { searchText, searchPairs: searchPairsOf(searchText) };
 }
 
 function headlineColumns(points: readonly ResultPoint[]) {
@@ -240,7 +249,7 @@ function runCreateData(doc: RunDocument, id: string, now: Date): Prisma.RunCreat
     createdAt: now,
     updatedAt: now,
     sortAt: measuredAt ?? now,
-    searchText: searchTextOf(doc),
+    ...searchColumnsOf(doc),
     ...headlineColumns(doc.results),
     pointCount: doc.results.length,
     seriesName: doc.series ?? null,
@@ -484,9 +493,20 @@ async function searchSample(total: number): Promise<SearchSample> {
 const PG_TRGM_ALONE = /^[a-z0-9]{3}$/;
 
 /**
+ * Whether every run's word pairs are stored, so the pair index may be asked: runs written before pairs existed
+ * (or by an older instance during an upgrade) have none until `npm run db:migrate` fills them in. One probe of a
+ * partial index, so that a run without pairs is never missed.
+ */
+async function pairsComplete(): Promise<boolean> {
+  const rows = await db().$queryRaw<unknown[]>`SELECT 1 AS one FROM "Run" r WHERE r."searchPairs" IS NULL LIMIT 1`;
+  return rows.length === 0;
+}
+
+/**
  * The condition on `r` for "r.searchText contains text" (text lower-cased), as each database answers it best.
  * From three characters on, planSearch (lib/runs/search-plan.ts) chooses between walking the page's order and
- * asking the trigram index for a few of the text's trigrams, the whole text then checked on the runs it returns.
+ * asking the indexes for a few of the text's trigrams and word pairs, the whole text then checked on the runs they
+ * return.
  */
 async function searchCondition(text: string, take: number): Promise<Sql> {
   const indexed = [...text].length >= 3;
@@ -498,25 +518,42 @@ async function searchCondition(text: string, take: number): Promise<Sql> {
   }
   const total = Math.max(1, await countRuns());
   const sample = await searchSample(total);
+  const pairs = pairsOfQuery(text).length > 0 && (await pairsComplete());
   if (postgresql) {
-    const plan = planSearch(sample, text, { total, take, usable: (trigram) => PG_TRGM_ALONE.test(trigram) });
+    const plan = planSearch(sample, text, { total, take, pairs, usable: (trigram) => PG_TRGM_ALONE.test(trigram) });
     // A common text: the whole text to the index, and the planner walks the order's index instead when that is
     // cheaper, by its statistics (it does for a word in 5% of the runs).
     if (plan.kind === "walk") return Prisma.sql`r."searchText" LIKE ${likePattern(text)}`;
-    // A rare one: only the chosen trigrams reach the index (LIKE); the whole text is checked by strpos, which no
-    // index serves, on the candidates.
+    // A rare one: only the chosen trigrams (LIKE) and pairs (@>, the GIN index of the pairs' tokens) reach the
+    // indexes; the whole text is checked by strpos, which no index serves, on the candidates.
     const parts = plan.trigrams.map((trigram) => Prisma.sql`r."searchText" LIKE ${likePattern(trigram)}`);
+    if (plan.pairs.length > 0) {
+      const tokens = Prisma.join(plan.pairs.map((pair) => Prisma.sql`${pairToken(pair)}`));
+      parts.push(Prisma.sql`string_to_array(r."searchPairs", ' ') @> ARRAY[${tokens}]::text[]`);
+    }
     return Prisma.sql`${Prisma.join(parts, " AND ")} AND strpos(r."searchText", ${text}) > 0`;
   }
-  const plan = planSearch(sample, text, { total, take });
+  const plan = planSearch(sample, text, { total, take, pairs });
   if (plan.kind === "walk") return Prisma.sql`instr(r."searchText", ${text}) > 0`;
-  // The matches, read from the index and checked, while there are at most √(take × total) of them: past that a
+  // The matches, read from the indexes and checked, while there are at most √(take × total) of them: past that a
   // walk of the order's index finds a page's worth sooner than sorting them all.
   const sparseLimit = Math.max(200, Math.round(Math.sqrt(take * total)));
+  const trigramMatch = plan.trigrams.map(ftsPhrase).join(" AND ");
+  const pairMatch = plan.pairs.map((pair) => ftsPhrase(pairToken(pair))).join(" AND ");
+  // One index drives (the pairs', when asked: its lists are the shorter); the other's matches are read once, as
+  // a set the driving rows are looked up in.
+  const candidates =
+    pairMatch === ""
+      ? Prisma.sql`SELECT s.rowid AS id FROM "RunSearch" s JOIN "Run" r ON r.rowid = s.rowid
+          WHERE s."RunSearch" MATCH ${trigramMatch}`
+      : trigramMatch === ""
+        ? Prisma.sql`SELECT p.rowid AS id FROM "RunPairs" p JOIN "Run" r ON r.rowid = p.rowid
+            WHERE p."RunPairs" MATCH ${pairMatch}`
+        : Prisma.sql`SELECT p.rowid AS id FROM "RunPairs" p JOIN "Run" r ON r.rowid = p.rowid
+            WHERE p."RunPairs" MATCH ${pairMatch}
+              AND p.rowid IN (SELECT s.rowid FROM "RunSearch" s WHERE s."RunSearch" MATCH ${trigramMatch})`;
   const matches = await db().$queryRaw<{ id: number | bigint }[]>`
-    SELECT s.rowid AS id FROM "RunSearch" s JOIN "Run" r ON r.rowid = s.rowid
-    WHERE s."RunSearch" MATCH ${plan.trigrams.map(ftsPhrase).join(" AND ")} AND instr(r."searchText", ${text}) > 0
-    LIMIT ${sparseLimit + 1}`;
+    ${candidates} AND instr(r."searchText", ${text}) > 0 LIMIT ${sparseLimit + 1}`;
   if (matches.length <= sparseLimit) {
     if (matches.length === 0) return Prisma.sql`1 = 0`;
     return Prisma.sql`r.rowid IN (${Prisma.join(matches.map((row) => Number(row.id)))})`;
@@ -680,7 +717,7 @@ export async function updateRunOrThrow(id: string, patch: RunPatch): Promise<Sto
   if (!existing) throw notFoundError(`Run "${id}"`);
   const name = patch.name ?? existing.name;
   const notes = patch.notes === undefined ? existing.notes : patch.notes;
-  const searchText = searchTextOf({
+  const searchColumns = searchColumnsOf({
     name,
     engine: existing.engine,
     model: existing.model,
@@ -690,7 +727,7 @@ export async function updateRunOrThrow(id: string, patch: RunPatch): Promise<Sto
   await db().$transaction([
     db().run.update({
       where: { id },
-      data: { name, notes, searchText, updatedAt: new Date() },
+      data: { name, notes, ...searchColumns, updatedAt: new Date() },
     }),
     ...(patch.tags === undefined
       ? []

@@ -8,7 +8,12 @@
  * (the candidates) gives exactly the same runs. Which few: the ones that together leave the fewest candidates for
  * the least reading, judged from a sample of the newest runs (`SearchSample`), as a query planner judges from its
  * statistics. The sample only steers the cost; the answer never depends on it.
+ *
+ * The same holds for the second index, of pairs of neighbouring words (lib/runs/search-pairs.ts): a run containing
+ * q holds every pair of whole words of q, and a pair is often far rarer than any trigram of it. The plan picks
+ * from both kinds alike.
  */
+import { pairsOfQuery, pairsOfText } from "./search-pairs";
 
 /** Runs in the sample: the newest ones, in the history's order. */
 export const SEARCH_SAMPLE_ROWS = 2_000;
@@ -19,8 +24,8 @@ export const SEARCH_SAMPLE_CHARS = 1_000;
  * the memory it takes to read, however long the notes uploaded.
  */
 const SEARCH_SAMPLE_BUDGET_CHARS = 1_000_000;
-/** At most this many trigrams are asked of the index: each one more is a list read whole. */
-const MAX_TRIGRAMS = 6;
+/** At most this many trigrams and pairs are asked of the indexes: each one more is a list read whole. */
+const MAX_KEYS = 6;
 /**
  * Reading one entry of a trigram's list against testing one run's text (a row read and a substring search):
  * measured ~20 ns against ~1 µs on both databases at 100,000 runs.
@@ -48,11 +53,16 @@ export interface SearchSample {
   runsWith: Map<string, Uint16Array>;
   /** The same as bit sets, made when a search first asks for the trigram. */
   bitsOf: Map<string, Uint32Array>;
+  /** For each pair of neighbouring words (`first second`), the sample's runs whose text holds it. */
+  pairRunsWith: Map<string, Uint16Array>;
+  /** The same as bit sets, made when a search first asks for the pair. */
+  pairBitsOf: Map<string, Uint32Array>;
 }
 
 /** A sample from the newest runs' texts (at most SEARCH_SAMPLE_ROWS, newest first), `whole` when that is all of them. */
 export function buildSearchSample(texts: readonly string[], whole: boolean): SearchSample {
   const lists = new Map<string, number[]>();
+  const pairLists = new Map<string, number[]>();
   const kept: string[] = [];
   const starts: number[] = [];
   let budget = SEARCH_SAMPLE_BUDGET_CHARS;
@@ -75,10 +85,23 @@ export function buildSearchSample(texts: readonly string[], whole: boolean): Sea
       if (!list) lists.set(trigram, [row]);
       else if (list[list.length - 1] !== row) list.push(row);
     }
+    for (const pair of pairsOfText(text)) {
+      const list = pairLists.get(pair);
+      if (!list) pairLists.set(pair, [row]);
+      else list.push(row);
+    }
   }
-  const runsWith = new Map<string, Uint16Array>();
-  for (const [trigram, list] of lists) runsWith.set(trigram, Uint16Array.from(list));
-  return { rows: kept.length, whole: whole && kept.length === texts.length, texts: kept, runsWith, bitsOf: new Map() };
+  const packed = (from: Map<string, number[]>) =>
+    new Map([...from].map(([key, list]) => [key, Uint16Array.from(list)]));
+  return {
+    rows: kept.length,
+    whole: whole && kept.length === texts.length,
+    texts: kept,
+    runsWith: packed(lists),
+    bitsOf: new Map(),
+    pairRunsWith: packed(pairLists),
+    pairBitsOf: new Map(),
+  };
 }
 
 export type SearchPlan =
@@ -87,8 +110,11 @@ export type SearchPlan =
    * the whole text to its index and its planner chooses, as it also is when no trigram can be asked alone.
    */
   | { kind: "walk" }
-  /** Ask the index for the runs holding these trigrams, then check the whole text on them. */
-  | { kind: "trigrams"; trigrams: string[] };
+  /**
+   * Ask the indexes for the runs holding all these trigrams and pairs (either list may be empty, not both), then
+   * check the whole text on them.
+   */
+  | { kind: "index"; trigrams: string[]; pairs: string[] };
 
 export interface PlanOptions {
   /** Runs in the history. */
@@ -97,18 +123,20 @@ export interface PlanOptions {
   take: number;
   /** Which trigrams the database's index can be asked for alone (PostgreSQL: letters and digits only). */
   usable?: (trigram: string) => boolean;
+  /** Whether the pair index may be asked: every run's pairs are stored (false while older runs lack them). */
+  pairs?: boolean;
 }
 
 type Bits = Uint32Array;
 
-function bitsOf(sample: SearchSample, trigram: string, words: number): Bits {
-  const known = sample.bitsOf.get(trigram);
+function bitsOf(lists: Map<string, Uint16Array>, cache: Map<string, Bits>, key: string, words: number): Bits {
+  const known = cache.get(key);
   if (known) return known;
-  const rows = sample.runsWith.get(trigram);
+  const rows = lists.get(key);
   const bits = new Uint32Array(words);
-  if (!rows) return bits; // Not kept: what is kept stays bounded by the sample's own trigrams.
+  if (!rows) return bits; // Not kept: what is kept stays bounded by the sample's own trigrams and pairs.
   for (const row of rows) bits[row >>> 5] = (bits[row >>> 5] ?? 0) | (1 << (row & 31));
-  sample.bitsOf.set(trigram, bits);
+  cache.set(key, bits);
   return bits;
 }
 
@@ -145,8 +173,10 @@ function countBoth(a: Bits, b: Bits): number {
  * - the index reads each asked trigram's list whole (its share of the runs × total entries, LIST_ENTRY_COST
  *   each) and tests the text on the candidates, the runs holding all of them.
  *
- * The trigrams are picked greedily: each step adds the one that lowers that cost most (fewer candidates for its
- * list's length), until none does. A trigram the sample never saw counts as half a run of it: rarer than the
+ * - a pair of whole words of the text is asked for like a trigram, from its own list (usually far shorter).
+ *
+ * The trigrams and pairs are picked greedily: each step adds the one that lowers that cost most (fewer candidates
+ * for its list's length), until none does. One the sample never saw counts as half a run of it: rarer than the
  * sample can tell. When the sample is the whole history, the index is always used: it is small.
  */
 export function planSearch(sample: SearchSample, text: string, options: PlanOptions): SearchPlan {
@@ -155,7 +185,10 @@ export function planSearch(sample: SearchSample, text: string, options: PlanOpti
   const rows = Math.max(1, sample.rows);
   const words = Math.ceil(rows / 32);
   const trigrams = trigramsOf(text);
-  const bits = new Map(trigrams.map((trigram) => [trigram, bitsOf(sample, trigram, words)]));
+  const bits = new Map(
+    trigrams.map((trigram) => [trigram, bitsOf(sample.runsWith, sample.bitsOf, trigram, words)] as const),
+  );
+  const pairs = options.pairs ? pairsOfQuery(text) : [];
 
   // The sample's runs holding the whole text: those holding all its trigrams, checked.
   let holdingAll: Bits | null = null;
@@ -171,29 +204,38 @@ export function planSearch(sample: SearchSample, text: string, options: PlanOpti
   const shareOf = (runs: number) => Math.max(runs, 0.5) / rows;
   const walkCost = Math.min(total, take / shareOf(matching));
 
-  const candidates = trigrams.filter(usable).map((trigram) => {
-    const trigramBits = bits.get(trigram) as Bits;
-    return { trigram, bits: trigramBits, listCost: LIST_ENTRY_COST * total * shareOf(count(trigramBits)) };
-  });
-  const chosen: string[] = [];
+  const listCostOf = (keyBits: Bits) => LIST_ENTRY_COST * total * shareOf(count(keyBits));
+  const candidates = [
+    ...trigrams.filter(usable).map((trigram) => {
+      const keyBits = bits.get(trigram) as Bits;
+      return { kind: "trigram" as const, key: trigram, bits: keyBits, listCost: listCostOf(keyBits) };
+    }),
+    ...pairs.map((pair) => {
+      const keyBits = bitsOf(sample.pairRunsWith, sample.pairBitsOf, pair, words);
+      return { kind: "pair" as const, key: pair, bits: keyBits, listCost: listCostOf(keyBits) };
+    }),
+  ];
+  type Candidate = (typeof candidates)[number];
+  const chosen: Candidate[] = [];
   let chosenBits: Bits | null = null;
   let listCost = 0;
   let cost = Number.POSITIVE_INFINITY;
-  while (chosen.length < MAX_TRIGRAMS) {
-    let best: { candidate: (typeof candidates)[number]; cost: number } | null = null;
+  while (chosen.length < MAX_KEYS) {
+    let best: { candidate: Candidate; cost: number } | null = null;
     for (const candidate of candidates) {
-      if (chosen.includes(candidate.trigram)) continue;
+      if (chosen.includes(candidate)) continue;
       const left: number = chosenBits ? countBoth(chosenBits, candidate.bits) : count(candidate.bits);
       const nextCost: number = listCost + candidate.listCost + total * shareOf(left);
       if (!best || nextCost < best.cost) best = { candidate, cost: nextCost };
     }
     if (!best || best.cost >= cost) break;
-    chosen.push(best.candidate.trigram);
+    chosen.push(best.candidate);
     chosenBits = chosenBits ? and(chosenBits, best.candidate.bits) : best.candidate.bits;
     listCost += best.candidate.listCost;
     cost = best.cost;
   }
   if (chosen.length === 0) return { kind: "walk" };
   if (!sample.whole && walkCost <= cost) return { kind: "walk" };
-  return { kind: "trigrams", trigrams: chosen };
+  const keysOf = (kind: Candidate["kind"]) => chosen.filter((key) => key.kind === kind).map((key) => key.key);
+  return { kind: "index", trigrams: keysOf("trigram"), pairs: keysOf("pair") };
 }

@@ -12,7 +12,7 @@ import Database from "better-sqlite3";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { headline } from "@/lib/runs/derived";
 import { normalizeRunDocument, type RunDocument } from "@/lib/runs/normalize";
-import { searchTextOf } from "@/lib/runs/queries";
+import { searchColumnsOf } from "@/lib/runs/queries";
 import { LATENCY_KEYS, type ResultPoint, type RunDocumentInput, SERVER_METRIC_KEYS } from "@/lib/runs/schema";
 import { seriesIdentity } from "@/lib/series/key";
 
@@ -343,7 +343,7 @@ export function runRow(run: SeedRun): Row {
     createdAt: sqliteDate(run.createdAt),
     updatedAt: sqliteDate(run.createdAt),
     sortAt: sqliteDate(measuredAt ?? run.createdAt),
-    searchText: searchTextOf(doc),
+    ...searchColumnsOf(doc),
     singleStreamTokS: figures.single_stream?.output_tok_s ?? null,
     singleStreamDerived: figures.single_stream?.derived ? 1 : 0,
     peakTokS: figures.peak?.output_tok_s ?? null,
@@ -443,11 +443,12 @@ export const POINT_COLUMNS = [
 
 /**
  * The insert triggers of the Run table that a bulk load replaces by one statement each at the end (the run total,
- * the FTS5 search index). Any other trigger stays in place, so its work is done as the app would have it done.
+ * the FTS5 search indexes). Any other trigger stays in place, so its work is done as the app would have it done.
  */
 const BULK_EQUIVALENT: Record<string, string> = {
   Run_total_after_insert: `UPDATE "RunTotal" SET "runs" = (SELECT count(*) FROM "Run") WHERE "id" = 1`,
   Run_search_after_insert: `INSERT INTO "RunSearch" ("RunSearch") VALUES ('rebuild')`,
+  Run_pairs_after_insert: `INSERT INTO "RunPairs" ("RunPairs") VALUES ('rebuild')`,
 };
 
 function deferRunTriggers(database: Database.Database): { finish(): void } {

@@ -8,8 +8,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as listRunsRoute } from "@/app/api/runs/route";
 import { db } from "@/lib/db/client";
+import { migrate } from "@/lib/db/migrate";
+import { databaseTarget } from "@/lib/env";
 import { normalizeRunDocument } from "@/lib/runs/normalize";
-import { createRun } from "@/lib/runs/queries";
+import { createRun, updateRunOrThrow } from "@/lib/runs/queries";
+import { searchPairsOf } from "@/lib/runs/search-pairs";
 import { BASE, clearDatabase, noContext } from "./helpers";
 
 interface ListBody {
@@ -344,14 +347,43 @@ describe("the text search", () => {
         pointCount: 0,
       };
     });
+    // Written as an older version of servebench did: without word pairs.
     await db().run.createMany({ data: rows });
     const all = await storedTexts();
     expect(all.length).toBeGreaterThan(2_400);
-    expect((await expectSearch(all, "common", 25)).length).toBe(2_400);
-    expect((await expectSearch(all, "bulk sglang · a100-sxm4-80gb · kv-fp8 · common", 100)).length).toBeGreaterThan(50);
-    expect(await expectSearch(all, "rareword")).toHaveLength(6);
-    expect(await expectSearch(all, "common rareword 7")).toHaveLength(6);
-    expect(await expectSearch(all, "bulk vllm · mi300x · kv-095 · common rareword")).toEqual([]);
-    expect(await expectSearch(all, "bulk tensorrt-llm · h100 80gb hbm3 · kv-095 · common 41")).toHaveLength(2);
+    const searches = async () => {
+      expect((await expectSearch(all, "common", 25)).length).toBe(2_400);
+      expect((await expectSearch(all, "bulk sglang · a100-sxm4-80gb · kv-fp8 · common", 100)).length).toBeGreaterThan(
+        50,
+      );
+      expect(await expectSearch(all, "rareword")).toHaveLength(6);
+      expect(await expectSearch(all, "common rareword 7")).toHaveLength(6);
+      expect(await expectSearch(all, "bulk vllm · mi300x · kv-095 · common rareword")).toEqual([]);
+      expect(await expectSearch(all, "bulk tensorrt-llm · h100 80gb hbm3 · kv-095 · common 41")).toHaveLength(2);
+      expect(await expectSearch(all, "· mi300x · kv-095 · common rareword")).toHaveLength(1);
+      // Every pair of this one is in the history, never all three together with these words between.
+      expect(await expectSearch(all, "x sglang · mi300x · kv-095 · common 7")).toEqual([]);
+    };
+    // Some runs lack pairs: the search must not ask the pair index, and still finds them.
+    await searches();
+    // The migrate every start runs fills them in, from the stored text; then the pair index answers.
+    const migrated = await migrate(databaseTarget());
+    expect(migrated.searchPairsFilled).toBe(2_400);
+    const stored = await db().run.findMany({ select: { searchText: true, searchPairs: true } });
+    expect(stored.every((run) => run.searchPairs === searchPairsOf(run.searchText))).toBe(true);
+    await searches();
+    expect((await migrate(databaseTarget())).searchPairsFilled).toBeUndefined();
+  });
+
+  it("finds a run by its new name after a rename, and no longer by its old one", async () => {
+    const all = await storedTexts();
+    const [target] = all.filter((text) => text.searchText.startsWith("bulk vllm · h100 80gb hbm3 · kv-095 · common 0"));
+    expect(target).toBeDefined();
+    await updateRunOrThrow(target?.id ?? "", { name: "renamed quietly · brand-new words · here 1" });
+    const after = await storedTexts();
+    expect(await expectSearch(after, "renamed quietly · brand-new words · here 1")).toEqual([target?.id]);
+    expect(await expectSearch(after, "quietly · brand-new words · here")).toEqual([target?.id]);
+    const before = await expectSearch(after, "x vllm · h100 80gb hbm3 · kv-095 · common 0");
+    expect(before).not.toContain(target?.id);
   });
 });

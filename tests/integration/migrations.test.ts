@@ -73,8 +73,8 @@ describe("migrations", () => {
       database.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]
     )
       .map((row) => row.name)
-      // SQLite's own, and the FTS5 search index with its shadow tables (the history_at_scale migration).
-      .filter((name) => name !== "sqlite_sequence" && !name.startsWith("RunSearch"));
+      // SQLite's own, and the FTS5 search indexes with their shadow tables (history_at_scale, search_pairs).
+      .filter((name) => name !== "sqlite_sequence" && !name.startsWith("RunSearch") && !name.startsWith("RunPairs"));
     expect(tables).toEqual([
       "Comparison",
       "ResultPoint",

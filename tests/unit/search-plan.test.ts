@@ -39,8 +39,8 @@ describe("planSearch", () => {
 
   it("asks the index for a few trigrams of a rare text, from different parts of it", () => {
     const plan = planSearch(sample, RARE, options);
-    expect(plan.kind).toBe("trigrams");
-    if (plan.kind !== "trigrams") return;
+    expect(plan.kind).toBe("index");
+    if (plan.kind !== "index") return;
     expect(plan.trigrams.length).toBeGreaterThan(1);
     expect(plan.trigrams.length).toBeLessThanOrEqual(6);
     // Trigrams of the engine, the model and the GPU: each alone is in a quarter or a fifth of the runs.
@@ -53,7 +53,7 @@ describe("planSearch", () => {
   it("asks for one trigram the sample never saw, and stops there", () => {
     const plan = planSearch(sample, "vllm · qwen3-32b zzq", options);
     expect(
-      plan.kind === "trigrams" && plan.trigrams.length === 1 && ["b z", " zz", "zzq"].includes(plan.trigrams[0] ?? ""),
+      plan.kind === "index" && plan.trigrams.length === 1 && ["b z", " zz", "zzq"].includes(plan.trigrams[0] ?? ""),
     ).toBe(true);
   });
 
@@ -62,15 +62,26 @@ describe("planSearch", () => {
       ...options,
       usable: (trigram) => /^[a-z0-9]{3}$/.test(trigram),
     });
-    expect(plan.kind).toBe("trigrams");
-    if (plan.kind !== "trigrams") return;
+    expect(plan.kind).toBe("index");
+    if (plan.kind !== "index") return;
     for (const trigram of plan.trigrams) expect(trigram).toMatch(/^[a-z0-9]{3}$/);
     expect(planSearch(sample, "· ×", { ...options, usable: () => false })).toEqual({ kind: "walk" });
   });
 
+  it("asks for a pair of whole words when it narrows more than trigrams do, and only when pairs are complete", () => {
+    const plan = planSearch(sample, RARE, { ...options, pairs: true });
+    expect(plan).toEqual({ kind: "index", trigrams: expect.any(Array), pairs: ["kimi-k2.5 mi300x"] });
+    // Without the pair index (older runs without pairs), the same text is asked of the trigram index alone.
+    const without = planSearch(sample, RARE, { ...options, pairs: false });
+    expect(without.kind === "index" && without.pairs.length === 0 && without.trigrams.length > 1).toBe(true);
+    // A text of one word holds no whole pair.
+    const word = planSearch(sample, "kimi-k2.5", { ...options, pairs: true });
+    expect(word.kind === "walk" || word.pairs.length === 0).toBe(true);
+  });
+
   it("always uses the index when the sample is the whole history", () => {
     const small = buildSearchSample(gridSample().slice(0, 100), true);
-    expect(planSearch(small, "vllm", { total: 100, take: 51 }).kind).toBe("trigrams");
+    expect(planSearch(small, "vllm", { total: 100, take: 51 }).kind).toBe("index");
   });
 
   it("keeps a bounded share of long texts, and still judges from fewer runs", () => {

@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import { pairsOfQuery, pairsOfText, pairToken, searchPairsOf } from "@/lib/runs/search-pairs";
+
+describe("pairsOfText", () => {
+  it("pairs each word with the next, skipping parts without a letter or digit, once each", () => {
+    expect(pairsOfText("vllm 0.11.0 · qwen3-32b · h100 ×2\nvllm\tqwen/qwen3-32b")).toEqual([
+      "vllm 0.11.0",
+      "0.11.0 qwen3-32b",
+      "qwen3-32b h100",
+      "h100 ×2",
+      "×2 vllm",
+      "vllm qwen/qwen3-32b",
+    ]);
+    expect(pairsOfText("a b a b")).toEqual(["a b", "b a"]);
+    expect(pairsOfText("   solo  ")).toEqual([]);
+    expect(pairsOfText("日本語 モデル\u3000比較")).toEqual(["日本語 モデル", "モデル 比較"]);
+  });
+});
+
+describe("pairsOfQuery", () => {
+  it("uses only the words the query holds whole: never its first or last part", () => {
+    expect(pairsOfQuery("tensorrt-llm 1.0.0 · qwen3-30b-a3b · a100-sxm4-80gb ×1 · kv-095")).toEqual([
+      "1.0.0 qwen3-30b-a3b",
+      "qwen3-30b-a3b a100-sxm4-80gb",
+      "a100-sxm4-80gb ×1",
+    ]);
+    expect(pairsOfQuery("llm 1.0.0 qwen3")).toEqual([]);
+    expect(pairsOfQuery("a b c d")).toEqual(["b c"]);
+    expect(pairsOfQuery("cuda-graph")).toEqual([]);
+    // Whitespace at an end makes the word beside it whole.
+    expect(pairsOfQuery(" b c ")).toEqual(["b c"]);
+  });
+
+  /** A small deterministic generator, so a failure names a text that can be tried again. */
+  function random(seed: number): () => number {
+    let state = seed >>> 0;
+    return () => {
+      state = (state + 0x6d2b79f5) >>> 0;
+      let t = state;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+    };
+  }
+
+  it("holds only pairs of every text that contains the query, whatever the whitespace and punctuation", () => {
+    const rand = random(20261201);
+    const pieces = ["a", "ab", "b", "1.0", "·", "×1", "-", "é", "日本", "a-b", "|", "🚀"];
+    const spaces = [" ", "  ", "\t", "\n", "\u00a0", "\u3000", " · "];
+    const pick = <T>(from: readonly T[]) => from[Math.floor(rand() * from.length)] as T;
+    let checked = 0;
+    for (let textIndex = 0; textIndex < 300; textIndex += 1) {
+      let text = "";
+      const words = 2 + Math.floor(rand() * 12);
+      for (let word = 0; word < words; word += 1) {
+        text += pick(pieces) + (rand() < 0.3 ? pick(pieces) : "") + pick(spaces);
+      }
+      const held = new Set(pairsOfText(text));
+      const chars = [...text];
+      for (let draw = 0; draw < 40; draw += 1) {
+        const start = Math.floor(rand() * chars.length);
+        const query = chars.slice(start, start + 1 + Math.floor(rand() * 24)).join("");
+        for (const pair of pairsOfQuery(query)) {
+          expect({ text, query, pair, held: held.has(pair) }).toEqual({ text, query, pair, held: true });
+          checked += 1;
+        }
+      }
+    }
+    // The property was put to the test, not passed by asking nothing.
+    expect(checked).toBeGreaterThan(2_000);
+  });
+});
+
+describe("searchPairsOf", () => {
+  it("stores each distinct pair once, as a token of hex digits", () => {
+    const stored = searchPairsOf("a b a b c");
+    expect(stored.split(" ")).toEqual([pairToken("a b"), pairToken("b a"), pairToken("b c")]);
+    for (const token of stored.split(" ")) expect(token).toMatch(/^[0-9a-f]{10}$/);
+    expect(pairToken("a b")).not.toBe(pairToken("b a"));
+    expect(searchPairsOf("one")).toBe("");
+  });
+});
