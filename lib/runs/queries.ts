@@ -79,7 +79,6 @@ const POINT_NUMBER_KEYS = [
 ] as const;
 
 type PointRow = Omit<Prisma.ResultPointGetPayload<object>, "requestsJson"> & { requestsJson?: string | null };
-type RunRow = Prisma.RunGetPayload<{ include: { tags: true } }>;
 type RunRowWithPoints = Omit<Prisma.RunGetPayload<{ include: { tags: true; points: true } }>, "points"> & {
   points: PointRow[];
 };
@@ -149,7 +148,34 @@ function headlineColumns(points: readonly ResultPoint[]) {
   };
 }
 
-function summaryOf(row: RunRow): RunSummary {
+/**
+ * What a history row shows, and only that: a run's other columns (its flags, metadata, import report, search
+ * text) can be kilobytes each, read and parsed for nothing on every page.
+ */
+const SUMMARY_SELECT = {
+  id: true,
+  name: true,
+  engine: true,
+  engineVersion: true,
+  model: true,
+  gpu: true,
+  gpuCount: true,
+  measuredAt: true,
+  createdAt: true,
+  pointCount: true,
+  sourceFormat: true,
+  seriesId: true,
+  singleStreamTokS: true,
+  singleStreamDerived: true,
+  peakTokS: true,
+  peakConcurrency: true,
+  peakRequestRate: true,
+  tags: { select: { tag: true } },
+} satisfies Prisma.RunSelect;
+
+type SummaryRow = Prisma.RunGetPayload<{ select: typeof SUMMARY_SELECT }>;
+
+function summaryOf(row: SummaryRow): RunSummary {
   return {
     id: row.id,
     url: `/runs/${row.id}`,
@@ -632,7 +658,7 @@ export async function listRuns(query: RunListQuery): Promise<RunList> {
     conditions.length === 0 ? countRuns() : Promise.resolve(null),
   ]);
   const ids = window.slice(0, query.per_page);
-  const rows = ids.length === 0 ? [] : await db().run.findMany({ where: { id: { in: ids } }, include: { tags: true } });
+  const rows = ids.length === 0 ? [] : await db().run.findMany({ where: { id: { in: ids } }, select: SUMMARY_SELECT });
   const byId = new Map(rows.map((row) => [row.id, row]));
   const runs = ids.flatMap((id) => {
     const row = byId.get(id);
