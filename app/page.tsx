@@ -2,6 +2,7 @@ import Link from "next/link";
 import { RunHistoryTable, type SortableColumn } from "@/components/history/RunHistoryTable";
 import { Collapsible } from "@/components/ui/Collapsible";
 import { buttonClass, inputClass, labelClass, PageHeader, primaryButtonClass } from "@/components/ui/primitives";
+import { historyRowOf } from "@/lib/runs/history-rows";
 import { historyHref, parseListQueryLenient } from "@/lib/runs/list-query";
 import { countRuns, listFilterOptions, listRuns, type RunListQuery, type SortKey } from "@/lib/runs/queries";
 import { changeBadgesOfRuns } from "@/lib/series/queries";
@@ -229,7 +230,7 @@ export default async function HistoryPage({ searchParams }: { searchParams: Sear
         </div>
       ) : (
         <>
-          <RunHistoryTable runs={runs} columns={columns} changeBadges={changeBadges} />
+          <RunHistoryTable runs={runs.map(historyRowOf)} columns={columns} changeBadges={changeBadges} />
           <nav className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm" aria-label="Pagination">
             <span className="text-zinc-600 dark:text-zinc-400" data-testid="pagination-summary">
               {first}–{last} of {totalExact ? total : `more than ${total}`}

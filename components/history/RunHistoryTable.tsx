@@ -18,25 +18,23 @@ import {
   tdClass,
   thClass,
 } from "@/components/ui/primitives";
-import { runColor } from "@/lib/analysis/colors";
-import { formatDate, formatHardware, formatLoadLevel, formatNumber } from "@/lib/format";
-import type { RunSummary } from "@/lib/runs/queries";
+import type { HistoryRow } from "@/lib/runs/history-rows";
 
 const STORAGE_KEY = "servebench:selected-runs";
 const MAX_COMPARED = 12;
 
 // On a phone each run is a small card: the tick on the left, then name; engine and model; single stream and
-// peak; hardware; date and tags. From `sm` up it is the table row it always was.
-const ROW =
-  "max-sm:grid max-sm:grid-cols-[2rem_minmax(0,1fr)_minmax(0,1fr)] max-sm:gap-x-2 max-sm:border-b max-sm:border-zinc-200 max-sm:py-2 max-sm:dark:border-zinc-800";
-const CELL = "max-sm:block max-sm:border-0 max-sm:px-0 max-sm:py-0.5";
+// peak; hardware; date and tags. From `sm` up it is the table row it always was. The classes are named once in
+// app/globals.css (.history-row, .history-cell, …): a row's utilities spelled out were 1.3 kB of every row.
+const ROW = "history-row";
+const CELL = "history-cell";
 
 /** The run's own colour (lib/analysis/colors.ts), the one its lines have in every chart. */
-function RunSwatch({ id }: { id: string }) {
+function RunSwatch({ color }: { color: string }) {
   return (
     <span
       className="mr-1.5 inline-block h-2.5 w-2.5 rounded-full align-baseline"
-      style={{ background: runColor(id) }}
+      style={{ background: color }}
       aria-hidden
     />
   );
@@ -64,7 +62,8 @@ export function RunHistoryTable({
   columns,
   changeBadges = {},
 }: {
-  runs: RunSummary[];
+  /** The page's runs as they read (lib/runs/history-rows.ts): formatted on the server, so little is sent. */
+  runs: HistoryRow[];
   columns: Record<string, SortableColumn>;
   /** Per run, the series changes it is part of (lib/series/queries.ts changeBadgesOfRuns). */
   changeBadges?: Record<string, ChangeBadge[]>;
@@ -146,12 +145,15 @@ export function RunHistoryTable({
                     />
                   </td>
                   <td className={`${tdClass} ${CELL} max-w-xs max-sm:col-span-2 max-sm:max-w-none`}>
-                    <RunSwatch id={run.id} />
-                    <Link href={run.url} className="font-medium text-blue-700 hover:underline dark:text-blue-400">
+                    <RunSwatch color={run.color} />
+                    <Link
+                      href={`/runs/${run.id}`}
+                      className="run-link"
+                    >
                       {run.name}
                     </Link>
                     <RunChangeBadges badges={changeBadges[run.id]} seriesId={run.series_id} />
-                    {run.tags.includes("demo") ? (
+                    {run.demo ? (
                       <span className="ml-2">
                         <DemoBadge />
                       </span>
@@ -165,39 +167,38 @@ export function RunHistoryTable({
                   </td>
                   <td className={`${tdClass} ${CELL} max-w-[14rem] break-words max-sm:text-sm`}>{run.model}</td>
                   <td
-                    className={`${tdClass} ${CELL} max-sm:col-span-2 max-sm:text-xs max-sm:text-zinc-600 max-sm:dark:text-zinc-400`}
+                    className={`${tdClass} ${CELL} max-sm:col-span-2 history-minor`}
                   >
-                    {formatHardware(run.hardware)}
+                    {run.hardware}
                   </td>
                   <td className={`${tdClass} ${CELL} num max-sm:text-left`}>
-                    <span className="text-xs text-zinc-600 sm:hidden dark:text-zinc-400">single stream </span>
+                    <span className="history-label">single stream </span>
                     {run.single_stream ? (
                       <span
-                        title={run.single_stream.derived ? "Derived: 1000 / mean TPOT at concurrency 1" : undefined}
+                        title={run.single_stream_derived ? "Derived: 1000 / mean TPOT at concurrency 1" : undefined}
                       >
-                        {formatNumber(run.single_stream.output_tok_s)}
-                        {run.single_stream.derived ? "*" : ""}
+                        {run.single_stream}
+                        {run.single_stream_derived ? "*" : ""}
                       </span>
                     ) : (
                       "—"
                     )}
                   </td>
                   <td className={`${tdClass} ${CELL} num max-sm:text-left`}>
-                    <span className="text-xs text-zinc-600 sm:hidden dark:text-zinc-400">peak </span>
+                    <span className="history-label">peak </span>
                     {run.peak ? (
                       <>
-                        {formatNumber(run.peak.output_tok_s)}{" "}
-                        <span className="text-xs text-zinc-600 dark:text-zinc-400">@ {formatLoadLevel(run.peak)}</span>
+                        {run.peak} <span className="text-xs text-zinc-600 dark:text-zinc-400">@ {run.peak_level}</span>
                       </>
                     ) : (
                       "—"
                     )}
                   </td>
                   <td
-                    className={`${tdClass} ${CELL} whitespace-nowrap max-sm:text-xs max-sm:text-zinc-600 max-sm:dark:text-zinc-400`}
-                    title={run.measured_at ? "Measured" : "Uploaded"}
+                    className={`${tdClass} ${CELL} whitespace-nowrap history-minor`}
+                    title={run.measured ? "Measured" : "Uploaded"}
                   >
-                    {formatDate(run.measured_at ?? run.created_at)}
+                    {run.date}
                   </td>
                   <td className={`${tdClass} ${CELL}`}>
                     <div className="flex flex-wrap gap-1">

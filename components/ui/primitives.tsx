@@ -57,9 +57,7 @@ export function Card({ children, className = "" }: { children: ReactNode; classN
 
 export function Tag({ children }: { children: ReactNode }) {
   return (
-    <span className="inline-block rounded-full bg-zinc-100 px-2 py-0.5 text-xs text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300">
-      {children}
-    </span>
+    <span className="tag">{children}</span>
   );
 }
 

@@ -28,7 +28,7 @@ const SEARCH_SAMPLE_BUDGET_CHARS = 1_000_000;
 const MAX_KEYS = 6;
 /**
  * Reading one entry of a trigram's list against testing one run's text (a row read and a substring search):
- * measured ~20 ns against ~1 µs on both databases at 100,000 runs.
+ * measured ~20 ns against ~1 µs on both databases at 100,000 runs. SQLite passes its own (PlanOptions).
  */
 const LIST_ENTRY_COST = 1 / 50;
 
@@ -125,6 +125,8 @@ export interface PlanOptions {
   usable?: (trigram: string) => boolean;
   /** Whether the pair index may be asked: every run's pairs are stored (false while older runs lack them). */
   pairs?: boolean;
+  /** Reading one list entry, in runs tested (LIST_ENTRY_COST unless the database's own was measured). */
+  listEntryCost?: number;
 }
 
 type Bits = Uint32Array;
@@ -170,7 +172,7 @@ function countBoth(a: Bits, b: Bits): number {
  *
  * - walking the order's index tests about take / share runs before the page is full (the share of runs matching,
  *   from the sample), all of them when the text is rarer than that;
- * - the index reads each asked trigram's list whole (its share of the runs × total entries, LIST_ENTRY_COST
+ * - the index reads each asked trigram's list whole (its share of the runs × total entries, listEntryCost
  *   each) and tests the text on the candidates, the runs holding all of them.
  *
  * - a pair of whole words of the text is asked for like a trigram, from its own list (usually far shorter).
@@ -204,7 +206,8 @@ export function planSearch(sample: SearchSample, text: string, options: PlanOpti
   const shareOf = (runs: number) => Math.max(runs, 0.5) / rows;
   const walkCost = Math.min(total, take / shareOf(matching));
 
-  const listCostOf = (keyBits: Bits) => LIST_ENTRY_COST * total * shareOf(count(keyBits));
+  const listEntryCost = options.listEntryCost ?? LIST_ENTRY_COST;
+  const listCostOf = (keyBits: Bits) => listEntryCost * total * shareOf(count(keyBits));
   const candidates = [
     ...trigrams.filter(usable).map((trigram) => {
       const keyBits = bits.get(trigram) as Bits;
