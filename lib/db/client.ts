@@ -22,6 +22,13 @@ import type { Provider } from "./schema-files";
 const POSTGRESQL_POOL_SIZE = 10;
 // A PostgreSQL server that does not answer within this long is reported as unavailable instead of hanging requests.
 const POSTGRESQL_CONNECT_TIMEOUT_MS = 5_000;
+/**
+ * SQLite's page cache for the app's connection, in KiB (negative: a size, not a page count). Its default, 2 MiB,
+ * is smaller than what one history page reads at a million runs (a search's ~800 candidate rows are ~800 pages),
+ * so each page was read again from the operating system: the search's queries took 2.4 ms with it, 1.1 ms with
+ * 16 MiB (scripts/bench; docs/benchmarks.md). Memory used only as pages are read.
+ */
+const SQLITE_CACHE_KIB = 32 * 1024;
 
 interface Holder {
   servebenchPrisma?: PrismaClient;
@@ -51,7 +58,11 @@ function checkPostgresqlClientIsCurrent(): void {
 export function openDatabase(target: DatabaseTarget): PrismaClient {
   const lockTimeoutMs = env().SERVEBENCH_LOCK_TIMEOUT_MS;
   if (target.provider === "sqlite") {
-    return new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: target.file, timeout: lockTimeoutMs }) });
+    const client = new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: target.file, timeout: lockTimeoutMs }) });
+    // The adapter keeps one connection, so this holds for every query after it. A failure here only costs speed,
+    // and the first query reports whatever is wrong with the database.
+    client.$executeRawUnsafe(`PRAGMA cache_size = -${SQLITE_CACHE_KIB}`).catch(() => {});
+    return client;
   }
   checkPostgresqlClientIsCurrent();
   const adapter = new PrismaPg({
