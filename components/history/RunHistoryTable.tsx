@@ -146,10 +146,7 @@ export function RunHistoryTable({
                   </td>
                   <td className={`${tdClass} ${CELL} max-w-xs max-sm:col-span-2 max-sm:max-w-none`}>
                     <RunSwatch color={run.color} />
-                    <Link
-                      href={`/runs/${run.id}`}
-                      className="run-link"
-                    >
+                    <Link href={`/runs/${run.id}`} className="run-link">
                       {run.name}
                     </Link>
                     <RunChangeBadges badges={changeBadges[run.id]} seriesId={run.series_id} />
@@ -166,11 +163,7 @@ export function RunHistoryTable({
                     ) : null}
                   </td>
                   <td className={`${tdClass} ${CELL} max-w-[14rem] break-words max-sm:text-sm`}>{run.model}</td>
-                  <td
-                    className={`${tdClass} ${CELL} max-sm:col-span-2 history-minor`}
-                  >
-                    {run.hardware}
-                  </td>
+                  <td className={`${tdClass} ${CELL} max-sm:col-span-2 history-minor`}>{run.hardware}</td>
                   <td className={`${tdClass} ${CELL} num max-sm:text-left`}>
                     <span className="history-label">single stream </span>
                     {run.single_stream ? (

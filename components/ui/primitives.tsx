@@ -56,9 +56,7 @@ export function Card({ children, className = "" }: { children: ReactNode; classN
 }
 
 export function Tag({ children }: { children: ReactNode }) {
-  return (
-    <span className="tag">{children}</span>
-  );
+  return <span className="tag">{children}</span>;
 }
 
 export function DemoBadge() {
