@@ -11,8 +11,13 @@ import { searchPairsOf } from "@/lib/runs/search-pairs";
 /** Runs per transaction: ~20 ms of work each, so writers from the app wait little for the lock. */
 const BATCH_RUNS = 1_000;
 
-/** SQLite: fill every missing run's pairs; how many were filled. */
+/**
+ * SQLite: fill every missing run's pairs; how many were filled. A database migrated only up to before the column
+ * (an older set of migrations) has nothing to fill.
+ */
 export function fillSearchPairsSqlite(database: Database.Database): number {
+  const columns = database.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('Run')`).all();
+  if (!columns.some((column) => column.name === "searchPairs")) return 0;
   const missing = database.prepare<[number], { rowid: number | bigint; text: string }>(
     `SELECT rowid AS rowid, "searchText" AS text FROM "Run" WHERE "searchPairs" IS NULL LIMIT ?`,
   );
@@ -33,6 +38,11 @@ export function fillSearchPairsSqlite(database: Database.Database): number {
 
 /** PostgreSQL: the same, one statement per batch; safe beside instances writing runs (only NULLs are filled). */
 export async function fillSearchPairsPostgresql(client: pg.Client): Promise<number> {
+  const column = await client.query(
+    `SELECT 1 FROM information_schema.columns
+     WHERE table_schema = current_schema() AND table_name = 'Run' AND column_name = 'searchPairs'`,
+  );
+  if (column.rows.length === 0) return 0;
   let filled = 0;
   for (;;) {
     const rows = (

@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { counterparts, missingCounterparts } from "@/lib/db/counterpart-files";
 import { MIGRATIONS_DIR, migrateDatabase, POSTGRESQL_MIGRATIONS_DIR } from "@/lib/db/migrate";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { pairToken, searchPairsOf } from "@/lib/runs/search-pairs";
 
 const dirs: string[] = [];
 function tempFile(): string {
@@ -152,6 +153,50 @@ describe("migrations", () => {
       .all();
     expect(half).toEqual([]);
     expect(recorded).toEqual([]);
+    database.close();
+  });
+
+  it("upgrade a history stored before the word pairs: every run gets its pairs, and the index stays whole", () => {
+    const file = tempFile();
+    // The migrations up to the one before the pairs, in a folder of their own: the previous version's database.
+    const older = path.join(path.dirname(file), "older-migrations");
+    for (const name of fs.readdirSync(MIGRATIONS_DIR)) {
+      if (name.startsWith("2026") && name < "20261208000000") {
+        fs.cpSync(path.join(MIGRATIONS_DIR, name), path.join(older, name), { recursive: true });
+      }
+    }
+    expect(migrateDatabase(file, older).searchPairsFilled).toBeUndefined();
+    const before = new Database(file);
+    const insert = before.prepare(
+      `INSERT INTO "Run" (id, name, engine, model, flagsJson, envJson, metadataJson, sourceFormat, createdAt, updatedAt,
+         sortAt, searchText, singleStreamDerived, pointCount)
+       VALUES (?, ?, 'vllm', 'm', '{}', '{}', '{}', 'servebench/v1', ?, ?, ?, ?, 0, 0)`,
+    );
+    for (let index = 0; index < 1_200; index += 1) {
+      const name = `old run ${index} · h100 ×8`;
+      insert.run(`old${index}`, name, index, index, index, `${name}\nvllm\nm\n\n`);
+    }
+    before.close();
+    const upgraded = migrateDatabase(file);
+    expect({ applied: upgraded.applied, filled: upgraded.searchPairsFilled }).toEqual({
+      applied: ["20261208000000_search_pairs"],
+      filled: 1_200,
+    });
+    const database = new Database(file);
+    const rows = database.prepare(`SELECT "searchText" AS text, "searchPairs" AS pairs FROM "Run"`).all() as {
+      text: string;
+      pairs: string | null;
+    }[];
+    expect(rows.filter((row) => row.pairs !== searchPairsOf(row.text))).toEqual([]);
+    const token = pairToken("h100 ×8");
+    expect(database.prepare(`SELECT count(*) AS n FROM "RunPairs" WHERE "RunPairs" MATCH ?`).get(`"${token}"`)).toEqual(
+      {
+        n: 1_200,
+      },
+    );
+    database.exec(`DELETE FROM "Run" WHERE "id" IN ('old1', 'old2')`);
+    // Throws "database disk image is malformed" when the index and the runs differ.
+    database.exec(`INSERT INTO "RunPairs" ("RunPairs", rank) VALUES ('integrity-check', 1)`);
     database.close();
   });
 });

@@ -17,6 +17,10 @@ CREATE VIRTUAL TABLE "RunPairs" USING fts5(
     tokenize = 'ascii'
 );
 
+-- Every run already stored enters the index (with no pairs yet), so that filling its pairs in later, an update,
+-- first deletes what the index holds for it: FTS5 refuses to delete a row it never had.
+INSERT INTO "RunPairs" ("RunPairs") VALUES ('rebuild');
+
 CREATE TRIGGER "Run_pairs_after_insert" AFTER INSERT ON "Run" BEGIN
     INSERT INTO "RunPairs" ("rowid", "searchPairs") VALUES (new."rowid", new."searchPairs");
 END;
