@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { seededUniform } from "@/lib/bench/random";
 import { pairsOfQuery, pairsOfText, pairToken, searchPairsOf } from "@/lib/runs/search-pairs";
 
 describe("pairsOfText", () => {
@@ -31,20 +32,8 @@ describe("pairsOfQuery", () => {
     expect(pairsOfQuery(" b c ")).toEqual(["b c"]);
   });
 
-  /** A small deterministic generator, so a failure names a text that can be tried again. */
-  function random(seed: number): () => number {
-    let state = seed >>> 0;
-    return () => {
-      state = (state + 0x6d2b79f5) >>> 0;
-      let t = state;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-    };
-  }
-
   it("holds only pairs of every text that contains the query, whatever the whitespace and punctuation", () => {
-    const rand = random(20261201);
+    const rand = seededUniform(20261201);
     const pieces = ["a", "ab", "b", "1.0", "·", "×1", "-", "é", "日本", "a-b", "|", "🚀"];
     const spaces = [" ", "  ", "\t", "\n", "\u00a0", "\u3000", " · "];
     const pick = <T>(from: readonly T[]) => from[Math.floor(rand() * from.length)] as T;
