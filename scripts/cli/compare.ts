@@ -134,11 +134,39 @@ async function fetchRun(base: string, id: string): Promise<StoredRun> {
   return body;
 }
 
+const OPTIONS_WITH_VALUE = new Set(["--url", "--format"]);
+const OPTION_NAMES = new Set([...OPTIONS_WITH_VALUE, "--help", "-h"]);
+const RUN_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * Run ids are base64url, so one in 64 begins with "-" and would read as an option. A word that is not one of
+ * the command's options but has a run id's shape is a run; everything after "--" is too.
+ */
+export function runsAfterOptions(argv: readonly string[]): string[] {
+  const options: string[] = [];
+  const runs: string[] = [];
+  for (let index = 0; index < argv.length; index += 1) {
+    const word = argv[index]!;
+    if (word === "--") {
+      runs.push(...argv.slice(index + 1));
+      break;
+    }
+    const name = word.split("=", 1)[0]!;
+    if (!word.startsWith("-") || (!OPTION_NAMES.has(name) && RUN_ID.test(word))) {
+      runs.push(word);
+      continue;
+    }
+    options.push(word);
+    if (OPTIONS_WITH_VALUE.has(word) && index + 1 < argv.length) options.push(argv[++index]!);
+  }
+  return [...options, "--", ...runs];
+}
+
 export async function runCompare(argv: string[]): Promise<number> {
   let parsed: ReturnType<typeof parse>;
   function parse() {
     return parseArgs({
-      args: argv,
+      args: runsAfterOptions(argv),
       options: { url: { type: "string" }, format: { type: "string" }, help: { type: "boolean", short: "h" } },
       allowPositionals: true,
       strict: true,
@@ -158,7 +186,10 @@ export async function runCompare(argv: string[]): Promise<number> {
   }
   const format = parsed.values.format ?? "md";
   if (parsed.positionals.length !== 2 || (format !== "md" && format !== "json")) {
-    process.stderr.write(`servebench compare: name two runs, and --format md or json\n\n${COMPARE_USAGE}\n`);
+    const runs = parsed.positionals.length === 0 ? "none" : parsed.positionals.map((run) => `"${run}"`).join(", ");
+    process.stderr.write(
+      `servebench compare: name two runs (given: ${runs}), and --format md or json\n\n${COMPARE_USAGE}\n`,
+    );
     return 2;
   }
   const defaultBase = (parsed.values.url ?? process.env.SERVEBENCH_URL ?? "http://localhost:3000").replace(/\/+$/, "");

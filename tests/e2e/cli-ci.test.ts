@@ -29,6 +29,8 @@ const receiver = http.createServer((request, response) => {
   });
 });
 let server: RunningServer;
+let firstId: string | undefined;
+const firstRunId = () => firstId ?? expect.fail("the first night's run id is read by the test before");
 
 /** Run a command with only PATH and HOME: no NODE_PATH, no node_modules anywhere above the folder. */
 function run(
@@ -167,6 +169,7 @@ describe("curl -fsSO $URL/cli/servebench.mjs && node servebench.mjs upload …",
       runs: { id: string }[];
     };
     const [first, last] = [runs[0]!.id, runs[runs.length - 1]!.id];
+    firstId = first;
     const json = await run(
       process.execPath,
       ["servebench.mjs", "compare", first, `${server.url}/runs/${last}`, "--url", server.url, "--format", "json"],
@@ -188,6 +191,26 @@ describe("curl -fsSO $URL/cli/servebench.mjs && node servebench.mjs upload …",
     expect(md.stdout).toContain("| Load | Baseline | Run | Change |");
     const bad = await run(process.execPath, ["servebench.mjs", "compare", first], empty);
     expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(`name two runs (given: "${first}")`);
+  });
+
+  it("compares a run whose id begins with a dash (one id in 64 does)", async () => {
+    const stored = (await (await fetch(`${server.url}/api/runs/${firstRunId()}`)).json()) as Record<string, unknown>;
+    const restored = await fetch(`${server.url}/api/runs`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ ...stored, id: "-dashFirst12", name: "nightly 1, restored" }),
+    });
+    expect(restored.status).toBe(201);
+    const md = await run(
+      process.execPath,
+      ["servebench.mjs", "compare", firstRunId(), "-dashFirst12", "--url", server.url],
+      empty,
+    );
+    expect(md.stderr).toBe("");
+    expect(md.code).toBe(0);
+    expect(md.stdout).toMatch(/^## nightly 1, restored vs nightly 1\n/);
+    expect(md.stdout).toContain("Nothing in the configuration changed.");
   });
 });
 
