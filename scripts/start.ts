@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { disconnectDb } from "@/lib/db/client";
-import { migrate } from "@/lib/db/migrate";
+import { describeFilled, migrate } from "@/lib/db/migrate";
 import { seedDemoRunsIfEmpty } from "@/lib/demo/seed";
 import { databaseTarget, describeDatabase, env } from "@/lib/env";
 import { ensureBuild } from "./build-state";
@@ -17,10 +17,7 @@ async function main(): Promise<void> {
   // On PostgreSQL several instances may start at once: the migrations run under a lock, once.
   const migration = await migrate(target);
   const applied = migration.applied.length > 0 ? ` (applied ${migration.applied.join(", ")})` : "";
-  const filled = migration.searchPairsFilled
-    ? `; search word pairs filled in for ${migration.searchPairsFilled} run(s)`
-    : "";
-  console.log(`servebench: database ${describeDatabase(target)}${applied}${filled}`);
+  console.log(`servebench: database ${describeDatabase(target)}${applied}${describeFilled(migration)}`);
   if (settings.SERVEBENCH_DEMO === "1") {
     const loaded = await seedDemoRunsIfEmpty();
     if (loaded > 0) console.log(`servebench: loaded ${loaded} demo runs (SERVEBENCH_DEMO=0 to start empty)`);

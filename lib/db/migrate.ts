@@ -14,7 +14,7 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import { type DatabaseTarget, describeDatabase } from "@/lib/env";
 import { migrationsDirOf } from "./schema-files";
-import { fillSearchPairsPostgresql, fillSearchPairsSqlite } from "./search-pairs-backfill";
+import { fillSearchWordsPostgresql, fillSearchWordsSqlite, type WordColumnsFilled } from "./search-pairs-backfill";
 
 export const MIGRATIONS_DIR = migrationsDirOf("sqlite");
 export const POSTGRESQL_MIGRATIONS_DIR = migrationsDirOf("postgresql");
@@ -24,6 +24,22 @@ export interface MigrationResult {
   alreadyApplied: string[];
   /** Runs whose word pairs were filled in (lib/db/search-pairs-backfill.ts); absent when there were none. */
   searchPairsFilled?: number;
+  /** Runs whose word triples were filled in; absent when there were none. */
+  searchTriplesFilled?: number;
+}
+
+function noteFilled(result: MigrationResult, filled: WordColumnsFilled): void {
+  if (filled.pairs > 0) result.searchPairsFilled = filled.pairs;
+  if (filled.triples > 0) result.searchTriplesFilled = filled.triples;
+}
+
+/** What a migrate filled in, for its log line: "" when nothing. */
+export function describeFilled(result: MigrationResult): string {
+  const parts = [
+    result.searchPairsFilled ? `search word pairs filled in for ${result.searchPairsFilled} run(s)` : null,
+    result.searchTriplesFilled ? `search word triples filled in for ${result.searchTriplesFilled} run(s)` : null,
+  ].filter((part) => part !== null);
+  return parts.length === 0 ? "" : `; ${parts.join(", ")}`;
 }
 
 interface AppliedRow {
@@ -91,8 +107,7 @@ export function migrateDatabase(file: string, migrationsDir: string = MIGRATIONS
       })();
       result.applied.push(migration.name);
     }
-    const filled = fillSearchPairsSqlite(database);
-    if (filled > 0) result.searchPairsFilled = filled;
+    noteFilled(result, fillSearchWordsSqlite(database));
     return result;
   } finally {
     database.close();
@@ -165,9 +180,8 @@ export async function migratePostgresql(
       }
       result.applied.push(migration.name);
     }
-    // Still under the lock: instances starting together fill the pairs once.
-    const filled = await fillSearchPairsPostgresql(client);
-    if (filled > 0) result.searchPairsFilled = filled;
+    // Still under the lock: instances starting together fill the pairs and triples once.
+    noteFilled(result, await fillSearchWordsPostgresql(client));
     await client.query("SELECT pg_advisory_unlock($1)", [PRISMA_MIGRATE_LOCK_KEY]);
     return result;
   } finally {

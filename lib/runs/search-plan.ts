@@ -9,11 +9,11 @@
  * the least reading, judged from a sample of the newest runs (`SearchSample`), as a query planner judges from its
  * statistics. The sample only steers the cost; the answer never depends on it.
  *
- * The same holds for the second index, of pairs of neighbouring words (lib/runs/search-pairs.ts): a run containing
- * q holds every pair of whole words of q, and a pair is often far rarer than any trigram of it. The plan picks
- * from both kinds alike.
+ * The same holds for the indexes of pairs and triples of neighbouring words (lib/runs/search-pairs.ts): a run
+ * containing q holds every pair and triple of whole words of q, and those are often far rarer than any trigram of
+ * them. The plan picks from all three kinds alike.
  */
-import { pairsOfQuery, pairsOfText } from "./search-pairs";
+import { pairsOfQuery, pairsOfText, triplesOfQuery, triplesOfText } from "./search-pairs";
 
 /** Runs in the sample: the newest ones, in the history's order. */
 export const SEARCH_SAMPLE_ROWS = 2_000;
@@ -57,12 +57,17 @@ export interface SearchSample {
   pairRunsWith: Map<string, Uint16Array>;
   /** The same as bit sets, made when a search first asks for the pair. */
   pairBitsOf: Map<string, Uint32Array>;
+  /** For each triple of neighbouring words (`first second third`), the sample's runs whose text holds it. */
+  tripleRunsWith: Map<string, Uint16Array>;
+  /** The same as bit sets, made when a search first asks for the triple. */
+  tripleBitsOf: Map<string, Uint32Array>;
 }
 
 /** A sample from the newest runs' texts (at most SEARCH_SAMPLE_ROWS, newest first), `whole` when that is all of them. */
 export function buildSearchSample(texts: readonly string[], whole: boolean): SearchSample {
   const lists = new Map<string, number[]>();
   const pairLists = new Map<string, number[]>();
+  const tripleLists = new Map<string, number[]>();
   const kept: string[] = [];
   const starts: number[] = [];
   let budget = SEARCH_SAMPLE_BUDGET_CHARS;
@@ -85,10 +90,15 @@ export function buildSearchSample(texts: readonly string[], whole: boolean): Sea
       if (!list) lists.set(trigram, [row]);
       else if (list[list.length - 1] !== row) list.push(row);
     }
-    for (const pair of pairsOfText(text)) {
-      const list = pairLists.get(pair);
-      if (!list) pairLists.set(pair, [row]);
-      else list.push(row);
+    for (const [sequences, into] of [
+      [pairsOfText(text), pairLists],
+      [triplesOfText(text), tripleLists],
+    ] as const) {
+      for (const sequence of sequences) {
+        const list = into.get(sequence);
+        if (!list) into.set(sequence, [row]);
+        else list.push(row);
+      }
     }
   }
   const packed = (from: Map<string, number[]>) =>
@@ -101,6 +111,8 @@ export function buildSearchSample(texts: readonly string[], whole: boolean): Sea
     bitsOf: new Map(),
     pairRunsWith: packed(pairLists),
     pairBitsOf: new Map(),
+    tripleRunsWith: packed(tripleLists),
+    tripleBitsOf: new Map(),
   };
 }
 
@@ -111,10 +123,10 @@ export type SearchPlan =
    */
   | { kind: "walk" }
   /**
-   * Ask the indexes for the runs holding all these trigrams and pairs (either list may be empty, not both), then
-   * check the whole text on them.
+   * Ask the indexes for the runs holding all these trigrams, pairs and triples (any list may be empty, not all),
+   * then check the whole text on them.
    */
-  | { kind: "index"; trigrams: string[]; pairs: string[] };
+  | { kind: "index"; trigrams: string[]; pairs: string[]; triples: string[] };
 
 export interface PlanOptions {
   /** Runs in the history. */
@@ -125,6 +137,8 @@ export interface PlanOptions {
   usable?: (trigram: string) => boolean;
   /** Whether the pair index may be asked: every run's pairs are stored (false while older runs lack them). */
   pairs?: boolean;
+  /** Whether the triple index may be asked, likewise. */
+  triples?: boolean;
   /** Reading one list entry, in runs tested (LIST_ENTRY_COST unless the database's own was measured). */
   listEntryCost?: number;
 }
@@ -175,7 +189,8 @@ function countBoth(a: Bits, b: Bits): number {
  * - the index reads each asked trigram's list whole (its share of the runs × total entries, listEntryCost
  *   each) and tests the text on the candidates, the runs holding all of them.
  *
- * - a pair of whole words of the text is asked for like a trigram, from its own list (usually far shorter).
+ * - a pair or triple of whole words of the text is asked for like a trigram, from its own list (usually far
+ *   shorter).
  *
  * The trigrams and pairs are picked greedily: each step adds the one that lowers that cost most (fewer candidates
  * for its list's length), until none does. One the sample never saw counts as half a run of it: rarer than the
@@ -191,6 +206,7 @@ export function planSearch(sample: SearchSample, text: string, options: PlanOpti
     trigrams.map((trigram) => [trigram, bitsOf(sample.runsWith, sample.bitsOf, trigram, words)] as const),
   );
   const pairs = options.pairs ? pairsOfQuery(text) : [];
+  const triples = options.triples ? triplesOfQuery(text) : [];
 
   // The sample's runs holding the whole text: those holding all its trigrams, checked.
   let holdingAll: Bits | null = null;
@@ -217,6 +233,10 @@ export function planSearch(sample: SearchSample, text: string, options: PlanOpti
       const keyBits = bitsOf(sample.pairRunsWith, sample.pairBitsOf, pair, words);
       return { kind: "pair" as const, key: pair, bits: keyBits, listCost: listCostOf(keyBits) };
     }),
+    ...triples.map((triple) => {
+      const keyBits = bitsOf(sample.tripleRunsWith, sample.tripleBitsOf, triple, words);
+      return { kind: "triple" as const, key: triple, bits: keyBits, listCost: listCostOf(keyBits) };
+    }),
   ];
   type Candidate = (typeof candidates)[number];
   const chosen: Candidate[] = [];
@@ -240,5 +260,5 @@ export function planSearch(sample: SearchSample, text: string, options: PlanOpti
   if (chosen.length === 0) return { kind: "walk" };
   if (!sample.whole && walkCost <= cost) return { kind: "walk" };
   const keysOf = (kind: Candidate["kind"]) => chosen.filter((key) => key.kind === kind).map((key) => key.key);
-  return { kind: "index", trigrams: keysOf("trigram"), pairs: keysOf("pair") };
+  return { kind: "index", trigrams: keysOf("trigram"), pairs: keysOf("pair"), triples: keysOf("triple") };
 }

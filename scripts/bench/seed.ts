@@ -449,6 +449,7 @@ const BULK_EQUIVALENT: Record<string, string> = {
   Run_total_after_insert: `UPDATE "RunTotal" SET "runs" = (SELECT count(*) FROM "Run") WHERE "id" = 1`,
   Run_search_after_insert: `INSERT INTO "RunSearch" ("RunSearch") VALUES ('rebuild')`,
   Run_pairs_after_insert: `INSERT INTO "RunPairs" ("RunPairs") VALUES ('rebuild')`,
+  Run_triples_after_insert: `INSERT INTO "RunTriples" ("RunTriples") VALUES ('rebuild')`,
 };
 
 function deferRunTriggers(database: Database.Database): { finish(): void } {

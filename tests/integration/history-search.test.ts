@@ -12,7 +12,7 @@ import { migrate } from "@/lib/db/migrate";
 import { databaseTarget } from "@/lib/env";
 import { normalizeRunDocument } from "@/lib/runs/normalize";
 import { createRun, updateRunOrThrow } from "@/lib/runs/queries";
-import { searchPairsOf } from "@/lib/runs/search-pairs";
+import { searchPairsOf, searchTriplesOf } from "@/lib/runs/search-pairs";
 import { BASE, clearDatabase, noContext } from "./helpers";
 
 interface ListBody {
@@ -364,15 +364,20 @@ describe("the text search", () => {
       // Every pair of this one is in the history, never all three together with these words between.
       expect(await expectSearch(all, "x sglang · mi300x · kv-095 · common 7")).toEqual([]);
     };
-    // Some runs lack pairs: the search must not ask the pair index, and still finds them.
+    // Some runs lack pairs and triples: the search must not ask those indexes, and still finds them.
     await searches();
-    // The migrate every start runs fills them in, from the stored text; then the pair index answers.
+    // As a version with pairs and without triples would have left them: the pair index alone may answer.
+    await db().run.deleteMany({ where: { id: { startsWith: "bulk" } } });
+    await db().run.createMany({ data: rows.map((row) => ({ ...row, searchPairs: searchPairsOf(row.searchText) })) });
+    await searches();
+    // The migrate every start runs fills in the triples, from the stored text; then every index answers.
     const migrated = await migrate(databaseTarget());
-    expect(migrated.searchPairsFilled).toBe(2_400);
-    const stored = await db().run.findMany({ select: { searchText: true, searchPairs: true } });
+    expect([migrated.searchPairsFilled, migrated.searchTriplesFilled]).toEqual([undefined, 2_400]);
+    const stored = await db().run.findMany({ select: { searchText: true, searchPairs: true, searchTriples: true } });
     expect(stored.every((run) => run.searchPairs === searchPairsOf(run.searchText))).toBe(true);
+    expect(stored.every((run) => run.searchTriples === searchTriplesOf(run.searchText))).toBe(true);
     await searches();
-    expect((await migrate(databaseTarget())).searchPairsFilled).toBeUndefined();
+    expect((await migrate(databaseTarget())).searchTriplesFilled).toBeUndefined();
   });
 
   it("finds a run by its new name after a rename, and no longer by its old one", async () => {
@@ -393,7 +398,7 @@ describe("the text search", () => {
     if (provider() === "sqlite") {
       // FTS5 compares its index with the Run rows it was built from (rank 1: external content too), and throws
       // "database disk image is malformed" on any difference.
-      for (const table of ["RunSearch", "RunPairs"]) {
+      for (const table of ["RunSearch", "RunPairs", "RunTriples"]) {
         await db().$executeRawUnsafe(`INSERT INTO "${table}" ("${table}", rank) VALUES ('integrity-check', 1)`);
       }
     }

@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { counterparts, missingCounterparts } from "@/lib/db/counterpart-files";
 import { MIGRATIONS_DIR, migrateDatabase, POSTGRESQL_MIGRATIONS_DIR } from "@/lib/db/migrate";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { pairToken, searchPairsOf } from "@/lib/runs/search-pairs";
+import { searchPairsOf, searchTriplesOf, wordsToken } from "@/lib/runs/search-pairs";
 
 const dirs: string[] = [];
 function tempFile(): string {
@@ -75,7 +75,13 @@ describe("migrations", () => {
     )
       .map((row) => row.name)
       // SQLite's own, and the FTS5 search indexes with their shadow tables (history_at_scale, search_pairs).
-      .filter((name) => name !== "sqlite_sequence" && !name.startsWith("RunSearch") && !name.startsWith("RunPairs"));
+      .filter(
+        (name) =>
+          name !== "sqlite_sequence" &&
+          !name.startsWith("RunSearch") &&
+          !name.startsWith("RunPairs") &&
+          !name.startsWith("RunTriples"),
+      );
     expect(tables).toEqual([
       "Comparison",
       "ResultPoint",
@@ -156,47 +162,80 @@ describe("migrations", () => {
     database.close();
   });
 
-  it("upgrade a history stored before the word pairs: every run gets its pairs, and the index stays whole", () => {
+  /**
+   * A database of the version before `migration`: the migrations up to it, in a folder of their own, and 1,200 runs
+   * written as that version wrote them (with word pairs when it had them).
+   */
+  function olderHistory(migration: string, withPairs: boolean): string {
     const file = tempFile();
-    // The migrations up to the one before the pairs, in a folder of their own: the previous version's database.
     const older = path.join(path.dirname(file), "older-migrations");
     for (const name of fs.readdirSync(MIGRATIONS_DIR)) {
-      if (name.startsWith("2026") && name < "20261208000000") {
+      if (name.startsWith("2026") && name < migration) {
         fs.cpSync(path.join(MIGRATIONS_DIR, name), path.join(older, name), { recursive: true });
       }
     }
-    expect(migrateDatabase(file, older).searchPairsFilled).toBeUndefined();
+    const first = migrateDatabase(file, older);
+    expect([first.searchPairsFilled, first.searchTriplesFilled]).toEqual([undefined, undefined]);
     const before = new Database(file);
     const insert = before.prepare(
       `INSERT INTO "Run" (id, name, engine, model, flagsJson, envJson, metadataJson, sourceFormat, createdAt, updatedAt,
-         sortAt, searchText, singleStreamDerived, pointCount)
-       VALUES (?, ?, 'vllm', 'm', '{}', '{}', '{}', 'servebench/v1', ?, ?, ?, ?, 0, 0)`,
+         sortAt, searchText, singleStreamDerived, pointCount${withPairs ? ", searchPairs" : ""})
+       VALUES (?, ?, 'vllm', 'm', '{}', '{}', '{}', 'servebench/v1', ?, ?, ?, ?, 0, 0${withPairs ? ", ?" : ""})`,
     );
     for (let index = 0; index < 1_200; index += 1) {
       const name = `old run ${index} · h100 ×8`;
-      insert.run(`old${index}`, name, index, index, index, `${name}\nvllm\nm\n\n`);
+      const text = `${name}\nvllm\nm\n\n`;
+      insert.run(`old${index}`, name, index, index, index, text, ...(withPairs ? [searchPairsOf(text)] : []));
     }
     before.close();
-    const upgraded = migrateDatabase(file);
-    expect({ applied: upgraded.applied, filled: upgraded.searchPairsFilled }).toEqual({
-      applied: ["20261208000000_search_pairs"],
-      filled: 1_200,
-    });
+    return file;
+  }
+
+  /** Every run's pairs and triples are those of its text; both indexes hold them all and stay whole after deletes. */
+  function expectWordIndexesWhole(file: string): void {
     const database = new Database(file);
-    const rows = database.prepare(`SELECT "searchText" AS text, "searchPairs" AS pairs FROM "Run"`).all() as {
-      text: string;
-      pairs: string | null;
-    }[];
+    const rows = database
+      .prepare(`SELECT "searchText" AS text, "searchPairs" AS pairs, "searchTriples" AS triples FROM "Run"`)
+      .all() as { text: string; pairs: string | null; triples: string | null }[];
+    expect(rows).toHaveLength(1_200);
     expect(rows.filter((row) => row.pairs !== searchPairsOf(row.text))).toEqual([]);
-    const token = pairToken("h100 ×8");
-    expect(database.prepare(`SELECT count(*) AS n FROM "RunPairs" WHERE "RunPairs" MATCH ?`).get(`"${token}"`)).toEqual(
-      {
-        n: 1_200,
-      },
-    );
+    expect(rows.filter((row) => row.triples !== searchTriplesOf(row.text))).toEqual([]);
+    for (const [table, sequence] of [
+      ["RunPairs", "h100 ×8"],
+      ["RunTriples", "h100 ×8 vllm"],
+    ] as const) {
+      const count = database.prepare(`SELECT count(*) AS n FROM "${table}" WHERE "${table}" MATCH ?`);
+      expect({ table, ...(count.get(`"${wordsToken(sequence)}"`) as object) }).toEqual({ table, n: 1_200 });
+    }
     database.exec(`DELETE FROM "Run" WHERE "id" IN ('old1', 'old2')`);
-    // Throws "database disk image is malformed" when the index and the runs differ.
-    database.exec(`INSERT INTO "RunPairs" ("RunPairs", rank) VALUES ('integrity-check', 1)`);
+    // Throws "database disk image is malformed" when an index and the runs differ.
+    for (const table of ["RunPairs", "RunTriples"]) {
+      database.exec(`INSERT INTO "${table}" ("${table}", rank) VALUES ('integrity-check', 1)`);
+    }
     database.close();
+  }
+
+  it("upgrade a history stored before the word pairs: every run gets its pairs and triples, the indexes whole", () => {
+    const file = olderHistory("20261208000000", false);
+    const upgraded = migrateDatabase(file);
+    expect(upgraded).toMatchObject({
+      applied: ["20261208000000_search_pairs", "20261209000000_search_triples"],
+      searchPairsFilled: 1_200,
+      searchTriplesFilled: 1_200,
+    });
+    expectWordIndexesWhole(file);
+  });
+
+  it("upgrade a history stored with pairs but before the triples: only the triples are filled in", () => {
+    const file = olderHistory("20261209000000", true);
+    const upgraded = migrateDatabase(file);
+    expect({ ...upgraded, alreadyApplied: undefined }).toEqual({
+      applied: ["20261209000000_search_triples"],
+      alreadyApplied: undefined,
+      searchTriplesFilled: 1_200,
+    });
+    expectWordIndexesWhole(file);
+    expect(migrateDatabase(file)).toMatchObject({ applied: [] });
+    expect(migrateDatabase(file).searchTriplesFilled).toBeUndefined();
   });
 });

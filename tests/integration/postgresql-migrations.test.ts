@@ -15,7 +15,11 @@ import { postgresqlType, readSqliteSchema, type Schema } from "@/lib/db/counterp
 import { migrateDatabase, migratePostgresql, POSTGRESQL_MIGRATIONS_DIR } from "@/lib/db/migrate";
 
 /** Indexes that exist on PostgreSQL only, standing in for a SQLite-only object (the FTS5 table). */
-const POSTGRESQL_ONLY_INDEXES = new Set<string>(["Run_searchText_trgm_idx", "Run_searchPairs_gin_idx"]);
+const POSTGRESQL_ONLY_INDEXES = new Set<string>([
+  "Run_searchText_trgm_idx",
+  "Run_searchPairs_gin_idx",
+  "Run_searchTriples_gin_idx",
+]);
 
 const clusterUrl = inject("postgresqlClusterUrl");
 const created: string[] = [];

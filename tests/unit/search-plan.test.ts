@@ -70,13 +70,24 @@ describe("planSearch", () => {
 
   it("asks for a pair of whole words when it narrows more than trigrams do, and only when pairs are complete", () => {
     const plan = planSearch(sample, RARE, { ...options, pairs: true });
-    expect(plan).toEqual({ kind: "index", trigrams: expect.any(Array), pairs: ["kimi-k2.5 mi300x"] });
+    expect(plan).toEqual({ kind: "index", trigrams: expect.any(Array), pairs: ["kimi-k2.5 mi300x"], triples: [] });
     // Without the pair index (older runs without pairs), the same text is asked of the trigram index alone.
     const without = planSearch(sample, RARE, { ...options, pairs: false });
     expect(without.kind === "index" && without.pairs.length === 0 && without.trigrams.length > 1).toBe(true);
     // A text of one word holds no whole pair.
     const word = planSearch(sample, "kimi-k2.5", { ...options, pairs: true });
     expect(word.kind === "walk" || word.pairs.length === 0).toBe(true);
+  });
+
+  it("asks for a triple of whole words whose pairs are each common, and only when triples are complete", () => {
+    // Both pairs of the three words are in many runs of the sample (every trigram too); the three together in none.
+    const triple = "kimi-k2.5 mi300x ×2";
+    const withoutTriple = buildSearchSample(gridSample("kimi-k2.5 · mi300x ×2"), false);
+    const text = `${RARE}\nsglang`;
+    const plan = planSearch(withoutTriple, text, { ...options, pairs: true, triples: true });
+    expect(plan).toEqual({ kind: "index", trigrams: [], pairs: [], triples: [triple] });
+    const pairsOnly = planSearch(withoutTriple, text, { ...options, pairs: true, triples: false });
+    expect(pairsOnly.kind === "index" && pairsOnly.triples.length === 0 && pairsOnly.pairs.length > 0).toBe(true);
   });
 
   it("always uses the index when the sample is the whole history", () => {
