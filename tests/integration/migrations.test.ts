@@ -219,7 +219,11 @@ describe("migrations", () => {
     const file = olderHistory("20261208000000", false);
     const upgraded = migrateDatabase(file);
     expect(upgraded).toMatchObject({
-      applied: ["20261208000000_search_pairs", "20261209000000_search_triples"],
+      applied: [
+        "20261208000000_search_pairs",
+        "20261209000000_search_triples",
+        "20261210000000_filter_indexes_with_id",
+      ],
       searchPairsFilled: 1_200,
       searchTriplesFilled: 1_200,
     });
@@ -230,7 +234,7 @@ describe("migrations", () => {
     const file = olderHistory("20261209000000", true);
     const upgraded = migrateDatabase(file);
     expect({ ...upgraded, alreadyApplied: undefined }).toEqual({
-      applied: ["20261209000000_search_triples"],
+      applied: ["20261209000000_search_triples", "20261210000000_filter_indexes_with_id"],
       alreadyApplied: undefined,
       searchTriplesFilled: 1_200,
     });
