@@ -12,7 +12,7 @@ import { contentHash } from "./content-hash";
 import { type Headline, headline } from "./derived";
 import type { RunDocument } from "./normalize";
 import { LATENCY_KEYS, type ResultPoint, RUN_FORMAT, SERVER_METRIC_KEYS } from "./schema";
-import { pairsOfQuery, searchPairsOf, searchTriplesOf, triplesOfQuery, wordsToken } from "./search-pairs";
+import { pairsOfQuery, searchPairsOf, searchTriplesOf, wordsToken } from "./search-pairs";
 import {
   buildSearchSample,
   planSearch,
@@ -541,12 +541,6 @@ async function wordIndexesComplete(): Promise<{ pairs: boolean; triples: boolean
   return { pairs: row?.pairs === null, triples: row?.triples === null };
 }
 
-/**
- * The condition on `r` for "r.searchText contains text" (text lower-cased), as each database answers it best.
- * From three characters on, planSearch (lib/runs/search-plan.ts) chooses between walking the page's order and
- * asking the indexes for a few of the text's trigrams, word pairs and triples, the whole text then checked on the
- * runs they return.
- */
 interface SearchFilter {
   condition: Sql;
   /**
@@ -556,6 +550,12 @@ interface SearchFilter {
   newestFirst?: string[];
 }
 
+/**
+ * The condition on `r` for "r.searchText contains text" (text lower-cased), as each database answers it best.
+ * From three characters on, planSearch (lib/runs/search-plan.ts) chooses between walking the page's order and
+ * asking the indexes for a few of the text's trigrams, word pairs and triples, the whole text then checked on the
+ * runs they return.
+ */
 async function searchCondition(text: string, take: number): Promise<SearchFilter> {
   const indexed = [...text].length >= 3;
   const postgresql = provider() === "postgresql";
@@ -568,8 +568,8 @@ async function searchCondition(text: string, take: number): Promise<SearchFilter
   }
   const total = Math.max(1, await countRuns());
   const sample = await searchSample(total);
-  const complete = pairsOfQuery(text).length > 0 ? await wordIndexesComplete() : { pairs: false, triples: false };
-  const words = { pairs: complete.pairs, triples: complete.triples && triplesOfQuery(text).length > 0 };
+  // A text without a whole pair of words has no triple either: no probe, and neither index to ask.
+  const words = pairsOfQuery(text).length > 0 ? await wordIndexesComplete() : { pairs: false, triples: false };
   if (postgresql) {
     const plan = planSearch(sample, text, { total, take, ...words, usable: (trigram) => PG_TRGM_ALONE.test(trigram) });
     // A common text: the whole text to the index, and the planner walks the order's index instead when that is
