@@ -2,18 +2,19 @@
  * Every database access for saved comparisons. Pages and route handlers call these functions; nothing else
  * touches the Comparison table.
  */
-import { randomBytes } from "node:crypto";
+
 import { COMPARE_STATS, type CompareStat } from "@/lib/analysis/comparison";
 import { DEFAULT_SLO_STAT } from "@/lib/analysis/slo";
 import { db } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
 import { notFoundError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { randomId } from "@/lib/random-id";
 import type { StoredComparisonView } from "./schema";
 
-/** Short, URL-safe and unguessable: 48 random bits in 8 base64url characters. */
+/** Short, URL-safe and unguessable: 8 base64url characters (~47.9 random bits), the first a letter or digit. */
 export function newSlug(): string {
-  return randomBytes(6).toString("base64url");
+  return randomId(8);
 }
 
 export function comparisonUrl(slug: string): string {

@@ -2,11 +2,11 @@
  * Every database access for runs. Pages and route handlers call these functions; nothing else touches Prisma.
  */
 
-import { randomBytes } from "node:crypto";
 import { db, provider } from "@/lib/db/client";
 import { isUniqueViolation, retryWhileBusy } from "@/lib/db/errors";
 import { notFoundError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { randomId } from "@/lib/random-id";
 import { newSeriesId, seriesIdentity } from "@/lib/series/key";
 import { contentHash } from "./content-hash";
 import { type Headline, headline } from "./derived";
@@ -21,9 +21,9 @@ import {
   type SearchSample,
 } from "./search-plan";
 
-/** Short, URL-safe and unguessable: 72 random bits in 12 base64url characters. */
+/** Short, URL-safe and unguessable: 12 base64url characters (~71.9 random bits), the first a letter or digit. */
 export function newRunId(): string {
-  return randomBytes(9).toString("base64url");
+  return randomId(12);
 }
 
 export interface RunSummary extends Headline {

@@ -4,8 +4,9 @@
  * decoding settings and launch flags. The engine version and the git commit are left out on purpose, so an
  * upgrade stays inside its series and shows as a step on the trend line instead of starting a new one.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import { canonicalSetting } from "@/lib/analysis/config-diff";
+import { randomId } from "@/lib/random-id";
 import { engineDisplayName, flagText, hardwareText, shortModelName, workloadText } from "@/lib/runs/names";
 import type { RunDocument } from "@/lib/runs/normalize";
 import type { FlagValue } from "@/lib/runs/schema";
@@ -114,7 +115,7 @@ export function seriesIdentity(run: SeriesKeyInput): SeriesIdentity {
   return { key: `config:${digest}`, name: configurationName(run), explicit: false };
 }
 
-/** Short, URL-safe and unguessable: 60 random bits in 10 base64url characters. */
+/** Short, URL-safe and unguessable: 10 base64url characters (~59.9 random bits), the first a letter or digit. */
 export function newSeriesId(): string {
-  return randomBytes(8).toString("base64url").slice(0, 10);
+  return randomId(10);
 }

@@ -247,6 +247,19 @@ describe("buildComparison", () => {
       "",
     ]);
   });
+
+  it("quotes a restored run's id that begins with a minus sign, as a spreadsheet would read it as a formula", () => {
+    // New ids never begin with "-", but a restore keeps the ids of other instances and older versions.
+    const a = { ...stored(SGLANG_NO_GRAPHS_RUN), id: "-dashFirst12" };
+    const b = stored(SGLANG_GRAPHS_RUN);
+    const lines = comparisonCsv(buildComparison([a, b], view([a, b]))).split("\r\n");
+    expect(lines.filter((line) => line.startsWith("output_throughput,"))).toEqual([
+      'output_throughput,tok/s,C=1,1,,"SGLang TP8, --disable-cuda-graph",\'-dashFirst12,27,,,baseline',
+      `output_throughput,tok/s,C=1,1,,"SGLang TP8, CUDA graphs on",${b.id},63.6,27,135.56,better`,
+      'output_throughput,tok/s,C=128,128,,"SGLang TP8, --disable-cuda-graph",\'-dashFirst12,2216,,,baseline',
+      `output_throughput,tok/s,C=128,128,,"SGLang TP8, CUDA graphs on",${b.id},2370,2216,6.95,better`,
+    ]);
+  });
 });
 
 describe("the view in the URL", () => {
