@@ -9,37 +9,16 @@ import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { type ChangeBadge, RunChangeBadges } from "@/components/series/RunChangeBadges";
 import { startNavigationProgress } from "@/components/ui/NavigationProgress";
-import {
-  buttonClass,
-  DemoBadge,
-  primaryButtonClass,
-  Tag,
-  tableClass,
-  tdClass,
-  thClass,
-} from "@/components/ui/primitives";
+import { buttonClass, DemoBadge, primaryButtonClass, Tag, tableClass, thClass } from "@/components/ui/primitives";
 import type { HistoryRow } from "@/lib/runs/history-rows";
 
 const STORAGE_KEY = "servebench:selected-runs";
 const MAX_COMPARED = 12;
 
 // On a phone each run is a small card: the tick on the left, then name; engine and model; single stream and
-// peak; hardware; date and tags. From `sm` up it is the table row it always was. The classes are named once in
-// app/globals.css (.history-row, .history-cell, …): a row's utilities spelled out were 1.3 kB of every row.
-const ROW = "history-row";
-const CELL = "history-cell";
-
-/** The run's own colour (lib/analysis/colors.ts), the one its lines have in every chart. */
-function RunSwatch({ color }: { color: string }) {
-  return (
-    <span
-      className="mr-1.5 inline-block h-2.5 w-2.5 rounded-full align-baseline"
-      style={{ background: color }}
-      aria-hidden
-    />
-  );
-}
-
+// peak; hardware; date and tags. From `sm` up it is the table row it always was. A row's look is named once in
+// app/globals.css (.history-row, one class per column, the ticked row's background by :has(:checked)): a page
+// renders and sends every element and class of every row, and at 25 rows they were most of its cost.
 export interface SortableColumn {
   label: string;
   href: string | null;
@@ -130,22 +109,17 @@ export function RunHistoryTable({
             {runs.map((run) => {
               const checked = selected.includes(run.id);
               return (
-                <tr
-                  key={run.id}
-                  className={`${ROW} ${checked ? "bg-blue-50 dark:bg-blue-950" : "hover:bg-zinc-50 dark:hover:bg-zinc-900"}`}
-                  data-run-id={run.id}
-                >
-                  <td className={`${tdClass} ${CELL} max-sm:row-span-5 max-sm:pt-0.5`}>
+                <tr key={run.id} className="history-row" data-run-id={run.id}>
+                  <td className="hc-tick">
                     <input
                       type="checkbox"
-                      className="h-4 w-4 accent-blue-600"
                       checked={checked}
                       onChange={() => toggle(run.id)}
                       aria-label={`Select ${run.name}`}
                     />
                   </td>
-                  <td className={`${tdClass} ${CELL} max-w-xs max-sm:col-span-2 max-sm:max-w-none`}>
-                    <RunSwatch color={run.color} />
+                  <td className="hc-name">
+                    <span className="swatch" style={{ background: run.color }} aria-hidden />
                     <Link href={`/runs/${run.id}`} className="run-link">
                       {run.name}
                     </Link>
@@ -156,45 +130,38 @@ export function RunHistoryTable({
                       </span>
                     ) : null}
                   </td>
-                  <td className={`${tdClass} ${CELL} whitespace-nowrap max-sm:text-sm`}>
+                  <td className="hc-engine">
                     {run.engine}
-                    {run.engine_version ? (
-                      <span className="text-zinc-600 dark:text-zinc-400"> {run.engine_version}</span>
-                    ) : null}
+                    {run.engine_version ? <span className="muted">{` ${run.engine_version}`}</span> : null}
                   </td>
-                  <td className={`${tdClass} ${CELL} max-w-[14rem] break-words max-sm:text-sm`}>{run.model}</td>
-                  <td className={`${tdClass} ${CELL} max-sm:col-span-2 history-minor`}>{run.hardware}</td>
-                  <td className={`${tdClass} ${CELL} num max-sm:text-left`}>
+                  <td className="hc-model">{run.model}</td>
+                  <td className="hc-hardware">{run.hardware}</td>
+                  <td className="hc-num">
                     <span className="history-label">single stream </span>
-                    {run.single_stream ? (
-                      <span
-                        title={run.single_stream_derived ? "Derived: 1000 / mean TPOT at concurrency 1" : undefined}
-                      >
-                        {run.single_stream}
-                        {run.single_stream_derived ? "*" : ""}
-                      </span>
-                    ) : (
+                    {run.single_stream === null ? (
                       "—"
+                    ) : run.single_stream_derived ? (
+                      <span title="Derived: 1000 / mean TPOT at concurrency 1">{`${run.single_stream}*`}</span>
+                    ) : (
+                      run.single_stream
                     )}
                   </td>
-                  <td className={`${tdClass} ${CELL} num max-sm:text-left`}>
+                  <td className="hc-num">
                     <span className="history-label">peak </span>
-                    {run.peak ? (
-                      <>
-                        {run.peak} <span className="text-xs text-zinc-600 dark:text-zinc-400">@ {run.peak_level}</span>
-                      </>
-                    ) : (
+                    {run.peak === null ? (
                       "—"
+                    ) : (
+                      <>
+                        {`${run.peak} `}
+                        <span className="hc-level">{`@ ${run.peak_level}`}</span>
+                      </>
                     )}
                   </td>
-                  <td
-                    className={`${tdClass} ${CELL} whitespace-nowrap history-minor`}
-                    title={run.measured ? "Measured" : "Uploaded"}
-                  >
+                  <td className="hc-date" title={run.measured ? "Measured" : "Uploaded"}>
                     {run.date}
                   </td>
-                  <td className={`${tdClass} ${CELL}`}>
-                    <div className="flex flex-wrap gap-1">
+                  <td>
+                    <div className="hc-tags">
                       {run.tags.map((tag) => (
                         <Tag key={tag}>{tag}</Tag>
                       ))}

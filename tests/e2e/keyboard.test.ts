@@ -137,6 +137,19 @@ describe.sequential("keyboard only, from upload to compare", () => {
     await page.keyboard.press("Space");
     await tabTo(page, (stop) => stop.label === "Select SGLang TP8, CUDA graphs on");
     await page.keyboard.press("Space");
+    // A ticked row is marked by its background (which follows its checkbox), the unticked one is not.
+    const backgrounds = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLTableRowElement>("[data-testid=runs-table] tbody tr")].map((row) => [
+        row.querySelector("input")?.checked ?? false,
+        getComputedStyle(row).backgroundColor,
+      ]),
+    );
+    const ticked = new Set(backgrounds.filter(([checked]) => checked).map(([, color]) => color));
+    const unticked = new Set(backgrounds.filter(([checked]) => !checked).map(([, color]) => color));
+    expect(backgrounds.filter(([checked]) => checked)).toHaveLength(2);
+    expect(ticked.size).toBe(1);
+    expect([...ticked][0]).not.toBe("rgba(0, 0, 0, 0)");
+    for (const color of ticked) expect(unticked.has(color)).toBe(false);
     // The selection bar follows the table: a few presses on, not back at the top of the page.
     const presses = await tabTo(page, (stop) => stop.testId === "compare-selected");
     expect(presses).toBeLessThanOrEqual(4);
