@@ -14,7 +14,14 @@ import path from "node:path";
 import { type PageBundle, pageBundles, RECHARTS_MARKER, scriptsInHtml } from "./bundle";
 import { type HostileResult, hostileCases, hostileTable, listeningPid, measureHostile } from "./hostile";
 import { autocannon, type LoadResult, measure, median, multipartBody, type Series, timedRequest } from "./http";
-import { type DatabaseKind, historyForms, measureScale, type ScaleFigures } from "./scale";
+import {
+  type DatabaseKind,
+  historyForms,
+  measureScale,
+  SCALE_SAMPLES,
+  SCALE_WARMUPS,
+  type ScaleFigures,
+} from "./scale";
 import { checkAgainstCreateRun, generateRuns, type SeedRun, writeDatabase } from "./seed";
 import { COMPARE_EVERY_FIGURE_QUERY, measureSeries, printSeries, seriesCheckRuns } from "./series";
 import { writeVllmDetailedFile } from "./vllm-file";
@@ -548,7 +555,7 @@ function printScale(scale: ScaleFigures, firstRunName: string): boolean[] {
   const verdicts: boolean[] = [];
   log("");
   log(
-    `The history at scale (TTFB medians of ${SAMPLES} requests after ${WARMUPS} warm-ups; × = that size / ${SMALL} runs measured in turns with it, target ≤ ${TARGET.historyRatio}× at the largest; compare target < ${TARGET.compareMs} ms at the largest)`,
+    `The history at scale (TTFB medians of ${SCALE_SAMPLES} requests after ${SCALE_WARMUPS} warm-ups; × = that size / ${SMALL} runs measured in turns with it, target ≤ ${TARGET.historyRatio}× at the largest; compare target < ${TARGET.compareMs} ms at the largest)`,
   );
   if (scale.postgresqlNote) log(scale.postgresqlNote);
   const forms = historyForms(firstRunName);
