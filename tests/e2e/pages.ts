@@ -44,7 +44,13 @@ export async function drawEverything(page: Page): Promise<void> {
     }
     window.scrollTo(0, document.documentElement.scrollHeight);
   });
-  await page.waitForFunction(() => document.querySelectorAll('[data-in-view="false"]').length === 0);
+  // A chart still waiting is brought into view on each poll: when the page hydrated after the scroll above
+  // (a loaded machine), its charts began to watch for the viewport only once the scroll had passed them.
+  await page.waitForFunction(() => {
+    const waiting = document.querySelector('[data-in-view="false"]');
+    waiting?.scrollIntoView({ block: "center" });
+    return waiting === null;
+  });
   // The charts' code arrives after they are asked for: wait until no placeholder is left.
   await page.waitForFunction(
     () => [...document.querySelectorAll("[data-in-view=true]")].every((box) => box.querySelector("svg") !== null),

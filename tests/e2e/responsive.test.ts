@@ -5,11 +5,31 @@
  * measured by `npm run bench` (docs/benchmarks.md). Before the fixes the JSON-lines file took more than 25
  * minutes and /api/health waited all that time.
  */
+import fs from "node:fs";
 import http from "node:http";
+import os from "node:os";
+import path from "node:path";
 import { zipSync } from "fflate";
-import { describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migrateDatabase } from "../../lib/db/migrate";
+import { type RunningServer, startServer, stopServer } from "./server";
 
-const baseUrl = inject("baseUrl");
+// A server of its own: these uploads keep its parsing workers busy for seconds, and on the server the other
+// browser tests share they would queue those tests' uploads behind them on a loaded machine.
+let server: RunningServer;
+let baseUrl = "";
+let dir = "";
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "servebench-responsive-"));
+  const dbFile = path.join(dir, "responsive.db");
+  migrateDatabase(dbFile);
+  server = await startServer(dbFile, path.join(dir, "server.log"));
+  baseUrl = server.url;
+}, 90_000);
+afterAll(async () => {
+  if (server) await stopServer(server);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
 
 /** Ask /api/health one request at a time until `done` resolves; the longest wait and how many answered. */
 async function healthDuring<T>(work: Promise<T>): Promise<{ result: T; longestMs: number; answered: number }> {
