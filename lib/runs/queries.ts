@@ -154,30 +154,47 @@ function headlineColumns(points: readonly ResultPoint[]) {
 
 /**
  * What a history row shows, and only that: a run's other columns (its flags, metadata, import report, search
- * text) can be kilobytes each, read and parsed for nothing on every page.
+ * text) can be kilobytes each, read and parsed for nothing on every page. Its tags come as a JSON array.
  */
-const SUMMARY_SELECT = {
-  id: true,
-  name: true,
-  engine: true,
-  engineVersion: true,
-  model: true,
-  gpu: true,
-  gpuCount: true,
-  measuredAt: true,
-  createdAt: true,
-  pointCount: true,
-  sourceFormat: true,
-  seriesId: true,
-  singleStreamTokS: true,
-  singleStreamDerived: true,
-  peakTokS: true,
-  peakConcurrency: true,
-  peakRequestRate: true,
-  tags: { select: { tag: true } },
-} satisfies Prisma.RunSelect;
+interface SummaryRow {
+  id: string;
+  name: string;
+  engine: string;
+  engineVersion: string | null;
+  model: string;
+  gpu: string | null;
+  gpuCount: number | null;
+  measuredAt: Date | null;
+  createdAt: Date;
+  pointCount: number;
+  sourceFormat: string;
+  seriesId: string | null;
+  singleStreamTokS: number | null;
+  singleStreamDerived: boolean;
+  peakTokS: number | null;
+  peakConcurrency: number | null;
+  peakRequestRate: string | null;
+  tagsJson: string;
+}
 
-type SummaryRow = Prisma.RunGetPayload<{ select: typeof SUMMARY_SELECT }>;
+/**
+ * The summaries of these runs, in no particular order: only the columns a row shows, and each run's tags
+ * gathered by the database in the same query. Prisma's findMany with the tags relation spent ~35 µs a row of the
+ * history page's CPU (a profile of 400 pages of 25 rows against 400 of 1) reading and joining its two results;
+ * this one query ~10 µs. The integration suite runs it on both databases.
+ */
+async function readSummaries(ids: readonly string[]): Promise<SummaryRow[]> {
+  if (ids.length === 0) return [];
+  const tagsJson =
+    provider() === "postgresql"
+      ? Prisma.sql`(SELECT coalesce(json_agg(t."tag"), '[]'::json)::text FROM "RunTag" t WHERE t."runId" = r."id")`
+      : Prisma.sql`(SELECT json_group_array(t."tag") FROM "RunTag" t WHERE t."runId" = r."id")`;
+  return db().$queryRaw<SummaryRow[]>`
+    SELECT r."id", r."name", r."engine", r."engineVersion", r."model", r."gpu", r."gpuCount", r."measuredAt",
+      r."createdAt", r."pointCount", r."sourceFormat", r."seriesId", r."singleStreamTokS", r."singleStreamDerived",
+      r."peakTokS", r."peakConcurrency", r."peakRequestRate", ${tagsJson} AS "tagsJson"
+    FROM "Run" r WHERE r."id" IN (${Prisma.join(ids)})`;
+}
 
 function summaryOf(row: SummaryRow): RunSummary {
   return {
@@ -188,7 +205,7 @@ function summaryOf(row: SummaryRow): RunSummary {
     engine_version: row.engineVersion,
     model: row.model,
     hardware: { gpu: row.gpu, gpu_count: row.gpuCount },
-    tags: row.tags.map((tag) => tag.tag).sort(),
+    tags: (JSON.parse(row.tagsJson) as string[]).sort(),
     measured_at: row.measuredAt?.toISOString() ?? null,
     created_at: row.createdAt.toISOString(),
     point_count: row.pointCount,
@@ -720,7 +737,7 @@ export async function listRuns(query: RunListQuery): Promise<RunList> {
     conditions.length === 0 ? countRuns() : Promise.resolve(null),
   ]);
   const ids = window.slice(0, query.per_page);
-  const rows = ids.length === 0 ? [] : await db().run.findMany({ where: { id: { in: ids } }, select: SUMMARY_SELECT });
+  const rows = await readSummaries(ids);
   const byId = new Map(rows.map((row) => [row.id, row]));
   const runs = ids.flatMap((id) => {
     const row = byId.get(id);
