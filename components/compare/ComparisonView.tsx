@@ -29,7 +29,7 @@ import {
   SloCostControls,
   StatPicker,
 } from "./CompareControls";
-import { DeltaTableView, spreadTitle, VERDICT_CLASS } from "./DeltaTables";
+import { DeltaTableView, deltaColumns, spreadTitle, VERDICT_CLASS } from "./DeltaTables";
 import { ChartExportButtons, ComparisonExportLinks } from "./ExportButtons";
 
 function SpreadText({ spread, testId }: { spread: Spread | undefined; testId: string }) {
@@ -371,6 +371,7 @@ export function ComparisonView({
   const { series, view, baselineIndex } = comparison;
   const runIds = series.flatMap((item) => item.runs.map((run) => run.id));
   const baseline = series[baselineIndex]!;
+  const columns = deltaColumns(series, baselineIndex);
   const allRuns = series.flatMap((item) => item.runs);
   const gpus = [...new Set(series.map((item) => item.run.hardware?.gpu).filter((gpu): gpu is string => Boolean(gpu)))];
   const exportQuery = `runs=${runIds.join(",")}&baseline=${baseline.id}${view.noisePct !== null ? `&noise=${view.noisePct}` : ""}`;
@@ -485,7 +486,7 @@ export function ComparisonView({
       <Section title="Deltas by load level" id="deltas">
         <div className="space-y-8">
           {comparison.deltaTables.map((table) => (
-            <DeltaTableView key={table.metric} table={table} series={series} baselineIndex={baselineIndex} />
+            <DeltaTableView key={table.metric} table={table} columns={columns} baselineIndex={baselineIndex} />
           ))}
         </div>
       </Section>
