@@ -6,7 +6,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { buildRunDocument, publicUrl } from "../../lib/bench/document";
-import { BENCH_USAGE, type BenchOptions, BenchUsageError, parseBenchArgs } from "../../lib/bench/options";
+import {
+  type BenchOptions,
+  BenchUsageError,
+  BENCH_USAGE as MEASUREMENT_USAGE,
+  parseBenchArgs,
+} from "../../lib/bench/options";
 import {
   builtinPrompts,
   PromptFileError,
@@ -26,17 +31,56 @@ import {
 import { ContextError } from "../../lib/bench/server-info";
 import { readShareGpt } from "../../lib/bench/sharegpt";
 import { formatLoadLevel } from "../../lib/format";
+import {
+  requestServer,
+  ServerRequestError,
+  TimeoutOptionError,
+  timeoutMsFrom,
+  UPLOAD_ANSWER_MAX_BYTES,
+  UPLOAD_TIMEOUT_MS,
+} from "./server-request";
+import { terminalSafe } from "./server-text";
 
-export { BENCH_USAGE };
+/**
+ * `--timeout` already bounds each request to the server under test (lib/bench/options.ts), so the time the
+ * upload to servebench may take has an option of its own, read here before the rest.
+ */
+const UPLOAD_TIMEOUT_OPTION = "--upload-timeout";
+
+export const BENCH_USAGE = `${MEASUREMENT_USAGE}
+
+  Sending the run (--upload):
+  ${UPLOAD_TIMEOUT_OPTION} S    seconds the upload may take, from connecting to servebench's last byte (default: ${UPLOAD_TIMEOUT_MS / 1000})`;
+
+/**
+ * argv without --upload-timeout and its value, and that value. No other option's value can be the word
+ * "--upload-timeout": the option parser refuses a separate value that begins with a dash.
+ */
+export function takeUploadTimeout(argv: readonly string[]): { rest: string[]; given?: string } {
+  const rest: string[] = [];
+  let given: string | undefined;
+  for (let index = 0; index < argv.length; index += 1) {
+    const word = argv[index]!;
+    if (word === UPLOAD_TIMEOUT_OPTION) {
+      given = argv[index + 1] ?? "";
+      index += 1;
+    } else if (word.startsWith(`${UPLOAD_TIMEOUT_OPTION}=`)) {
+      given = word.slice(UPLOAD_TIMEOUT_OPTION.length + 1);
+    } else rest.push(word);
+  }
+  return given === undefined ? { rest } : { rest, given };
+}
 
 const EXIT_INTERRUPTED = 130;
 
+// What is printed passes through terminalSafe: much of it is text of the servers (the one measured, which
+// names its model, engine and errors, and servebench).
 function print(line = ""): void {
-  process.stdout.write(`${line}\n`);
+  process.stdout.write(`${terminalSafe(line)}\n`);
 }
 
 function fail(message: string): void {
-  process.stderr.write(`servebench bench: ${message}\n`);
+  process.stderr.write(`${terminalSafe(`servebench bench: ${message}`)}\n`);
 }
 
 /** The most requests one level sends: a sampled dataset needs that many prompts (every level starts at the first). */
@@ -111,10 +155,10 @@ function eventPrinter(): (event: BenchEvent) => void {
         print(event.line);
         break;
       case "level-start":
-        if (live) process.stderr.write(`${formatLoadLevel(event.level)}  0/${event.total} requests`);
+        if (live) process.stderr.write(terminalSafe(`${formatLoadLevel(event.level)}  0/${event.total} requests`));
         break;
       case "level-progress":
-        if (live) process.stderr.write(`\r\x1b[K${progressLine(event.progress)}`);
+        if (live) process.stderr.write(`\r\x1b[K${terminalSafe(progressLine(event.progress))}`);
         break;
       case "level-end":
         clearLive();
@@ -124,19 +168,25 @@ function eventPrinter(): (event: BenchEvent) => void {
   };
 }
 
-async function upload(base: string, token: string | undefined, doc: unknown): Promise<number> {
+async function upload(base: string, token: string | undefined, timeoutMs: number, doc: unknown): Promise<number> {
   const headers: Record<string, string> = { "content-type": "application/json" };
   // The same write token `servebench upload` sends, for a server that sets SERVEBENCH_WRITE_TOKEN.
   if (token) headers.authorization = `Bearer ${token}`;
-  let response: Response;
+  let response: Awaited<ReturnType<typeof requestServer>>;
   try {
-    response = await fetch(`${base}/api/runs`, { method: "POST", headers, body: JSON.stringify(doc) });
+    response = await requestServer(
+      `${base}/api/runs`,
+      { method: "POST", headers, body: JSON.stringify(doc) },
+      { base, timeoutMs, timeoutOption: UPLOAD_TIMEOUT_OPTION, maxAnswerBytes: UPLOAD_ANSWER_MAX_BYTES },
+    );
   } catch (error) {
-    const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : "";
-    fail(`cannot reach ${base}${cause}; the run is in the file above`);
-    return 1;
+    if (error instanceof ServerRequestError) {
+      fail(`${error.message}; the run is in the file above`);
+      return 1;
+    }
+    throw error;
   }
-  const text = await response.text();
+  const { text } = response;
   let body: {
     id?: string;
     url?: string;
@@ -152,7 +202,7 @@ async function upload(base: string, token: string | undefined, doc: unknown): Pr
     fail(`upload rejected (${response.status} ${body.error?.code ?? "error"}): ${body.error?.message ?? text}`);
     for (const issue of body.error?.issues ?? []) {
       if (body.error?.message?.includes(issue.message)) continue;
-      process.stderr.write(`  ${issue.path || "(document)"}: ${issue.message}\n`);
+      process.stderr.write(`${terminalSafe(`  ${issue.path || "(document)"}: ${issue.message}`)}\n`);
     }
     return 1;
   }
@@ -164,11 +214,19 @@ export async function runBench(argv: string[]): Promise<number> {
   let options: BenchOptions;
   let prompts: PromptSource;
   let apiKey: string | undefined;
+  let uploadTimeoutMs: number;
   try {
-    options = parseBenchArgs(argv);
+    const { rest, given } = takeUploadTimeout(argv);
+    options = parseBenchArgs(rest);
     if (options.help) {
       print(BENCH_USAGE);
       return 0;
+    }
+    try {
+      uploadTimeoutMs = timeoutMsFrom(UPLOAD_TIMEOUT_OPTION, given, UPLOAD_TIMEOUT_MS);
+    } catch (error) {
+      if (error instanceof TimeoutOptionError) throw new BenchUsageError(error.message);
+      throw error;
     }
     apiKey = process.env[options.apiKeyEnv] || undefined;
     if (options.apiKeyEnvGiven && apiKey === undefined)
@@ -290,7 +348,8 @@ export async function runBench(argv: string[]): Promise<number> {
     return result.partial ? EXIT_INTERRUPTED : 1;
   }
   if (options.upload !== undefined) {
-    const uploaded = await upload(options.upload, options.token ?? (process.env.SERVEBENCH_TOKEN || undefined), doc);
+    const token = options.token ?? (process.env.SERVEBENCH_TOKEN || undefined);
+    const uploaded = await upload(options.upload, token, uploadTimeoutMs, doc);
     if (uploaded !== 0 && code === 0) code = uploaded;
   }
   return code;

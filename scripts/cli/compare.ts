@@ -9,13 +9,23 @@ import { DELTA_TABLE_METRICS, metricInfo } from "../../lib/analysis/metrics";
 import { meanByLevel } from "../../lib/analysis/repeats";
 import { formatLoadLevel, formatNumber, formatPercentChange } from "../../lib/format";
 import type { StoredRun } from "../../lib/runs/queries";
-import { mdEscape, mdTable } from "./markdown";
+import { mdEscape, mdLinkTarget, mdTable } from "./markdown";
+import {
+  READ_TIMEOUT_MS,
+  RUN_ANSWER_MAX_BYTES,
+  requestServer,
+  ServerRequestError,
+  TimeoutOptionError,
+  timeoutMsFrom,
+} from "./server-request";
+import { terminalSafe, terminalSafeJson } from "./server-text";
 
 export const COMPARE_USAGE = `servebench compare BASELINE_RUN RUN [options]
 
   RUN                   a run id, or its link (http://…/runs/ID)
   --url URL             the servebench server (default: $SERVEBENCH_URL or http://localhost:3000; a link names its own)
-  --format md|json      markdown (default) or JSON`;
+  --format md|json      markdown (default) or JSON
+  --timeout SECONDS     how long reading each run may take, from connecting to the server's last byte (default: 30)`;
 
 export interface ComparisonReport {
   baseline: { id: string; name: string; url: string };
@@ -116,7 +126,7 @@ export function comparisonMarkdown(report: ComparisonReport): string {
   }
   lines.push(report.what_changed.length > 0 ? "What changed:" : "Nothing in the configuration changed.");
   for (const line of report.what_changed) lines.push(`- ${mdEscape(line)}`);
-  lines.push("", `[baseline](${report.baseline.url}) · [run](${report.run.url})`);
+  lines.push("", `[baseline](${mdLinkTarget(report.baseline.url)}) · [run](${mdLinkTarget(report.run.url)})`);
   return `${lines.join("\n")}\n`;
 }
 
@@ -127,14 +137,27 @@ function target(given: string, defaultBase: string): { base: string; id: string 
   return { base: defaultBase, id: given };
 }
 
-async function fetchRun(base: string, id: string): Promise<StoredRun> {
-  const response = await fetch(`${base}/api/runs/${encodeURIComponent(id)}`);
-  const body = (await response.json().catch(() => null)) as (StoredRun & { error?: { message?: string } }) | null;
-  if (!response.ok || !body) throw new Error(`run ${id}: ${body?.error?.message ?? `HTTP ${response.status}`}`);
+async function fetchRun(base: string, id: string, timeoutMs: number): Promise<StoredRun> {
+  const response = await requestServer(
+    `${base}/api/runs/${encodeURIComponent(id)}`,
+    {},
+    { base, timeoutMs, timeoutOption: "--timeout", maxAnswerBytes: RUN_ANSWER_MAX_BYTES },
+  );
+  type RunOrError = StoredRun & { error?: { message?: string } };
+  let body: RunOrError | null = null;
+  try {
+    body = JSON.parse(response.text) as RunOrError | null;
+  } catch {
+    // Said below, with the status.
+  }
+  if (!response.ok || !body) {
+    const reason = body?.error?.message ?? `HTTP ${response.status}${body ? "" : ", not servebench's JSON"}`;
+    throw new Error(`run ${id}: ${reason}`);
+  }
   return body;
 }
 
-const OPTIONS_WITH_VALUE = new Set(["--url", "--format"]);
+const OPTIONS_WITH_VALUE = new Set(["--url", "--format", "--timeout"]);
 const OPTION_NAMES = new Set([...OPTIONS_WITH_VALUE, "--help", "-h"]);
 const RUN_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -167,7 +190,12 @@ export async function runCompare(argv: string[]): Promise<number> {
   function parse() {
     return parseArgs({
       args: runsAfterOptions(argv),
-      options: { url: { type: "string" }, format: { type: "string" }, help: { type: "boolean", short: "h" } },
+      options: {
+        url: { type: "string" },
+        format: { type: "string" },
+        timeout: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
       allowPositionals: true,
       strict: true,
     });
@@ -192,16 +220,38 @@ export async function runCompare(argv: string[]): Promise<number> {
     );
     return 2;
   }
+  let timeoutMs: number;
+  try {
+    timeoutMs = timeoutMsFrom("--timeout", parsed.values.timeout, READ_TIMEOUT_MS);
+  } catch (error) {
+    if (error instanceof TimeoutOptionError) {
+      process.stderr.write(`servebench compare: ${error.message}\n\n${COMPARE_USAGE}\n`);
+      return 2;
+    }
+    throw error;
+  }
   const defaultBase = (parsed.values.url ?? process.env.SERVEBENCH_URL ?? "http://localhost:3000").replace(/\/+$/, "");
   try {
     const [a, b] = parsed.positionals.map((given) => target(given, defaultBase));
-    const [baseline, run] = await Promise.all([fetchRun(a!.base, a!.id), fetchRun(b!.base, b!.id)]);
+    const [baseline, run] = await Promise.all([
+      fetchRun(a!.base, a!.id, timeoutMs),
+      fetchRun(b!.base, b!.id, timeoutMs),
+    ]);
     const report = comparisonReport(b!.base, baseline, run);
-    process.stdout.write(format === "json" ? `${JSON.stringify(report, null, 2)}\n` : comparisonMarkdown(report));
+    // Names, changes and links are the servers' text. JSON keeps it exact, its control characters escaped;
+    // markdown is for reading, so they are removed.
+    process.stdout.write(
+      format === "json" ? `${terminalSafeJson(report, 2)}\n` : terminalSafe(comparisonMarkdown(report)),
+    );
     return 0;
   } catch (error) {
-    const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : "";
-    process.stderr.write(`servebench compare: ${error instanceof Error ? error.message : String(error)}${cause}\n`);
+    const cause =
+      !(error instanceof ServerRequestError) && error instanceof Error && error.cause instanceof Error
+        ? `: ${error.cause.message}`
+        : "";
+    process.stderr.write(
+      terminalSafe(`servebench compare: ${error instanceof Error ? error.message : String(error)}${cause}\n`),
+    );
     return 1;
   }
 }

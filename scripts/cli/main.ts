@@ -4,6 +4,7 @@
 import { BENCH_USAGE, runBench } from "./bench";
 import { COMPARE_USAGE, runCompare } from "./compare";
 import { DB_USAGE } from "./db-usage";
+import { terminalSafe } from "./server-text";
 import { runUpload, UPLOAD_USAGE } from "./upload";
 
 const USAGE = `Usage: servebench <command> [options]
@@ -43,7 +44,8 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    process.stderr.write(`servebench: ${error instanceof Error ? error.message : String(error)}\n`);
+    // An unexpected error's message may quote a server's answer.
+    process.stderr.write(`${terminalSafe(`servebench: ${error instanceof Error ? error.message : String(error)}`)}\n`);
     process.exit(1);
   },
 );

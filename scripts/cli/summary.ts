@@ -5,7 +5,7 @@
  */
 import { formatNumber, formatPercentChange } from "../../lib/format";
 import type { RunVerdict } from "../../lib/series/queries";
-import { mdEscape, mdTable } from "./markdown";
+import { mdEscape, mdLinkTarget, mdTable } from "./markdown";
 
 export interface UploadedRun {
   id: string;
@@ -34,11 +34,11 @@ function runSummary(base: string, run: UploadedRun): string {
   const verdict = run.series;
   const lines: string[] = [];
   if (!verdict) {
-    lines.push(`### ${mdEscape(run.name || run.id)}`, "", `Stored: ${base}${run.url} (not judged).`);
+    lines.push(`### ${mdEscape(run.name || run.id)}`, "", `Stored: ${mdLinkTarget(`${base}${run.url}`)} (not judged).`);
     return lines.join("\n");
   }
   lines.push(
-    `### ${verdict.verdict === "regression" ? "Regression" : "Result"} in ${mdEscape(verdict.series.name)}: ${VERDICT_TITLE[verdict.verdict] ?? verdict.verdict}`,
+    `### ${verdict.verdict === "regression" ? "Regression" : "Result"} in ${mdEscape(verdict.series.name)}: ${VERDICT_TITLE[verdict.verdict] ?? mdEscape(verdict.verdict)}`,
     "",
   );
   const rows = verdict.metrics.map((metric) => {
@@ -47,12 +47,13 @@ function runSummary(base: string, run: UploadedRun): string {
     );
     const status =
       change && change.kind !== "suspicious"
-        ? `**${change.kind}** (${change.violations} run${change.violations === 1 ? "" : "s"}, ${change.status})`
-        : (STATUS_CELL[metric.status] ?? metric.status);
+        ? `**${mdEscape(change.kind)}** (${change.violations} run${change.violations === 1 ? "" : "s"}, ${mdEscape(change.status)})`
+        : (STATUS_CELL[metric.status] ?? mdEscape(metric.status));
+    const unit = mdEscape(metric.unit);
     return [
       mdEscape(metric.label),
-      metric.value === null ? "—" : `${formatNumber(metric.value)} ${metric.unit}`,
-      metric.baseline_mean === null ? "—" : `${formatNumber(metric.baseline_mean)} ${metric.unit}`,
+      metric.value === null ? "—" : `${formatNumber(metric.value)} ${unit}`,
+      metric.baseline_mean === null ? "—" : `${formatNumber(metric.baseline_mean)} ${unit}`,
       metric.change_pct === null ? "—" : formatPercentChange(metric.change_pct / 100),
       status,
     ];
@@ -63,15 +64,18 @@ function runSummary(base: string, run: UploadedRun): string {
   if (verdict.previous_run) {
     lines.push(
       verdict.what_changed.length > 0
-        ? `What changed since [the run before](${base}${verdict.previous_run.url}):`
-        : `Nothing in the configuration changed since [the run before](${base}${verdict.previous_run.url}).`,
+        ? `What changed since [the run before](${mdLinkTarget(`${base}${verdict.previous_run.url}`)}):`
+        : `Nothing in the configuration changed since [the run before](${mdLinkTarget(`${base}${verdict.previous_run.url}`)}).`,
     );
     for (const line of verdict.what_changed) lines.push(`- ${mdEscape(line)}`);
     lines.push("");
   }
-  const links = [`[run](${base}${run.url})`, `[series](${base}${verdict.series.url})`];
+  const links = [
+    `[run](${mdLinkTarget(`${base}${run.url}`)})`,
+    `[series](${mdLinkTarget(`${base}${verdict.series.url}`)})`,
+  ];
   for (const change of verdict.changes.filter((c) => c.kind === "regression"))
-    links.push(`[alert](${base}${change.url})`);
+    links.push(`[alert](${mdLinkTarget(`${base}${change.url}`)})`);
   lines.push(links.join(" · "));
   return lines.join("\n");
 }

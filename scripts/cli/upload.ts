@@ -6,6 +6,16 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import {
+  PREVIEW_ANSWER_MAX_BYTES,
+  requestServer,
+  ServerRequestError,
+  TimeoutOptionError,
+  timeoutMsFrom,
+  UPLOAD_ANSWER_MAX_BYTES,
+  UPLOAD_TIMEOUT_MS,
+} from "./server-request";
+import { terminalSafe } from "./server-text";
 import { type UploadedRun, uploadSummary } from "./summary";
 
 export const UPLOAD_USAGE = `servebench upload FILE_OR_FOLDER... [options]
@@ -32,7 +42,8 @@ export const UPLOAD_USAGE = `servebench upload FILE_OR_FOLDER... [options]
                         --fail-on-regression, and appended to $GITHUB_STEP_SUMMARY when that is set)
   --split               store files that disagree (several configurations, repeated load levels) as separate runs
   --fragments LIST      keep only these fragments (numbers from --dry-run), e.g. 0,2
-  --dry-run             show what would be stored, store nothing`;
+  --dry-run             show what would be stored, store nothing
+  --timeout SECONDS     how long the upload may take, from connecting to the server's last byte (default: 120)`;
 
 const OPTIONS = {
   url: { type: "string" },
@@ -55,6 +66,7 @@ const OPTIONS = {
   split: { type: "boolean" },
   fragments: { type: "string" },
   "dry-run": { type: "boolean" },
+  timeout: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -118,8 +130,13 @@ interface PreviewBody {
   conflicts: string[];
 }
 
+// Everything printed passes through terminalSafe: most of it is the server's text (names, links, messages).
 function print(line = ""): void {
-  process.stdout.write(`${line}\n`);
+  process.stdout.write(`${terminalSafe(line)}\n`);
+}
+
+function printError(line: string): void {
+  process.stderr.write(`${terminalSafe(line)}\n`);
 }
 
 function printPreview(body: PreviewBody): void {
@@ -176,6 +193,16 @@ export async function runUpload(argv: string[]): Promise<number> {
     process.stderr.write("servebench upload: the folders hold no files\n");
     return 2;
   }
+  let timeoutMs: number;
+  try {
+    timeoutMs = timeoutMsFrom("--timeout", values.timeout, UPLOAD_TIMEOUT_MS);
+  } catch (error) {
+    if (error instanceof TimeoutOptionError) {
+      process.stderr.write(`servebench upload: ${error.message}\n\n${UPLOAD_USAGE}\n`);
+      return 2;
+    }
+    throw error;
+  }
 
   const base = (values.url ?? process.env.SERVEBENCH_URL ?? "http://localhost:3000").replace(/\/+$/, "");
   const ci = ciContext(process.env);
@@ -201,35 +228,42 @@ export async function runUpload(argv: string[]): Promise<number> {
   for (const [key, value] of Object.entries(context)) if (value !== undefined) form.set(key, value);
 
   const endpoint = `${base}/api/runs${values["dry-run"] ? "?dry_run=1" : ""}`;
-  let response: Response;
+  let response: Awaited<ReturnType<typeof requestServer>>;
   try {
     const token = values.token ?? process.env.SERVEBENCH_TOKEN;
     const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
-    response = await fetch(endpoint, { method: "POST", body: form, headers });
+    response = await requestServer(
+      endpoint,
+      { method: "POST", body: form, headers },
+      {
+        base,
+        timeoutMs,
+        timeoutOption: "--timeout",
+        maxAnswerBytes: values["dry-run"] ? PREVIEW_ANSWER_MAX_BYTES : UPLOAD_ANSWER_MAX_BYTES,
+      },
+    );
   } catch (error) {
-    const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : "";
-    process.stderr.write(`servebench upload: cannot reach ${base}${cause}\n`);
-    return 1;
+    if (error instanceof ServerRequestError) {
+      printError(`servebench upload: ${error.message}`);
+      return 1;
+    }
+    throw error;
   }
-  const text = await response.text();
+  const { text } = response;
   let body: unknown;
   try {
     body = JSON.parse(text) as unknown;
   } catch {
-    process.stderr.write(
-      `servebench upload: ${base} answered ${response.status} with something that is not servebench's JSON\n`,
-    );
+    printError(`servebench upload: ${base} answered ${response.status} with something that is not servebench's JSON`);
     return 1;
   }
   if (!response.ok) {
     const error = (body as ErrorBody).error;
-    process.stderr.write(
-      `servebench upload: rejected (${response.status} ${error?.code ?? "error"}): ${error?.message ?? text}\n`,
-    );
+    printError(`servebench upload: rejected (${response.status} ${error?.code ?? "error"}): ${error?.message ?? text}`);
     // Issues the message already quotes are not printed twice.
     for (const issue of error?.issues ?? []) {
       if (error?.message?.includes(issue.message)) continue;
-      process.stderr.write(`  ${issue.path || "(document)"}: ${issue.message}\n`);
+      printError(`  ${issue.path || "(document)"}: ${issue.message}`);
     }
     return 1;
   }
@@ -248,16 +282,16 @@ export async function runUpload(argv: string[]): Promise<number> {
   const wantsSummary = values.series !== undefined || values["fail-on-regression"] || values.summary !== undefined;
   const summary = uploadSummary(base, runs);
   if (wantsSummary) {
-    if (values.summary !== undefined && values.summary !== "-") fs.writeFileSync(values.summary, summary);
+    if (values.summary !== undefined && values.summary !== "-") fs.writeFileSync(values.summary, terminalSafe(summary));
     else print(`\n${summary}`);
   }
   const stepSummary = process.env.GITHUB_STEP_SUMMARY;
-  if (stepSummary && runs.some((run) => run.series)) fs.appendFileSync(stepSummary, `${summary}\n`);
+  if (stepSummary && runs.some((run) => run.series)) fs.appendFileSync(stepSummary, `${terminalSafe(summary)}\n`);
 
   const regressions = runs.filter((run) => run.series?.verdict === "regression");
   if (regressions.length > 0) {
-    process.stderr.write(
-      `servebench upload: ${regressions.length} run${regressions.length === 1 ? "" : "s"} judged a regression of ${[...new Set(regressions.map((run) => run.series!.series.name))].join(", ")}\n`,
+    printError(
+      `servebench upload: ${regressions.length} run${regressions.length === 1 ? "" : "s"} judged a regression of ${[...new Set(regressions.map((run) => run.series!.series.name))].join(", ")}`,
     );
     if (values["fail-on-regression"]) return EXIT_REGRESSION;
   }
