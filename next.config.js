@@ -1,18 +1,19 @@
 // Next.js configuration. CommonJS on purpose: package.json has no "type" field.
 const { version } = require("./package.json");
 
-// proxy.ts sees every request, uploads included. Next buffers a request body for the proxy up to this size and
-// cuts what is longer, so the size sits above the upload limit (SERVEBENCH_MAX_BODY_MB, read again when `next
-// start` loads this file): a body within the limit reaches its handler whole, a longer one is refused there (413).
-const maxBodyMb = Number(process.env.SERVEBENCH_MAX_BODY_MB) > 0 ? Number(process.env.SERVEBENCH_MAX_BODY_MB) : 100;
-
+// proxy.ts sees every request but the two that take whole files (POST /api/runs and /api/restore: see its
+// matcher), and Next reads a request's body for the proxy, up to this size, before the proxy runs. Kept small,
+// above the largest body those other writes take (200 kB), so a request that will be refused (no token, too
+// long) costs at most this much before it is answered. The file writes reach their handlers unread: the handler
+// checks the token and the declared length first, and reads the body only then, up to SERVEBENCH_MAX_BODY_MB.
+const PROXY_BODY_BYTES = 1_000_000;
 /** @type {import('next').NextConfig} */
 module.exports = {
   reactStrictMode: true,
   poweredByHeader: false,
   // proxy.ts redirects /path/ to /path itself, with the security headers Next's own redirect lacks.
   skipTrailingSlashRedirect: true,
-  experimental: { proxyClientMaxBodySize: Math.round(maxBodyMb * 1_000_000) + 1_000_000 },
+  experimental: { proxyClientMaxBodySize: PROXY_BODY_BYTES },
   // The database drivers (native SQLite bindings, pg) are loaded by Node at run time, not bundled.
   serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "pg", "@prisma/adapter-pg"],
   env: { NEXT_PUBLIC_SERVEBENCH_VERSION: version },

@@ -12,7 +12,8 @@
 import { type NextRequest, NextResponse } from "next/server";
 import { AppError } from "@/lib/errors";
 import { WWW_AUTHENTICATE, writeAccessDenial } from "@/lib/http/auth";
-import { errorBody } from "@/lib/http/errors";
+import { formatBytes } from "@/lib/http/body";
+import { ERROR_STATUS, errorBody } from "@/lib/http/errors";
 
 export function contentSecurityPolicy(nonce: string, development: boolean): string {
   return [
@@ -108,20 +109,70 @@ export function proxy(request: NextRequest): NextResponse {
     return withSecurityHeaders(NextResponse.redirect(target, 308), csp);
   }
 
+  // A write that will be refused is refused here, from its headers, before its handler runs: no handler reads a
+  // body a client had no right to send, or one longer than the address takes.
+  const write = request.method !== "GET" && request.method !== "HEAD" && request.nextUrl.pathname.startsWith("/api/");
+  if (write) {
+    const refusal = writeAccessDenial(request) ?? declaredLengthRefusal(request);
+    if (refusal) return refuseFromHeaders(refusal, csp);
+  }
+
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   response.headers.set("Content-Security-Policy", csp);
-
-  // The handler answers this write 401 (requireWriteAccess, the same test); the challenge goes with it.
-  const write = request.method !== "GET" && request.method !== "HEAD" && request.nextUrl.pathname.startsWith("/api/");
-  if (write && writeAccessDenial(request)?.code === "unauthorized") {
-    response.headers.set("WWW-Authenticate", WWW_AUTHENTICATE);
-  }
   return response;
 }
 
+/**
+ * Above the largest body of the writes the proxy sees (200 kB for a saved comparison; each handler holds its
+ * own limit). The file writes, POST /api/runs and /api/restore, do not pass through here (see `config`).
+ */
+const SMALL_WRITE_LIMIT_BYTES = 1_000_000;
+
+/** A declared `Content-Length` over what any address the proxy sees takes: refused before the handler runs. */
+export function declaredLengthRefusal(request: Request): AppError | null {
+  const declared = request.headers.get("content-length");
+  if (declared === null || !/^[0-9]+$/.test(declared.trim())) return null;
+  if (Number(declared) <= SMALL_WRITE_LIMIT_BYTES) return null;
+  return new AppError(
+    "payload_too_large",
+    `The request body is larger than the limit of ${formatBytes(SMALL_WRITE_LIMIT_BYTES)} for this address.`,
+  );
+}
+
+/**
+ * The answer to a write refused from its headers. `Connection: close`: the body the client may still be
+ * sending is never read, so the connection cannot carry another request after it.
+ */
+function refuseFromHeaders(error: AppError, csp: string): NextResponse {
+  const response = NextResponse.json(errorBody(error), { status: ERROR_STATUS[error.code] });
+  if (error.code === "unauthorized") response.headers.set("WWW-Authenticate", WWW_AUTHENTICATE);
+  response.headers.set("Connection", "close");
+  return withSecurityHeaders(response, csp);
+}
+
 export const config = {
-  // Every path: pages, API routes, /_next/static, public files, unknown paths (404), uploads of any size (Next
-  // buffers a body for the proxy up to experimental.proxyClientMaxBodySize, set above the upload limit in
-  // next.config.js, so no upload is cut).
-  matcher: "/:path*",
+  // Next reads a request's body whole before it calls the proxy (keeping up to experimental.
+  // proxyClientMaxBodySize of next.config.js for it, and cutting what is longer), so a refusal made here comes
+  // only after the body has arrived. Two kinds of request therefore go straight to their handlers, which refuse
+  // a write from its headers (origin, token, Content-Length) before reading a byte of it: a body sent to the two
+  // addresses that take results files and exports (POST /api/runs and /api/restore, streamed up to the upload
+  // limit), and any request that declares a body of 1 MB or more (more than any other address takes). Their
+  // answers keep the security headers of next.config.js, with its strict policy (JSON has no scripts to allow).
+  // Everything else passes through here: pages, reads, the other writes, /_next/static, public files, unknown
+  // paths (404), and every address with a percent-escape.
+  matcher: [
+    {
+      source: "/((?!api/runs$|api/restore$).*)",
+      missing: [{ type: "header", key: "content-length", value: "[0-9]{7,}" }],
+    },
+    {
+      source: "/api/(runs|restore)",
+      missing: [
+        { type: "header", key: "content-length", value: "[1-9][0-9]*" },
+        { type: "header", key: "transfer-encoding" },
+      ],
+    },
+    // One that does not decode is answered here (Next's router would answer it a bare 500), after its body.
+    { source: "/:path(.*%.*)" },
+  ],
 };

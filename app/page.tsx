@@ -2,6 +2,7 @@ import Link from "next/link";
 import { RunHistoryTable, type SortableColumn } from "@/components/history/RunHistoryTable";
 import { Collapsible } from "@/components/ui/Collapsible";
 import { buttonClass, inputClass, labelClass, PageHeader, primaryButtonClass } from "@/components/ui/primitives";
+import { pageSearchParams } from "@/lib/http/query";
 import { historyRowOf } from "@/lib/runs/history-rows";
 import { historyHref, parseListQueryLenient } from "@/lib/runs/list-query";
 import { countRuns, listFilterOptions, listRuns, type RunListQuery, type SortKey } from "@/lib/runs/queries";
@@ -105,7 +106,7 @@ function FilterSelect({
 }
 
 export default async function HistoryPage({ searchParams }: { searchParams: SearchParams }) {
-  const query = parseListQueryLenient(await searchParams);
+  const query = parseListQueryLenient(pageSearchParams(await searchParams));
   const [totalAll, { runs, total, total_exact: totalExact }, options] = await Promise.all([
     countRuns(),
     listRuns(query),

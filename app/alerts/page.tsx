@@ -4,6 +4,7 @@ import { AlertActions } from "@/components/alerts/AlertActions";
 import { StatusBadge } from "@/components/series/StatusBadge";
 import { Card, PageHeader, Section, tableClass, tdClass, thClass } from "@/components/ui/primitives";
 import { formatDateTime, formatNumber, formatPercentChange } from "@/lib/format";
+import { pageSearchParams } from "@/lib/http/query";
 import { listAlerts } from "@/lib/series/queries";
 import { ALERT_STATUSES, type AlertStatus } from "@/lib/series/schema";
 import { listDeliveries, sweepDeliveries, webhookUrls } from "@/lib/webhooks/deliveries";
@@ -15,7 +16,7 @@ export const metadata: Metadata = { title: "Alerts" };
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 export default async function AlertsPage({ searchParams }: { searchParams: SearchParams }) {
-  const raw = (await searchParams).status;
+  const raw = pageSearchParams(await searchParams).status;
   const requested = Array.isArray(raw) ? raw[0] : raw;
   const status: AlertStatus | "all" =
     requested === "all" || ALERT_STATUSES.includes(requested as AlertStatus)

@@ -8,6 +8,7 @@ import { compareHref, parseCompareView } from "@/lib/analysis/comparison";
 import { requestBaseUrl } from "@/lib/comparisons/base-url";
 import { comparisonMetadata } from "@/lib/comparisons/metadata";
 import { defaultComparisonTitle, ogImagePath, saveFieldsOf } from "@/lib/comparisons/view";
+import { pageSearchParams } from "@/lib/http/query";
 import { loadComparison } from "@/lib/runs/comparison-loader";
 import { listRuns } from "@/lib/runs/queries";
 
@@ -16,7 +17,7 @@ export const dynamic = "force-dynamic";
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 export async function generateMetadata({ searchParams }: { searchParams: SearchParams }): Promise<Metadata> {
-  const view = parseCompareView(await searchParams);
+  const view = parseCompareView(pageSearchParams(await searchParams));
   if (view.runIds.length === 0) return { title: "Compare" };
   const { comparison } = await loadComparison(view);
   if (!comparison) return { title: "Compare" };
@@ -36,7 +37,7 @@ async function recentRuns(): Promise<{ id: string; name: string }[]> {
 }
 
 export default async function ComparePage({ searchParams }: { searchParams: SearchParams }) {
-  const view = parseCompareView(await searchParams);
+  const view = parseCompareView(pageSearchParams(await searchParams));
   const recent = await recentRuns();
   if (view.runIds.length === 0) {
     return (

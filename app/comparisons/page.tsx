@@ -5,6 +5,7 @@ import { listComparisons } from "@/lib/comparisons/queries";
 import { DEFAULT_PER_PAGE, parseComparisonListQueryLenient } from "@/lib/comparisons/schema";
 import { notesExcerpt } from "@/lib/comparisons/view";
 import { formatDate } from "@/lib/format";
+import { pageSearchParams } from "@/lib/http/query";
 
 export const dynamic = "force-dynamic";
 
@@ -53,7 +54,7 @@ function EmptyState() {
 }
 
 export default async function SavedComparisonsPage({ searchParams }: { searchParams: SearchParams }) {
-  const query = parseComparisonListQueryLenient(await searchParams);
+  const query = parseComparisonListQueryLenient(pageSearchParams(await searchParams));
   const { comparisons, total } = await listComparisons(query);
   const pages = Math.max(1, Math.ceil(total / query.per_page));
   return (

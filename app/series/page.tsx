@@ -4,6 +4,7 @@ import { Sparkline } from "@/components/series/Sparkline";
 import { StatusBadge } from "@/components/series/StatusBadge";
 import { buttonClass, PageHeader, tableClass, tdClass, thClass } from "@/components/ui/primitives";
 import { formatDate, formatNumber } from "@/lib/format";
+import { pageSearchParams } from "@/lib/http/query";
 import { listSeries } from "@/lib/series/queries";
 import { SeriesListQuerySchema } from "@/lib/series/schema";
 
@@ -13,7 +14,7 @@ export const metadata: Metadata = { title: "Series" };
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 export default async function SeriesListPage({ searchParams }: { searchParams: SearchParams }) {
-  const raw = await searchParams;
+  const raw = pageSearchParams(await searchParams);
   const parsed = SeriesListQuerySchema.safeParse({
     all: typeof raw.all === "string" ? raw.all : undefined,
     page: typeof raw.page === "string" ? raw.page : undefined,

@@ -39,13 +39,13 @@ function readStoredSelection(): string[] {
 export function RunHistoryTable({
   runs,
   columns,
-  changeBadges = {},
+  changeBadges,
 }: {
   /** The page's runs as they read (lib/runs/history-rows.ts): formatted on the server, so little is sent. */
   runs: HistoryRow[];
   columns: Record<string, SortableColumn>;
   /** Per run, the series changes it is part of (lib/series/queries.ts changeBadgesOfRuns). */
-  changeBadges?: Record<string, ChangeBadge[]>;
+  changeBadges?: ReadonlyMap<string, ChangeBadge[]>;
 }) {
   const router = useRouter();
   const [selected, setSelected] = useState<string[]>([]);
@@ -123,7 +123,7 @@ export function RunHistoryTable({
                     <Link href={`/runs/${run.id}`} className="run-link">
                       {run.name}
                     </Link>
-                    <RunChangeBadges badges={changeBadges[run.id]} seriesId={run.series_id} />
+                    <RunChangeBadges badges={changeBadges?.get(run.id)} seriesId={run.series_id} />
                     {run.demo ? (
                       <span className="ml-2">
                         <DemoBadge />

@@ -1,5 +1,6 @@
 /** In the history: a run that is part of a regression (or another detected change) says so, linking to it. */
 import Link from "next/link";
+import { ownValue } from "@/lib/own-value";
 
 export interface ChangeBadge {
   kind: string;
@@ -23,7 +24,7 @@ export function RunChangeBadges({ badges, seriesId }: { badges: ChangeBadge[] | 
         <Link
           key={badge.kind}
           href={badge.url}
-          className={`ml-2 inline-block rounded-full px-2 py-0.5 text-xs font-medium ${STYLE[badge.kind] ?? ""}`}
+          className={`ml-2 inline-block rounded-full px-2 py-0.5 text-xs font-medium ${ownValue(STYLE, badge.kind) ?? ""}`}
           data-testid="run-change-badge"
           title={seriesId ? "Open the series" : undefined}
         >

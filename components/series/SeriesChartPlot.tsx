@@ -13,6 +13,7 @@ import {
   YAxis,
 } from "recharts";
 import { formatNumber } from "@/lib/format";
+import { ownValue } from "@/lib/own-value";
 import type { SeriesChart as SeriesChartData, SeriesChartRow } from "@/lib/series/chart";
 
 const STATUS_COLOR: Record<string, string> = {
@@ -107,7 +108,7 @@ export function SeriesChartPlot({ chart, unit }: { chart: SeriesChartData; unit:
                   cx={cx}
                   cy={cy}
                   r={payload.status === "worse" || payload.status === "better" ? 5 : 3.5}
-                  fill={STATUS_COLOR[payload.status] ?? "#2563eb"}
+                  fill={ownValue(STATUS_COLOR, payload.status) ?? "#2563eb"}
                   stroke="white"
                   strokeWidth={1}
                   data-status={payload.status}

@@ -1,4 +1,6 @@
 /** A series', a change's or an alert's state as a coloured label. */
+import { ownValue } from "@/lib/own-value";
+
 const STYLES: Record<string, string> = {
   regression: "bg-red-100 text-red-800 dark:bg-red-900/40 dark:text-red-300",
   suspicious: "bg-amber-100 text-amber-800 dark:bg-amber-900/40 dark:text-amber-300",
@@ -15,11 +17,11 @@ const LABELS: Record<string, string> = { insufficient: "too few runs" };
 export function StatusBadge({ status, testId }: { status: string; testId?: string }) {
   return (
     <span
-      className={`inline-block rounded-full px-2 py-0.5 text-xs font-medium ${STYLES[status] ?? STYLES.insufficient}`}
+      className={`inline-block rounded-full px-2 py-0.5 text-xs font-medium ${ownValue(STYLES, status) ?? STYLES.insufficient}`}
       data-testid={testId}
       data-status={status}
     >
-      {LABELS[status] ?? status}
+      {ownValue(LABELS, status) ?? status}
     </span>
   );
 }

@@ -2,6 +2,8 @@
  * "What changed": a run's configuration against the baseline's, flag by flag, variable by variable,
  * field by field. Each change is one line a person can read next to the run's deltas.
  */
+
+import { ownValue } from "@/lib/own-value";
 import { formatFlag, formatFlagValue } from "@/lib/runs/flag-format";
 import type { Flags, FlagValue } from "@/lib/runs/schema";
 
@@ -54,7 +56,7 @@ const FLAG_ALIASES: Record<string, string> = {
 };
 
 export function canonicalSetting(name: string): string {
-  return FLAG_ALIASES[name] ?? name;
+  return ownValue(FLAG_ALIASES, name) ?? name;
 }
 
 /** Flags keyed by setting, remembering how each was spelled. */
@@ -117,8 +119,8 @@ export function diffEnv(base: Record<string, string>, other: Record<string, stri
   const changes: ConfigChange[] = [];
   const names = [...new Set([...Object.keys(base), ...Object.keys(other)])].sort();
   for (const name of names) {
-    const before = base[name];
-    const after = other[name];
+    const before = ownValue(base, name);
+    const after = ownValue(other, name);
     if (before === after) continue;
     if (after === undefined) {
       changes.push({
@@ -181,7 +183,15 @@ function diffRecord(
 ): ConfigChange[] {
   const keys = [...new Set([...Object.keys(labels), ...Object.keys(base ?? {}), ...Object.keys(other ?? {})])];
   return keys
-    .map((key) => fieldChange(section, key, labels[key] ?? key, base?.[key], other?.[key]))
+    .map((key) =>
+      fieldChange(
+        section,
+        key,
+        ownValue(labels, key) ?? key,
+        base && ownValue(base, key),
+        other && ownValue(other, key),
+      ),
+    )
     .filter((change): change is ConfigChange => change !== null);
 }
 

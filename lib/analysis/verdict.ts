@@ -5,6 +5,7 @@
  * names when more than two things changed or nothing did. Built from the comparison's computed figures.
  */
 import { formatChangeLine, formatNumber } from "@/lib/format";
+import { ownValue } from "@/lib/own-value";
 import { engineDisplayName, shortModelName } from "@/lib/runs/names";
 import type { ConfigChange } from "./config-diff";
 
@@ -27,7 +28,7 @@ const SETTING_WORDS: Record<string, string> = {
 };
 
 function words(setting: string): string {
-  return SETTING_WORDS[setting] ?? setting.replace(/-/g, " ");
+  return ownValue(SETTING_WORDS, setting) ?? setting.replace(/-/g, " ");
 }
 
 /** How the side that has a switch flag, and the side that lacks it, read. */

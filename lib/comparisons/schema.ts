@@ -14,6 +14,7 @@ import {
 import { DEFAULT_SLO_STAT } from "@/lib/analysis/slo";
 import type { ErrorIssue } from "@/lib/errors";
 import { decimalInteger, isOwnKey } from "@/lib/http/query";
+import { ID_PATTERN, idSchema } from "@/lib/ids";
 import { freeText, lineText } from "@/lib/runs/schema";
 
 export const MAX_TITLE_LENGTH = 200;
@@ -22,17 +23,15 @@ export const MAX_NOTES_LENGTH = 20_000;
 export const MAX_PER_PAGE = 100;
 export const DEFAULT_PER_PAGE = 25;
 
-/** A saved comparison's slug: 8 URL-safe characters (see newSlug). */
-export const SLUG_PATTERN = /^[A-Za-z0-9_-]{8}$/;
+/**
+ * A saved comparison's slug as an export line may carry it: the one id rule of documents (lib/ids.ts). New slugs are
+ * 8 characters (newSlug).
+ */
+export const SLUG_PATTERN = ID_PATTERN;
 
 // The character rules of every write (lib/runs/schema.ts): no control characters, bidi overrides or unpaired
-// surrogates in ids, titles and notes.
-const runId = z
-  .string()
-  .trim()
-  .min(1, "must not be empty")
-  .max(64, "is not a run id")
-  .regex(/^[A-Za-z0-9_-]+$/, "is not a run id (letters, digits, - and _)");
+// surrogates in ids, titles and notes. Run ids follow the one id rule.
+const runId = z.string().trim().pipe(idSchema());
 
 export const SaveComparisonSchema = z
   .strictObject({

@@ -1,6 +1,7 @@
 /** What a database error means, the same on SQLite and PostgreSQL (Prisma maps both drivers' codes to its own). */
 import { env } from "@/lib/env";
 import { isDatabaseBusy } from "@/lib/http/database-errors";
+import { storageProblemOf } from "./storage";
 
 /** A unique constraint refused the write (Prisma's P2002): someone stored the same key first. */
 export function isUniqueViolation(error: unknown): boolean {
@@ -26,4 +27,22 @@ export async function retryWhileBusy<T>(transaction: () => Promise<T>): Promise<
       await new Promise((resolve) => setTimeout(resolve, waitMs));
     }
   }
+}
+
+/**
+ * Whether the database refused a write because it takes none right now: read-only (a read-only file or file system,
+ * SQLite's query_only, PostgreSQL's default_transaction_read_only or a standby), full, or busy with another writer.
+ */
+export function isWriteRefusedNow(error: unknown): boolean {
+  return storageProblemOf(error) !== null || isDatabaseBusy(error);
+}
+
+/**
+ * For the `.catch` of a write a read can do without (filing old runs into their series as a page loads): a page
+ * that only reads must answer on a database that takes no writes. The refused write is tried again on a later read;
+ * any other error is thrown on.
+ */
+export function skipWhenWriteRefused(error: unknown): 0 {
+  if (isWriteRefusedNow(error)) return 0;
+  throw error;
 }

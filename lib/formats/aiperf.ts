@@ -19,6 +19,8 @@
  * Definitions (from both tools' source): `inter_token_latency` = (request latency − TTFT) / (output
  * tokens − 1), vLLM's TPOT; `inter_chunk_latency` = the gaps between streamed chunks, vLLM's ITL.
  */
+
+import { ownValue } from "@/lib/own-value";
 import type { LatencyMetric, ResultPoint } from "@/lib/runs/schema";
 import { summarize } from "@/lib/stats";
 import {
@@ -103,7 +105,7 @@ function unitText(unit: unknown): string {
 }
 
 function timeUnit(unit: unknown, path: string): TimeUnit {
-  const found = TIME_UNITS[unitText(unit)];
+  const found = ownValue(TIME_UNITS, unitText(unit));
   if (!found) {
     throw new FormatError(
       `${path}.unit`,
@@ -685,7 +687,7 @@ function csvMetrics(rows: string[][]): Map<string, CsvMetric> {
     }
     if (!header || first === "") return;
     const { header: name, unit } = splitCsvLabel(first);
-    const tag = CSV_TAGS[name.toLowerCase()];
+    const tag = ownValue(CSV_TAGS, name.toLowerCase());
     if (!tag || metrics.has(tag)) return;
     const cells: Record<string, string> = {};
     const columns: Record<string, string> = {};

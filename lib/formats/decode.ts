@@ -81,6 +81,106 @@ export function findDuplicateKey(text: string): string | null {
   return null;
 }
 
+/** 2^53: past it, not every integer is a double, so JSON.parse rounds what a text states (…993 reads as …992). */
+export const MAX_EXACT_JSON_INTEGER = 2 ** 53;
+const MAX_EXACT_DIGITS = String(MAX_EXACT_JSON_INTEGER);
+
+/** A number of a JSON text whose digits JSON.parse does not keep, and where it is. */
+export interface LargeNumber {
+  /**
+   * Where the number is: first the place of its top-level value among those of the text (0 for a JSON file, the
+   * line's among the values of a JSON-lines file), then the keys and indexes down to it.
+   */
+  path: (string | number)[];
+  /** The number as the text writes it. */
+  literal: string;
+}
+
+/**
+ * Whether a JSON number literal is beyond ±2^53: a whole number of more digits than 2^53 has, or as many and larger,
+ * or any other spelling (a fraction, an exponent) of 2^53 or more, all of which reads rounded.
+ */
+function isBeyondExactIntegers(literal: string): boolean {
+  const digits = literal.startsWith("-") ? literal.slice(1) : literal;
+  if (/^[0-9]+$/.test(digits)) {
+    const significant = digits.replace(/^0+(?=[0-9])/, "");
+    return (
+      significant.length > MAX_EXACT_DIGITS.length ||
+      (significant.length === MAX_EXACT_DIGITS.length && significant > MAX_EXACT_DIGITS)
+    );
+  }
+  const value = Math.abs(Number(literal));
+  return !Number.isNaN(value) && value >= MAX_EXACT_JSON_INTEGER;
+}
+
+/**
+ * Every number of a JSON (or JSON-lines) text beyond ±2^53, with its path: JSON.parse keeps a double of it, not its
+ * digits, so only the text says what it was. One pass over the text, and none when it holds no run of 16 digits
+ * nor an exponent (the text of almost every file).
+ */
+export function findLargeNumbers(text: string): LargeNumber[] {
+  if (!/[0-9]{16}|[0-9][eE]/.test(text)) return [];
+  const found: LargeNumber[] = [];
+  const frames: { key: string | null; index: number; awaitingKey: boolean; object: boolean }[] = [];
+  let ordinal = 0;
+  const valueDone = () => {
+    if (frames.length === 0) ordinal += 1;
+  };
+  let index = 0;
+  const length = text.length;
+  while (index < length) {
+    const code = text.charCodeAt(index);
+    if (code === 34) {
+      let end = index + 1;
+      for (;;) {
+        end = text.indexOf('"', end);
+        if (end < 0) return found;
+        let backslashes = 0;
+        for (let back = end - 1; text.charCodeAt(back) === 92; back -= 1) backslashes += 1;
+        if (backslashes % 2 === 0) break;
+        end += 1;
+      }
+      const top = frames[frames.length - 1];
+      if (top?.object && top.awaitingKey) {
+        const written = text.slice(index + 1, end);
+        top.key = written.includes("\\") ? unescapeJsonString(written) : written;
+        top.awaitingKey = false;
+      } else valueDone();
+      index = end + 1;
+      continue;
+    }
+    if (code === 123 || code === 91) {
+      frames.push({ key: null, index: 0, awaitingKey: code === 123, object: code === 123 });
+    } else if (code === 125 || code === 93) {
+      frames.pop();
+      valueDone();
+    } else if (code === 44) {
+      const top = frames[frames.length - 1];
+      if (top?.object) top.awaitingKey = true;
+      else if (top) top.index += 1;
+    } else if (code === 45 || (code >= 48 && code <= 57)) {
+      // A number: its characters are digits, the sign, the decimal point and the exponent.
+      let end = index + 1;
+      for (; end < length; end += 1) {
+        const next = text.charCodeAt(end);
+        if (!((next >= 48 && next <= 57) || next === 43 || next === 45 || next === 46 || next === 69 || next === 101))
+          break;
+      }
+      const literal = text.slice(index, end);
+      if (isBeyondExactIntegers(literal)) {
+        const path: (string | number)[] = [ordinal];
+        for (const frame of frames) path.push(frame.object ? (frame.key ?? "") : frame.index);
+        found.push({ path, literal });
+      }
+      valueDone();
+      index = end;
+      continue;
+    }
+    index += 1;
+  }
+  return found;
+}
+
 function unescapeJsonString(written: string): string {
   try {
     return JSON.parse(`"${written}"`) as string;
@@ -272,7 +372,7 @@ export function decodeFile(name: string, bytes: Uint8Array): SourceFile {
     if (lines) {
       checkDepth(name, lines);
       checkDuplicateKeys(name, text);
-      return { name, kind: "jsonl", data: lines, bytes: bytes.byteLength };
+      return { name, kind: "jsonl", data: lines, bytes: bytes.byteLength, ...largeNumbersField(text) };
     }
     const withLog = decodeWithoutLogLines(name, text, bytes.byteLength);
     if (withLog) return withLog;
@@ -288,7 +388,13 @@ export function decodeFile(name: string, bytes: Uint8Array): SourceFile {
   }
   checkDepth(name, json);
   checkDuplicateKeys(name, text);
-  return { name, kind: "json", data: json, bytes: bytes.byteLength };
+  return { name, kind: "json", data: json, bytes: bytes.byteLength, ...largeNumbersField(text) };
+}
+
+/** `largeNumbers` of a SourceFile decoded from `text`, left out when there are none. */
+export function largeNumbersField(text: string): { largeNumbers?: LargeNumber[] } {
+  const found = findLargeNumbers(text);
+  return found.length > 0 ? { largeNumbers: found } : {};
 }
 
 /** The JSON or JSON-lines body of a file captured with the tool's log around it, or null. */
@@ -308,7 +414,7 @@ function decodeWithoutLogLines(name: string, text: string, byteLength: number): 
   if (typeof data !== "object" || data === null) return null;
   checkDepth(name, data);
   checkDuplicateKeys(name, stripped.body);
-  return { name, kind, data, bytes: byteLength, skippedLines: stripped.skipped };
+  return { name, kind, data, bytes: byteLength, skippedLines: stripped.skipped, ...largeNumbersField(stripped.body) };
 }
 
 /**

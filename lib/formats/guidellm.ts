@@ -9,6 +9,8 @@
  *   has `config` (strategy, profile, backend, requests), `scheduler_state`, `scheduler_metrics`, `metrics`.
  * - GuideLLM 0.8: `{metadata: {version: 2}, config: {spec: {...}}, benchmarks}`, benchmarks as in 0.4+.
  */
+
+import { ownValue } from "@/lib/own-value";
 import type { RequestRate } from "@/lib/runs/schema";
 import {
   asRecord,
@@ -326,7 +328,7 @@ function setDistribution(
   } else builder.setStats(metric, { median: { value: median, source: `${base}.median` } }, unit);
   for (const key of Object.keys(percentiles ?? {})) {
     const value = figure(percentiles, key, `${at}.percentiles`);
-    const p = PERCENTILES[key];
+    const p = ownValue(PERCENTILES, key);
     if (p === undefined) {
       const stated = toNumber(value);
       if (stated !== null)

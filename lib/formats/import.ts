@@ -8,14 +8,16 @@
 import { compareLevels, levelOf } from "@/lib/analysis/levels";
 import { AppError, type ErrorIssue } from "@/lib/errors";
 import { formatLoadLevel } from "@/lib/format";
+import { placeLargeNumbers } from "@/lib/http/large-numbers";
 import { engineDisplayName, flagText, hardwareText, shortModelName, workloadText } from "@/lib/runs/names";
-import { LIMITS, type ResultPoint, RUN_FORMAT, type RunDocumentInput } from "@/lib/runs/schema";
+import { keepsExactDigits, LIMITS, type ResultPoint, RUN_FORMAT, type RunDocumentInput } from "@/lib/runs/schema";
 import { expandArchives } from "./archive";
 import {
   DecodeError,
   decodeAsText,
   decodeFile,
   findDuplicateKey,
+  largeNumbersField,
   MAX_NESTING_DEPTH,
   nestingDepth,
   parseLenientJson,
@@ -131,13 +133,16 @@ export function readUploads(files: readonly UploadFile[], parsers: readonly Form
     }
     if (!source) throw new AppError("invalid_json", decodeError?.message ?? `"${upload.name}" could not be read.`);
     if (isServebenchDocument(source.data)) {
-      result.documents.push({ file: upload.name, raw: source.data });
+      result.documents.push({ file: upload.name, raw: withExactDigits(source, source.data, [0], upload.name) });
       continue;
     }
     // A list of run documents: what servebench's comparison export writes.
     if (Array.isArray(source.data) && source.data.length > 0 && source.data.every(isServebenchDocument)) {
+      const list = source;
       source.data.forEach((raw, index) => {
-        result.documents.push({ file: `${upload.name} [${index}]`, raw });
+        const file = `${upload.name} [${index}]`;
+        const place = list.kind === "jsonl" ? [index] : [0, index];
+        result.documents.push({ file, raw: withExactDigits(list, raw, place, file) });
       });
       continue;
     }
@@ -145,7 +150,7 @@ export function readUploads(files: readonly UploadFile[], parsers: readonly Form
     const parser = parsers.find((candidate) => detects(candidate, decoded));
     if (!parser && looksLikeRunDocument(source.data)) {
       // No tool's file, but shaped like a run document: validation will name what is wrong with it.
-      result.documents.push({ file: upload.name, raw: source.data });
+      result.documents.push({ file: upload.name, raw: withExactDigits(source, source.data, [0], upload.name) });
       continue;
     }
     if (!parser) {
@@ -203,6 +208,24 @@ export function readUploads(files: readonly UploadFile[], parsers: readonly Form
   }
   attachSupplements(result, supplements);
   return result;
+}
+
+/**
+ * A run document of a decoded file with its numbers beyond ±2^53 as their digits where a document keeps them
+ * (metadata, flags, env), and refused, naming the field, anywhere else (lib/runs/schema.ts, keepsExactDigits).
+ * `place` is where the document is in the file: [0] a JSON file's value, [0, i] its i-th element, [i] the i-th line.
+ */
+function withExactDigits(
+  source: SourceFile,
+  raw: Record<string, unknown>,
+  place: readonly number[],
+  file: string,
+): Record<string, unknown> {
+  const found = (source.largeNumbers ?? [])
+    .filter((entry) => place.every((step, depth) => entry.path[depth] === step))
+    .map((entry) => ({ path: entry.path.slice(place.length), literal: entry.literal }));
+  if (found.length > 0) placeLargeNumbers(raw, found, keepsExactDigits, `The run document "${file}"`);
+  return raw;
 }
 
 function detects(parser: FormatParser, file: SourceFile): boolean {
@@ -312,7 +335,7 @@ function decodeJsonBody(upload: UploadFile): SourceFile {
       `The request body has the key "${duplicate.slice(0, 100)}" twice in one object; which one is meant?`,
     );
   }
-  return { name: upload.name, kind: "json", data, bytes: upload.bytes.byteLength };
+  return { name: upload.name, kind: "json", data, bytes: upload.bytes.byteLength, ...largeNumbersField(text) };
 }
 
 function stripSources(points: readonly ResultPoint[]): ResultPoint[] {

@@ -15,6 +15,8 @@
  * Each row becomes the record `-o json` would have written for it (the same field names, as far as the table states
  * them), so the rest of the import is llama-bench's JSON path.
  */
+
+import { ownValue } from "@/lib/own-value";
 import { toNumber } from "./common";
 import type { NotImported, SourceFile } from "./types";
 
@@ -117,7 +119,7 @@ export function readMarkdownTable(file: SourceFile): MarkdownTable {
         } else if (AS_WRITTEN.has(name)) {
           record[name === "size" ? "model_size_as_written" : "model_n_params_as_written"] = cell;
         } else {
-          record[COLUMN_FIELDS[name] ?? name] = cell;
+          record[ownValue(COLUMN_FIELDS, name) ?? name] = cell;
         }
       });
       table.records.push(record);

@@ -6,6 +6,8 @@
  *   `results.request_performance.aggregate` (requests, latency, throughput).
  * Every statistic carries explicit `units`; figures are converted by them.
  */
+
+import { ownValue } from "@/lib/own-value";
 import { canonicalFlagName } from "@/lib/runs/flags";
 import type { FlagValue } from "@/lib/runs/schema";
 import {
@@ -218,7 +220,7 @@ function setLatency(builder: PointBuilder, data: unknown, path: string, metric: 
     return;
   }
   const units = unitsOf(stats, path);
-  const unit = TIME_UNITS[units];
+  const unit = ownValue(TIME_UNITS, units);
   if (!unit)
     throw new FormatError(`${path}.units`, `${path} is in "${units}", not a time (ms, s, ms/token or s/token)`);
   const entries: Parameters<PointBuilder["setStats"]>[1] = {};

@@ -9,6 +9,8 @@
  * The printed figures are turned into the dictionary `--report_json` writes, and that goes through the JSON report's
  * parser, so both imports file a run the same way; each point's `sources` then name the printed labels.
  */
+
+import { ownValue } from "@/lib/own-value";
 import { toNumber } from "./common";
 import { REASONS } from "./report";
 import { parseReportJson } from "./trtllm";
@@ -136,7 +138,7 @@ function parseText(file: SourceFile): Fragment[] {
       continue;
     }
     if (number === null) continue;
-    const repeat = REPEATS[line.label];
+    const repeat = ownValue(REPEATS, line.label);
     if (repeat && toNumber(getPath(dict, repeat)) === number) continue;
     notImported.push({
       file: file.name,

@@ -4,6 +4,7 @@
  * name of the field it came from.
  */
 import type { FlagValue, Hardware, ResultPoint, Speculative, Workload } from "@/lib/runs/schema";
+import type { LargeNumber } from "./decode";
 
 export type FormatId =
   | "servebench/v1"
@@ -46,6 +47,11 @@ export interface SourceFile {
   /** Size of the original file in bytes. */
   bytes: number;
   skippedLines?: SkippedLine[];
+  /**
+   * json and jsonl: the numbers beyond ±2^53 the text states (`data` holds them rounded), paths beginning with the
+   * place of their top-level value (findLargeNumbers). A run document keeps or refuses them (lib/formats/import.ts).
+   */
+  largeNumbers?: LargeNumber[];
 }
 
 export interface SkippedLine {

@@ -4,6 +4,7 @@
  */
 import { AppError, type ErrorIssue, excerpt } from "@/lib/errors";
 import { findDuplicateKey, invalidUtf8Offset, MAX_NESTING_DEPTH, nestingDepth } from "@/lib/formats/decode";
+import { type KeepsExactDigits, placeLargeNumbersOfText, refuseEveryLargeNumber } from "./large-numbers";
 
 export async function readBodyWithLimit(request: Request, limitBytes: number): Promise<Uint8Array<ArrayBuffer>> {
   const tooLarge = () =>
@@ -111,9 +112,15 @@ export function forbiddenKeyPath(value: unknown): ErrorIssue | null {
 
 /**
  * Parse JSON text the way every write does: a key twice in one object, nesting deeper than any results file,
- * and `__proto__` / `constructor` / `prototype` keys are refused, each with a message that names it.
+ * and `__proto__` / `constructor` / `prototype` keys are refused, each with a message that names it. A number
+ * beyond ±2^53 (JSON.parse would round it) is kept as its digits where `keepsDigits` says (a run document's
+ * metadata), and refused naming its field everywhere else.
  */
-export function parseWriteJson(text: string, what: string): unknown {
+export function parseWriteJson(
+  text: string,
+  what: string,
+  keepsDigits: KeepsExactDigits = refuseEveryLargeNumber,
+): unknown {
   const value = parseJsonText(text, what);
   const duplicate = findDuplicateKey(text);
   if (duplicate !== null) {
@@ -128,6 +135,7 @@ export function parseWriteJson(text: string, what: string): unknown {
   const forbidden = forbiddenKeyPath(value);
   if (forbidden)
     throw new AppError("validation_failed", `${what}: ${forbidden.path}: ${forbidden.message}`, [forbidden]);
+  placeLargeNumbersOfText(value, text, keepsDigits, what);
   return value;
 }
 

@@ -44,3 +44,22 @@ export function queryIssues(error: z.ZodError): { path: string; message: string 
     message: issue.code === "invalid_type" && /received undefined$/.test(issue.message) ? "is required" : issue.message,
   }));
 }
+
+/** A page's `searchParams` as Next hands them over. */
+export type PageSearchParams = Record<string, string | string[] | undefined>;
+
+/**
+ * A page's `searchParams` as data: an object with no prototype holding only the strings of the URL. Next builds
+ * a page's parameters in a plain object, so a parameter named after a property every object has arrives mixed
+ * with that property (`?constructor=1` as `[Object, "1"]`); every page reads its parameters through this first.
+ */
+export function pageSearchParams(params: PageSearchParams): PageSearchParams {
+  const out = Object.create(null) as PageSearchParams;
+  for (const key of Object.keys(params)) {
+    const value: unknown = params[key];
+    const strings = (Array.isArray(value) ? value : [value]).filter((item): item is string => typeof item === "string");
+    if (strings.length === 1) out[key] = strings[0];
+    else if (strings.length > 1) out[key] = strings;
+  }
+  return out;
+}

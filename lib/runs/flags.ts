@@ -11,7 +11,12 @@ import type { Flags, FlagValue } from "./schema";
 export interface ParsedCommand {
   /** The program and its subcommands or positional arguments before the first flag, e.g. ["vllm", "serve", "MODEL"]. */
   program: string[];
+  /** Flag names always begin with a dash, so none is a property every object has. */
   flags: Flags;
+  /**
+   * The `VAR=value` prefix, in an object with no prototype: a variable may have any name, `__proto__` and
+   * `constructor` included, and each is kept as data (normalizeRunDocument refuses the names a document cannot hold).
+   */
   env: Record<string, string>;
 }
 
@@ -111,7 +116,7 @@ export function parseFlagTokens(tokens: readonly string[]): Flags {
 
 export function parseCommand(command: string): ParsedCommand {
   const tokens = tokenizeCommand(command);
-  const env: Record<string, string> = {};
+  const env = Object.create(null) as Record<string, string>;
   let index = 0;
   for (; index < tokens.length; index += 1) {
     const token = tokens[index] ?? "";
@@ -276,11 +281,18 @@ function secretValueAt(text: string, start: number, scan: QuoteScan): [number, n
 }
 
 /**
- * The command with the values of secret flags (`--api-key x`, `--hf-token=x`) and variables (`HF_TOKEN=x`)
- * replaced by "(redacted)". One pass over the text, no regular expression over the command itself: the time
- * is linear in its length whatever it holds (a nested-quantifier pattern used here took 15 s on 64 characters).
+ * The command with the values of secret flags (`--api-key x`, `--hf-token=x`) and variables (`HF_TOKEN=x`), the
+ * credentials of headers (`-H "Authorization: Bearer x"`, `--header Authorization=x`) and the passwords of URLs
+ * (`https://user:x@host/`) replaced by "(redacted)". Passes over the text, no regular expression over the command
+ * itself: the time is linear in its length whatever it holds (a nested-quantifier pattern used here took 15 s on 64
+ * characters).
  */
 export function redactCommand(command: string): string {
+  return redactUrlPasswords(redactHeaders(redactSecretWords(command)));
+}
+
+/** The values of secret flags and variables, redacted (one pass). */
+function redactSecretWords(command: string): string {
   let out = "";
   let copied = 0;
   const scan: QuoteScan = { '"': Number.POSITIVE_INFINITY, "'": Number.POSITIVE_INFINITY };
@@ -299,4 +311,224 @@ export function redactCommand(command: string): string {
     index += 1;
   }
   return out + command.slice(copied);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Headers and URLs
+
+/**
+ * A header whose value is a credential, as written with `separator`: Authorization, Proxy-Authorization and Cookie
+ * with `:` or `=` (`--header Authorization=…`), a secret name (X-Api-Key) with `:`. A secret name with `=` is a
+ * variable (`HF_TOKEN=x`), which redactSecretWords and the variable's own redaction handle.
+ */
+export function isCredentialHeader(name: string, separator: string): boolean {
+  const lower = name.toLowerCase();
+  if (lower === "authorization" || lower === "proxy-authorization" || lower === "cookie") {
+    return separator === ":" || separator === "=";
+  }
+  return separator === ":" && SECRET_NAME.test(name);
+}
+
+/** An authentication scheme kept in front of the credential it introduces (`Bearer`, `Basic`, `Token`). */
+function isSchemeWord(word: string): boolean {
+  if (word === "" || !/^[A-Za-z]/.test(word)) return false;
+  for (let index = 0; index < word.length; index += 1) {
+    const code = word.charCodeAt(index);
+    if (!isWordCode(code) && code !== 45) return false;
+  }
+  return true;
+}
+
+/** Where a header's name at `start` ends: letters, digits, `-` and `_`. */
+function headerNameEnd(text: string, start: number): number {
+  let end = start;
+  while (end < text.length && (isWordCode(text.charCodeAt(end)) || text[end] === "-")) end += 1;
+  return end;
+}
+
+/**
+ * A header's value (what follows `Name:`), whole: its scheme kept, the rest redacted. `Bearer abc` → `Bearer
+ * (redacted)`, `abc` → `(redacted)`, empty stays empty.
+ */
+function redactCredential(value: string): string {
+  let first = 0;
+  while (first < value.length && isSpace(value.charCodeAt(first))) first += 1;
+  if (first === value.length) return value;
+  let wordEnd = first;
+  while (wordEnd < value.length && !isSpace(value.charCodeAt(wordEnd))) wordEnd += 1;
+  let next = wordEnd;
+  while (next < value.length && isSpace(value.charCodeAt(next))) next += 1;
+  const scheme = next < value.length && isSchemeWord(value.slice(first, wordEnd));
+  return `${value.slice(0, scheme ? next : first)}${REDACTED}`;
+}
+
+/**
+ * One header written as a whole value (a flag's value, a quoted word): `Authorization: Bearer abc` →
+ * `Authorization: Bearer (redacted)`; `X-Api-Key=abc` → `X-Api-Key=(redacted)`. Anything else unchanged.
+ */
+export function redactHeaderLine(value: string): string {
+  let start = 0;
+  while (start < value.length && isSpace(value.charCodeAt(start))) start += 1;
+  const nameEnd = headerNameEnd(value, start);
+  if (nameEnd === start) return value;
+  let separator = nameEnd;
+  while (separator < value.length && isSpace(value.charCodeAt(separator))) separator += 1;
+  if (!isCredentialHeader(value.slice(start, nameEnd), value[separator] ?? "")) return value;
+  return `${value.slice(0, separator + 1)}${redactCredential(value.slice(separator + 1))}`;
+}
+
+/**
+ * Header credentials in a text: `-H "Authorization: Bearer x"`, `--header Authorization=x`,
+ * `-H Authorization: Bearer x` (three words), `{"Authorization": "Bearer x"}` (JSON in a flag's value). A header
+ * begins a word, follows a quote or a flag's `=`; its value runs to the closing quote when it is quoted, else it is
+ * the next word, after a scheme word when one comes first. Linear: each header's scans stop where the next one's
+ * begin, and a quote that never closes is searched for once.
+ */
+function redactHeaders(text: string): string {
+  let out = "";
+  let copied = 0;
+  const scan: QuoteScan = { '"': Number.POSITIVE_INFINITY, "'": Number.POSITIVE_INFINITY };
+  const closingQuote = (quote: '"' | "'", from: number): number => {
+    if (from > scan[quote]) return -1;
+    const close = text.indexOf(quote, from);
+    if (close < 0) scan[quote] = Math.min(scan[quote], from);
+    return close;
+  };
+  let index = 0;
+  while (index < text.length) {
+    const before = index === 0 ? " " : text[index - 1]!;
+    const opensQuote = before === '"' || before === "'" ? (before as '"' | "'") : null;
+    const atStart = index === 0 || isSpace(text.charCodeAt(index - 1)) || before === "=" || opensQuote !== null;
+    if (!atStart || !/[A-Za-z]/.test(text[index]!)) {
+      index += 1;
+      continue;
+    }
+    const nameEnd = headerNameEnd(text, index);
+    // `"Authorization": "x"`: the name's own closing quote, as JSON writes it.
+    let cursor = nameEnd;
+    const quotedName = opensQuote !== null && text[cursor] === opensQuote;
+    if (quotedName) cursor += 1;
+    while (cursor < text.length && isSpace(text.charCodeAt(cursor))) cursor += 1;
+    if (!isCredentialHeader(text.slice(index, nameEnd), text[cursor] ?? "")) {
+      index = Math.max(nameEnd, index + 1);
+      continue;
+    }
+    cursor += 1;
+    let valueStart = cursor;
+    while (valueStart < text.length && isSpace(text.charCodeAt(valueStart))) valueStart += 1;
+    let valueEnd: number;
+    const valueQuote = text[valueStart];
+    if (valueQuote === '"' || valueQuote === "'") {
+      // A quoted value (JSON's, or `Authorization='Bearer x'`): what is inside the quotes.
+      const close = closingQuote(valueQuote, valueStart + 1);
+      if (close < 0) {
+        index = valueStart + 1;
+        continue;
+      }
+      valueStart += 1;
+      valueEnd = close;
+    } else if (opensQuote !== null && !quotedName) {
+      // `"Authorization: Bearer x"`: the header is the quoted word, its value runs to the closing quote.
+      const close = closingQuote(opensQuote, cursor);
+      valueStart = cursor;
+      valueEnd = close < 0 ? unquotedWordEnd(text, valueStart) : close;
+    } else {
+      // Unquoted words: a scheme, then the credential (which is not the next flag).
+      valueStart = cursor;
+      let first = cursor;
+      while (first < text.length && isSpace(text.charCodeAt(first))) first += 1;
+      const firstEnd = unquotedWordEnd(text, first);
+      let second = firstEnd;
+      while (second < text.length && isSpace(text.charCodeAt(second))) second += 1;
+      const secondEnd = unquotedWordEnd(text, second);
+      const schemeFirst = isSchemeWord(text.slice(first, firstEnd)) && secondEnd > second && text[second] !== "-";
+      valueEnd = schemeFirst ? secondEnd : firstEnd;
+      if (valueEnd === first) {
+        index = cursor;
+        continue;
+      }
+    }
+    const value = text.slice(valueStart, valueEnd);
+    out += `${text.slice(copied, valueStart)}${redactCredential(value)}`;
+    copied = valueEnd;
+    index = Math.max(valueEnd, index + 1);
+  }
+  return out + text.slice(copied);
+}
+
+/** The end of the word at `start` (to the next space or quote), `start` itself when there is none. */
+function unquotedWordEnd(text: string, start: number): number {
+  let end = start;
+  while (end < text.length && !isSpace(text.charCodeAt(end)) && text[end] !== '"' && text[end] !== "'") end += 1;
+  return end;
+}
+
+/** Where a URL's authority ends: at `/`, `?`, `#`, a space, a quote or a bracket. */
+function isAuthorityEnd(char: string, code: number): boolean {
+  return (
+    isSpace(code) ||
+    char === "/" ||
+    char === "?" ||
+    char === "#" ||
+    char === '"' ||
+    char === "'" ||
+    char === "`" ||
+    char === "<" ||
+    char === ">" ||
+    char === "\\"
+  );
+}
+
+/**
+ * The passwords of URLs in a text redacted: `https://user:secret@host/x` → `https://user:(redacted)@host/x`,
+ * whatever the scheme (`postgresql://`, `redis://`). The user name and the host stay: they say where, not how to
+ * get in. Each authority is read once (it ends at the next `/`, so no two overlap).
+ */
+export function redactUrlPasswords(text: string): string {
+  let out = "";
+  let copied = 0;
+  let from = 0;
+  for (;;) {
+    const marker = text.indexOf("://", from);
+    if (marker < 0) break;
+    const start = marker + 3;
+    let end = start;
+    let lastAt = -1;
+    let colon = -1;
+    while (end < text.length && !isAuthorityEnd(text[end]!, text.charCodeAt(end))) {
+      if (text[end] === "@") lastAt = end;
+      else if (text[end] === ":" && colon < 0) colon = end;
+      end += 1;
+    }
+    from = Math.max(end, start);
+    // The user information is what comes before the last `@`; its password follows its first `:`.
+    if (lastAt < 0 || colon < 0 || colon > lastAt || colon + 1 === lastAt) continue;
+    out += `${text.slice(copied, colon + 1)}${REDACTED}`;
+    copied = lastAt;
+  }
+  return out + text.slice(copied);
+}
+
+/** A flag's or a variable's value with the credentials it holds redacted: a header, header JSON, URL passwords. */
+export function redactValue(value: string): string {
+  return redactUrlPasswords(redactHeaders(redactHeaderLine(value)));
+}
+
+/**
+ * A flag's values as the shell split them: `-H Authorization: Bearer x` gives `["Authorization:", "Bearer", "x"]`, so
+ * a word that is a credential header's name and separator alone redacts the words after it as redactCommand does the
+ * command (the scheme kept). Every value is redacted on its own too.
+ */
+export function redactValues(values: readonly string[]): string[] {
+  const out = values.map(redactValue);
+  values.forEach((word, index) => {
+    const match = /^([A-Za-z][A-Za-z0-9_-]*)\s*([:=])$/.exec(word);
+    if (!match || !isCredentialHeader(match[1]!, match[2]!)) return;
+    const next = values[index + 1];
+    if (next === undefined) return;
+    const after = values[index + 2];
+    const schemeFirst = isSchemeWord(next) && after !== undefined && !after.startsWith("-");
+    out[schemeFirst ? index + 2 : index + 1] = REDACTED;
+  });
+  return out;
 }

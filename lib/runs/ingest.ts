@@ -17,6 +17,7 @@ import { FORMAT_PARSERS } from "@/lib/formats/registry";
 import { checkUploadFiles } from "@/lib/formats/upload-checks";
 import { decodeUtf8, mediaTypeOf, readBodyWithLimit } from "@/lib/http/body";
 import { parseMultipart } from "@/lib/http/multipart";
+import { ownValue } from "@/lib/own-value";
 import { SERIES_FORMAT } from "@/lib/series/export-schema";
 import { defaultRunName, fittedName, normalizeRunDocument, type RunDocument } from "./normalize";
 import type { RunToStore } from "./queries";
@@ -153,12 +154,16 @@ export function uploadMediaType(request: Request): string {
 const MAX_FILE_NAME_CHARS = 200;
 
 /**
- * A file name as the request gave it, made safe to repeat in messages and logs: control characters and bidi
- * overrides shown as `?`, and at most 200 characters.
+ * A file name as the request gave it, made safe to repeat in messages and logs and to store as one line of text
+ * (an import report names its file): control characters, bidi overrides and marks and line separators shown as
+ * `?`, and at most 200 characters.
  */
 export function displayFileName(name: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is replaced
-  const clean = name.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\ud800-\udfff]/gu, "?");
+  const clean = name.replace(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is replaced
+    /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]/gu,
+    "?",
+  );
   return clean.length > MAX_FILE_NAME_CHARS ? `${clean.slice(0, MAX_FILE_NAME_CHARS)}…` : clean;
 }
 
@@ -276,7 +281,7 @@ function validatePlannedRuns(plan: Plan, context: UploadContext): PlannedRunResu
       if (!(error instanceof AppError) || error.code !== "validation_failed") throw error;
       const imported = typeof raw.source_format === "string" && raw.source_format !== RUN_FORMAT;
       const issues = (error.issues ?? []).map((issue) => {
-        const hint = imported && issue.message === "is required" ? MISSING_HINT[issue.path] : undefined;
+        const hint = imported && issue.message === "is required" ? ownValue(MISSING_HINT, issue.path) : undefined;
         return { path: issue.path, message: hint ?? issue.message };
       });
       return { raw, document: null, issues, fragments: run.fragments };

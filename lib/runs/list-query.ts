@@ -5,23 +5,45 @@
 import { z } from "zod";
 import { decimalInteger, isOwnKey } from "@/lib/http/query";
 import { type RunListQuery, SORT_KEYS } from "./queries";
+import { forbiddenCharacter } from "./schema";
 
 export const MAX_PER_PAGE = 100;
 export const DEFAULT_PER_PAGE = 25;
 
+/** A text parameter as the page reads it: whatever its characters (one that no run holds matches none). */
+const text = (max: number) => z.string().trim().max(max);
+
+/**
+ * A text parameter as the API reads it, under the character rules of what it is matched against: a filter as one
+ * line (engine, model, GPU and tag are one-line fields), the search as free text (notes and commands hold tabs and
+ * line breaks, nothing else of the controls). So `q=ab%00cd` is a 400 naming q rather than a search no run can match.
+ */
+const storedTextParameter = (max: number, multiline: boolean) =>
+  text(max).superRefine((value, context) => {
+    const problem = forbiddenCharacter(value, multiline);
+    if (problem) context.addIssue({ code: "custom", message: problem });
+  });
+
 const fields = {
-  engine: z.string().trim().max(64).optional(),
-  model: z.string().trim().max(200).optional(),
-  gpu: z.string().trim().max(200).optional(),
-  tag: z.string().trim().max(40).optional(),
-  q: z.string().trim().max(200).optional(),
+  engine: text(64).optional(),
+  model: text(200).optional(),
+  gpu: text(200).optional(),
+  tag: text(40).optional(),
+  q: text(200).optional(),
   page: decimalInteger(1, 1_000_000).default(1),
   per_page: decimalInteger(1, MAX_PER_PAGE).default(DEFAULT_PER_PAGE),
   sort: z.enum(SORT_KEYS).default("date"),
   dir: z.enum(["asc", "desc"]).default("desc"),
 };
 
-export const ListQuerySchema = z.strictObject(fields);
+export const ListQuerySchema = z.strictObject({
+  ...fields,
+  engine: storedTextParameter(64, false).optional(),
+  model: storedTextParameter(200, false).optional(),
+  gpu: storedTextParameter(200, false).optional(),
+  tag: storedTextParameter(40, false).optional(),
+  q: storedTextParameter(200, true).optional(),
+});
 
 type RawParams = Record<string, string | string[] | undefined>;
 
@@ -40,7 +62,10 @@ export function parseListQuery(params: RawParams) {
   return ListQuerySchema.safeParse(known);
 }
 
-/** Lenient parse for pages: each invalid parameter falls back to its default. */
+/**
+ * Lenient parse for pages: each invalid parameter falls back to its default. Text is taken whatever its characters:
+ * a search holding a NUL shows no runs (lib/runs/queries.ts answers it without asking the database).
+ */
 export function parseListQueryLenient(params: RawParams): RunListQuery {
   const values = firstValues(params);
   const out: Record<string, unknown> = {};

@@ -4,6 +4,8 @@
  * called the same everywhere: `SGLang 0.4.3 · Llama-3.3-70B-Instruct · random 1024→1024`, `--max-num-seqs 4`,
  * `8× H100`. Never JSON.
  */
+
+import { ownValue } from "@/lib/own-value";
 import type { FlagValue, Hardware, Workload } from "./schema";
 
 const ENGINE_NAMES: Record<string, string> = {
@@ -21,7 +23,7 @@ const ENGINE_NAMES: Record<string, string> = {
 
 /** `sglang` → `SGLang`; an engine we do not know reads as it was given. */
 export function engineDisplayName(engine: string): string {
-  return ENGINE_NAMES[engine.trim().toLowerCase()] ?? engine.trim();
+  return ownValue(ENGINE_NAMES, engine.trim().toLowerCase()) ?? engine.trim();
 }
 
 /**

@@ -5,8 +5,18 @@
  */
 import type { z } from "zod";
 import { AppError, type ErrorIssue } from "@/lib/errors";
-import { forbiddenKeyPath } from "@/lib/http/body";
-import { normalizeFlagObject, parseCommand, parseFlagTokens, REDACTED, redactCommand, SECRET_NAME } from "./flags";
+import { FORBIDDEN_KEYS, forbiddenKeyPath } from "@/lib/http/body";
+import {
+  normalizeFlagObject,
+  parseCommand,
+  parseFlagTokens,
+  REDACTED,
+  redactCommand,
+  redactUrlPasswords,
+  redactValue,
+  redactValues,
+  SECRET_NAME,
+} from "./flags";
 import { defaultRunName } from "./names";
 import {
   DOCUMENT_KEYS,
@@ -95,8 +105,20 @@ function flattenIssues(issues: readonly ZodIssue[], prefix: readonly PropertyKey
   return out;
 }
 
-/** zod issues → `{ path, message }` pairs that name every violated field. */
+/**
+ * zod issues → `{ path, message }` pairs that name every violated field, for any body or line (a series change,
+ * an alert's patch, a restored series): unknown keys each named, a missing field "is required".
+ */
+export function zodIssues(error: z.ZodError): ErrorIssue[] {
+  return issuesOf(error, false);
+}
+
+/** zod issues of a run document → `{ path, message }` pairs that name every violated field. */
 export function issuesFromZod(error: z.ZodError): ErrorIssue[] {
+  return issuesOf(error, true);
+}
+
+function issuesOf(error: z.ZodError, runDocument: boolean): ErrorIssue[] {
   const issues: ErrorIssue[] = [];
   for (const issue of flattenIssues(error.issues)) {
     const path = pathOf(issue.path);
@@ -107,6 +129,7 @@ export function issuesFromZod(error: z.ZodError): ErrorIssue[] {
       continue;
     }
     if (
+      runDocument &&
       issue.path.length === 1 &&
       typeof issue.path[0] === "string" &&
       !DOCUMENT_KEYS.has(issue.path[0]) &&
@@ -120,7 +143,7 @@ export function issuesFromZod(error: z.ZodError): ErrorIssue[] {
     }
     let message = issue.message;
     if (issue.code === "invalid_type" && /received undefined$/.test(message)) message = "is required";
-    if (issue.code === "invalid_value" && path === "format") {
+    if (runDocument && issue.code === "invalid_value" && path === "format") {
       message = `must be "${RUN_FORMAT}"`;
     }
     issues.push({ path, message });
@@ -137,19 +160,39 @@ export function validationError(issues: ErrorIssue[]): AppError {
 
 export { REDACTED, redactCommand } from "./flags";
 
+/**
+ * Credentials out of flags: a secret flag's whole value (`--api-key`), and in any other value the credentials it
+ * holds (a header's, `-H "Authorization: Bearer x"`; a URL's password), as redactCommand does in the command.
+ */
 function redactFlags(flags: Flags): Flags {
   return Object.fromEntries(
     Object.entries(flags).map(([name, value]) => [
       name,
-      SECRET_NAME.test(name) && typeof value !== "boolean" ? REDACTED : value,
+      typeof value === "boolean"
+        ? value
+        : SECRET_NAME.test(name)
+          ? REDACTED
+          : Array.isArray(value)
+            ? redactValues(value)
+            : redactValue(value),
     ]),
   );
 }
 
+/** A secret variable's whole value (`HF_TOKEN`), and in any other the credentials it holds (a URL's password). */
 function redactEnv(env: Record<string, string>): Record<string, string> {
   return Object.fromEntries(
-    Object.entries(env).map(([name, value]) => [name, SECRET_NAME.test(name) ? REDACTED : value]),
+    Object.entries(env).map(([name, value]) => [name, SECRET_NAME.test(name) ? REDACTED : redactValue(value)]),
   );
+}
+
+/**
+ * A variable of the command's `VAR=value` prefix that no document can hold: `__proto__`, `constructor` and
+ * `prototype` are refused as keys of every write (a stored run must upload and restore again), so the command that
+ * sets one is refused, by name, rather than the variable dropped.
+ */
+function unstorableEnvName(env: Record<string, string>): string | undefined {
+  return Object.keys(env).find((name) => FORBIDDEN_KEYS.has(name));
 }
 
 function canonicalTags(tags: readonly string[] | undefined): string[] {
@@ -192,6 +235,15 @@ export function normalizeRunDocument(raw: unknown): RunDocument {
   const doc = parsed.data;
 
   const fromCommand = doc.command ? parseCommand(doc.command) : { flags: {}, env: {} };
+  const unstorable = unstorableEnvName(fromCommand.env);
+  if (unstorable !== undefined) {
+    throw validationError([
+      {
+        path: "command",
+        message: `sets the environment variable "${unstorable}", a name servebench cannot store (every JavaScript object has a property of that name): rename the variable or leave it out of the command`,
+      },
+    ]);
+  }
   const explicitFlags =
     doc.flags === undefined
       ? {}
@@ -237,7 +289,7 @@ export function normalizeRunDocument(raw: unknown): RunDocument {
   if (doc.series !== undefined) result.series = doc.series;
   if (doc.git_commit !== undefined) result.git_commit = doc.git_commit.toLowerCase();
   if (doc.git_branch !== undefined) result.git_branch = doc.git_branch;
-  if (doc.ci_url !== undefined) result.ci_url = doc.ci_url;
+  if (doc.ci_url !== undefined) result.ci_url = redactUrlPasswords(doc.ci_url);
   const again = RunDocumentSchema.safeParse(result);
   if (!again.success) {
     throw validationError(

@@ -6,12 +6,13 @@ import { db, provider } from "@/lib/db/client";
 import { isUniqueViolation, retryWhileBusy } from "@/lib/db/errors";
 import { notFoundError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { ID_PATTERN } from "@/lib/ids";
 import { randomId } from "@/lib/random-id";
 import { newSeriesId, seriesIdentity } from "@/lib/series/key";
 import { contentHash } from "./content-hash";
 import { type Headline, headline } from "./derived";
 import type { RunDocument } from "./normalize";
-import { LATENCY_KEYS, type ResultPoint, RUN_FORMAT, SERVER_METRIC_KEYS } from "./schema";
+import { forbiddenCharacter, LATENCY_KEYS, type ResultPoint, RUN_FORMAT, SERVER_METRIC_KEYS } from "./schema";
 import { pairsOfQuery, searchPairsOf, searchTriplesOf, wordsToken } from "./search-pairs";
 import {
   buildSearchSample,
@@ -341,8 +342,8 @@ export interface StoredRunRef {
   duplicate: boolean;
 }
 
-/** Ids a restored run may keep: what servebench makes (12 base64url characters) and similar ids from elsewhere. */
-const RESTORABLE_ID = /^[A-Za-z0-9_-]{6,64}$/;
+/** Ids a restored run may keep: the one id rule of documents (lib/ids.ts), which validation has applied already. */
+const RESTORABLE_ID = ID_PATTERN;
 
 async function storeRunsOnce(entries: readonly RunToStore[]): Promise<StoredRunRef[]> {
   const hashed = entries.map((entry) => ({ ...entry, hash: contentHash(entry.document) }));
@@ -658,6 +659,12 @@ interface ListConditions {
 }
 
 async function conditionsOf(query: RunListQuery, take: number): Promise<ListConditions> {
+  // A filter holding a character no stored text can (a NUL, say) matches no run, and would break FTS5's query parser
+  // and PostgreSQL's text parameters: answered without asking the database.
+  const filters = [query.q, query.engine, query.model, query.gpu, query.tag];
+  if (filters.some((value) => value !== undefined && forbiddenCharacter(value, true) !== null)) {
+    return { conditions: [Prisma.sql`1 = 0`], searchNewestFirst: [] };
+  }
   const conditions: Sql[] = [];
   if (query.engine) conditions.push(Prisma.sql`r."engine" = ${query.engine.toLowerCase()}`);
   if (query.model) conditions.push(Prisma.sql`r."model" = ${query.model}`);

@@ -13,9 +13,10 @@ import {
 } from "@/lib/comparisons/schema";
 import { AppError } from "@/lib/errors";
 import { decodeUtf8, parseWriteJson } from "@/lib/http/body";
+import { ID_RULE } from "@/lib/ids";
 import { type ExportedSeries, exportedSeriesOf, SERIES_FORMAT } from "@/lib/series/export-schema";
 import { normalizeRunDocument, validationError } from "./normalize";
-import { RUN_FORMAT } from "./schema";
+import { keepsExactDigits, RUN_FORMAT } from "./schema";
 
 /** The format of an export's saved-comparison lines. */
 export const COMPARISON_FORMAT = "servebench/comparison-v1" as const;
@@ -67,7 +68,7 @@ function comparisonOf(raw: Record<string, unknown>): ExportedComparison {
   const { format: _format, slug, created_at: createdAt, url: _url, ...rest } = raw;
   const problems: { path: string; message: string }[] = [];
   if (typeof slug !== "string" || !SLUG_PATTERN.test(slug)) {
-    problems.push({ path: "slug", message: "must be 8 URL-safe characters" });
+    problems.push({ path: "slug", message: ID_RULE });
   }
   const created = isoDate(createdAt);
   if (created === undefined) problems.push({ path: "created_at", message: "must be an ISO 8601 date" });
@@ -97,7 +98,7 @@ function comparisonOf(raw: Record<string, unknown>): ExportedComparison {
 function readLine(text: string, line: number): RestoreLine {
   let raw: unknown;
   try {
-    raw = parseWriteJson(text, `Line ${line}`);
+    raw = parseWriteJson(text, `Line ${line}`, keepsExactDigits);
   } catch (error) {
     return { line, kind: "unknown", error: errorOf(error) };
   }

@@ -4,6 +4,7 @@
  * from the zod schemas in this file, so there is one definition to keep true.
  */
 import { z } from "zod";
+import { idSchema } from "@/lib/ids";
 
 export const RUN_FORMAT = "servebench/v1" as const;
 
@@ -73,15 +74,28 @@ const nonNegative = () => z.number().nonnegative().max(MAX_FIGURE);
 const count = () => z.number().int().nonnegative().max(LIMITS.maxInt);
 
 /**
- * One set of character rules for every text a write stores (uploads, PATCH, saved comparisons, restores):
- * no control characters, no bidirectional overrides ("Trojan Source"), no unpaired surrogates (which
- * storage would turn into U+FFFD). Free text may also hold line breaks and tabs.
+ * One set of character rules for every text a write stores (uploads, PATCH, saved comparisons, series notes,
+ * restores): no control characters, no bidirectional overrides or isolates ("Trojan Source"), no unpaired
+ * surrogates (which storage would turn into U+FFFD). One-line texts (names, tags, keys) also refuse the implicit
+ * direction marks (U+200E LRM, U+200F RLM, U+061C ALM: invisible, they make two names that read alike differ, or
+ * reorder what follows them) and the line and paragraph separators U+2028 and U+2029 (a line break in disguise).
+ * Free text may hold line breaks and tabs, and those marks and separators, which right-to-left prose uses.
  */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-const FORBIDDEN_IN_LINE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\ud800-\udfff]/u;
+const FORBIDDEN_IN_LINE =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]/u;
 const FORBIDDEN_IN_TEXT =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\ud800-\udfff]/u;
+
+/** The kind of a forbidden character, as messages name it. */
+function forbiddenKind(code: number): string {
+  if (code >= 0xd800 && code <= 0xdfff) return "an unpaired surrogate";
+  if ((code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069)) return "a bidirectional override";
+  if (code === 0x061c || code === 0x200e || code === 0x200f) return "a bidirectional mark";
+  if (code === 0x2028 || code === 0x2029) return "a line or paragraph separator";
+  return "a control character";
+}
 
 /** What is wrong with the first forbidden character of a text, with its place; null when there is none. */
 export function forbiddenCharacter(value: string, multiline: boolean): string | null {
@@ -89,13 +103,20 @@ export function forbiddenCharacter(value: string, multiline: boolean): string | 
   if (!match) return null;
   const code = match[0].charCodeAt(0);
   const hex = `U+${code.toString(16).toUpperCase().padStart(4, "0")}`;
-  const kind =
-    code >= 0xd800 && code <= 0xdfff
-      ? "an unpaired surrogate"
-      : (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069)
-        ? "a bidirectional override"
-        : "a control character";
-  return `must not contain ${kind} (${hex} at character ${match.index + 1})`;
+  return `must not contain ${forbiddenKind(code)} (${hex} at character ${match.index + 1})`;
+}
+
+/**
+ * A character a reader sees: not a space, a control or format character, or one of Unicode's default-ignorable
+ * code points (zero-width space U+200B, word joiner U+2060, soft hyphen, variation selectors, the Hangul fillers).
+ */
+const VISIBLE_CHARACTER = /[^\p{White_Space}\p{Default_Ignorable_Code_Point}\p{Cc}\p{Cf}\p{Cs}]/u;
+
+export const NOTHING_VISIBLE = "must contain a visible character (it holds only spaces or invisible characters)";
+
+/** Whether a text has at least one character a reader sees: a name of zero-width spaces names nothing. */
+export function hasVisibleCharacter(value: string): boolean {
+  return VISIBLE_CHARACTER.test(value);
 }
 
 /** A string checked against the character rules (add .trim(), .max() etc. before calling). */
@@ -106,9 +127,21 @@ function characters<T extends z.ZodType<string>>(schema: T, multiline: boolean) 
   });
 }
 
-/** One line of text: trimmed, 1 to `max` characters, the line rules. */
+/** A one-line text that names something must show something: refined after the character rules. */
+function visible<T extends z.ZodType<string>>(schema: T) {
+  return schema.superRefine((value, context) => {
+    const text = value as string;
+    if (text !== "" && forbiddenCharacter(text, false) === null && !hasVisibleCharacter(text)) {
+      context.addIssue({ code: "custom", message: NOTHING_VISIBLE });
+    }
+  });
+}
+
+/** One line of text: trimmed, 1 to `max` characters with at least one visible, the line rules. */
 export const lineText = (max: number) =>
-  characters(z.string().trim().min(1, "must not be empty").max(max, `must be at most ${max} characters`), false);
+  visible(
+    characters(z.string().trim().min(1, "must not be empty").max(max, `must be at most ${max} characters`), false),
+  );
 
 /** Free text: up to `max` characters, line breaks and tabs allowed. */
 export const freeText = (max: number) =>
@@ -423,14 +456,16 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** A run's tags, as uploads and PATCH take them: each stored lower-case, so checked once lower-cased. */
 export const TagsSchema = z
   .array(
-    characters(
-      z
-        .string()
-        .trim()
-        .min(1, "must not be empty")
-        .max(LIMITS.tagChars, `must be at most ${LIMITS.tagChars} characters`)
-        .regex(/^[^,]+$/, "must not contain a comma"),
-      false,
+    visible(
+      characters(
+        z
+          .string()
+          .trim()
+          .min(1, "must not be empty")
+          .max(LIMITS.tagChars, `must be at most ${LIMITS.tagChars} characters`)
+          .regex(/^[^,]+$/, "must not contain a comma"),
+        false,
+      ),
     )
       .transform((value) => value.toLowerCase())
       .pipe(z.string().max(LIMITS.tagChars, `must be at most ${LIMITS.tagChars} characters once lower-cased`)),
@@ -539,11 +574,11 @@ const documentShape = {
     .optional()
     .describe("Anything else, as string, number or boolean values. Unknown top-level keys are kept here."),
   results: z.array(ResultPointSchema).min(1, "needs at least one result point").max(LIMITS.points),
-  id: z
-    .string()
-    .max(200)
+  id: idSchema()
     .optional()
-    .describe("Set by the server on documents it returns; kept when a document is restored, ignored otherwise."),
+    .describe(
+      "Set by the server on documents it returns (1–64 letters, digits, - and _); a restore or an upload keeps it when no run has it yet.",
+    ),
   created_at: z
     .string()
     .max(100)
@@ -602,7 +637,8 @@ export const RunDocumentSchema = z
     if (doc.env && Object.keys(doc.env).length > LIMITS.envVars) {
       ctx.addIssue({ code: "custom", path: ["env"], message: `at most ${LIMITS.envVars} environment variables` });
     }
-    const extraKeys = Object.keys(doc).filter((key) => !(key in documentShape));
+    // Own keys of the shape only: a field named "toString" or "valueOf" is an extra field like any other.
+    const extraKeys = Object.keys(doc).filter((key) => !Object.hasOwn(documentShape, key));
     for (const key of extraKeys) {
       const problem = key === "" ? "must not be empty" : forbiddenCharacter(key, false);
       if (problem) ctx.addIssue({ code: "custom", path: [key], message: `the field's name ${problem}` });
@@ -629,6 +665,20 @@ export type FlagValue = string | boolean | string[];
 export type Flags = Record<string, FlagValue>;
 
 export const DOCUMENT_KEYS = new Set(Object.keys(documentShape));
+
+/**
+ * Where a run document keeps a JSON number beyond ±2^53 as the string of its digits rather than refusing it (JSON.parse
+ * would round it: `"build": 9007199254740993` read as …992): the values of `metadata` and of extra top-level fields
+ * (kept as metadata), of `flags` and `env` (stored as strings anyway) and the `value` of an import report entry (the
+ * number as stated). Everywhere else (figures, counts, workload) such a number is refused, naming its field.
+ */
+export function keepsExactDigits(path: readonly (string | number)[]): boolean {
+  const [field] = path;
+  if (typeof field !== "string") return false;
+  if (field === "metadata" || field === "flags" || field === "env") return path.length >= 2;
+  if (field === "not_imported") return path.length === 3 && path[2] === "value";
+  return path.length === 1 && !DOCUMENT_KEYS.has(field);
+}
 
 /** The published JSON Schema of what may be uploaded. */
 export function runDocumentJsonSchema(): Record<string, unknown> {

@@ -4,21 +4,33 @@
  */
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
-import { issuesFromZod } from "@/lib/runs/normalize";
-import { LIMITS } from "@/lib/runs/schema";
+import { idSchema } from "@/lib/ids";
+import { zodIssues } from "@/lib/runs/normalize";
+import { forbiddenCharacter, freeText, hasVisibleCharacter, LIMITS, NOTHING_VISIBLE } from "@/lib/runs/schema";
+import { parseMetricKey } from "./metrics";
 import { ALERT_STATUSES, NoteSchema } from "./schema";
 import { SeriesSettingsPatchSchema } from "./settings";
 
 /** The format of an export's series lines. */
 export const SERIES_FORMAT = "servebench/series-v1" as const;
 
-const SERIES_ID = /^[A-Za-z0-9_-]{10}$/;
-const RUN_ID = /^[A-Za-z0-9_-]{6,64}$/;
 /** At most this many annotations and changes per series line (and runs per change). */
 const MAX_ENTRIES = 10_000;
 
-const seriesId = z.string().regex(SERIES_ID, "must be 10 URL-safe characters");
-const runId = z.string().regex(RUN_ID, "must be a run id");
+// Series, change (alert), annotation and run ids all follow the one id rule of documents (lib/ids.ts).
+const seriesId = idSchema();
+const runId = idSchema();
+
+/** A text of one line under the character rules of what is stored (a change's group: a run id or a commit). */
+const lineCharacters = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    .superRefine((value, context) => {
+      const problem = forbiddenCharacter(value, false);
+      if (problem) context.addIssue({ code: "custom", message: problem });
+    });
 
 const isoDate = z
   .string()
@@ -32,8 +44,17 @@ export const ExportedSeriesSchema = z
     key: z
       .string()
       .max(LIMITS.nameChars + 5)
-      .regex(/^(name:.+|config:[0-9a-f]{64})$/s, 'must be "name:<series>" or "config:<sha256 hex>"'),
-    name: z.string().min(1).max(2_000),
+      .regex(/^(name:.+|config:[0-9a-f]{64})$/s, 'must be "name:<series>" or "config:<sha256 hex>"')
+      .superRefine((value, context) => {
+        // A named series' key holds its name: a run's `series`, one line of text.
+        const problem = value.startsWith("name:") ? forbiddenCharacter(value.slice("name:".length), false) : null;
+        if (problem) context.addIssue({ code: "custom", message: problem });
+      }),
+    // A series named by its configuration carries its launch flags' values, which may hold line breaks: the rules of
+    // free text, and something to read.
+    name: freeText(2_000)
+      .refine((value) => value.trim() !== "", "must not be empty")
+      .refine((value) => value.trim() === "" || hasVisibleCharacter(value), NOTHING_VISIBLE),
     explicit: z.boolean(),
     created_at: isoDate,
     settings: SeriesSettingsPatchSchema,
@@ -53,8 +74,12 @@ export const ExportedSeriesSchema = z
       .array(
         z.strictObject({
           id: seriesId,
-          metric: z.string().min(1).max(200),
-          start_group: z.string().min(1).max(200),
+          metric: z
+            .string()
+            .min(1)
+            .max(200)
+            .refine((value) => parseMetricKey(value) !== null, "must be a series metric key such as mean_tpot_ms@c:64"),
+          start_group: lineCharacters(200),
           start_run_id: runId,
           last_run_id: runId,
           kind: z.enum(["suspicious", "regression", "improvement"]),
@@ -85,7 +110,7 @@ export type ExportedSeries = z.output<typeof ExportedSeriesSchema>;
 export function exportedSeriesOf(raw: Record<string, unknown>): ExportedSeries {
   const parsed = ExportedSeriesSchema.safeParse(raw);
   if (parsed.success) return parsed.data;
-  const issues = issuesFromZod(parsed.error);
+  const issues = zodIssues(parsed.error);
   const first = issues[0];
   throw new AppError(
     "validation_failed",

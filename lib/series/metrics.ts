@@ -75,8 +75,13 @@ export function levelLabel(levelKey: string): string {
   return level ? formatLoadLevel(level) : levelKey;
 }
 
+/** Every figure a series can follow: the names settings and metric keys may use, and no other. */
+export const SERIES_FIGURES: readonly (HeadlineFigure | LevelFigure)[] = [...HEADLINE_FIGURES, ...LEVEL_FIGURES];
+const FIGURE_NAMES: ReadonlySet<string> = new Set(SERIES_FIGURES);
+
+/** A Set lookup, not `name in FIGURE_INFO`: "constructor" and "toString" are properties of every object, not figures. */
 export function isFigure(name: string): name is HeadlineFigure | LevelFigure {
-  return name in FIGURE_INFO;
+  return FIGURE_NAMES.has(name);
 }
 
 export function seriesMetric(figure: HeadlineFigure | LevelFigure, level: string | null): SeriesMetric {

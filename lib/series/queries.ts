@@ -9,7 +9,7 @@
  */
 import { type ConfigChange, diffConfigs } from "@/lib/analysis/config-diff";
 import { db } from "@/lib/db/client";
-import { isUniqueViolation } from "@/lib/db/errors";
+import { isUniqueViolation, skipWhenWriteRefused } from "@/lib/db/errors";
 import { AppError, notFoundError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { RunDocument } from "@/lib/runs/normalize";
@@ -829,7 +829,7 @@ export interface SeriesListQuery {
 export async function listSeries(
   query: SeriesListQuery,
 ): Promise<{ series: SeriesSummary[]; total: number; hidden: number }> {
-  await assignUnassignedRuns();
+  await assignUnassignedRuns().catch(skipWhenWriteRefused);
   const counts = await db().run.groupBy({
     by: ["seriesId"],
     where: { seriesId: { not: null } },
@@ -955,7 +955,7 @@ export interface SeriesViewOptions {
 }
 
 export async function getSeriesViewOrThrow(seriesId: string, options: SeriesViewOptions = {}): Promise<SeriesView> {
-  await assignUnassignedRuns();
+  await assignUnassignedRuns().catch(skipWhenWriteRefused);
   return buildView(await loadSeries(seriesId, PAGE_MAX_RUNS, options.level), options.onlyMetric);
 }
 
@@ -1228,16 +1228,17 @@ export async function changesOfRun(
 /** For the history: per run, the kinds of the changes it is part of (regressions not marked expected first). */
 export async function changeBadgesOfRuns(
   runIds: readonly string[],
-): Promise<Record<string, { kind: string; status: string; url: string }[]>> {
-  if (runIds.length === 0) return {};
+): Promise<Map<string, { kind: string; status: string; url: string }[]>> {
+  // A Map, not an object: a run id is data, and "constructor" or "__proto__" is as good an id as any.
+  const out = new Map<string, { kind: string; status: string; url: string }[]>();
+  if (runIds.length === 0) return out;
   const links = await db().seriesChangeRun.findMany({
     where: { runId: { in: [...runIds] } },
     select: { runId: true, change: { select: { id: true, kind: true, status: true, seriesId: true } } },
   });
-  const out: Record<string, { kind: string; status: string; url: string }[]> = {};
   for (const link of links) {
-    const badges = out[link.runId] ?? [];
-    out[link.runId] = badges;
+    const badges = out.get(link.runId) ?? [];
+    out.set(link.runId, badges);
     badges.push({
       kind: link.change.kind,
       status: link.change.status,

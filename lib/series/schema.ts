@@ -4,7 +4,9 @@
  */
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
-import { issuesFromZod } from "@/lib/runs/normalize";
+import { decimalInteger, isOwnKey } from "@/lib/http/query";
+import { zodIssues } from "@/lib/runs/normalize";
+import { freeText } from "@/lib/runs/schema";
 import { SeriesSettingsPatchSchema } from "./settings";
 
 export const ALERT_STATUSES = ["open", "acknowledged", "expected"] as const;
@@ -17,8 +19,8 @@ const flag = z
 
 export const SeriesListQuerySchema = z.strictObject({
   all: flag.describe("1: include series of a single run (hidden by default)."),
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  per_page: z.coerce.number().int().min(1).max(100).default(50),
+  page: decimalInteger(1, 1_000_000).default(1),
+  per_page: decimalInteger(1, 100).default(50),
 });
 
 export const SeriesViewQuerySchema = z.strictObject({
@@ -31,19 +33,15 @@ export const SeriesViewQuerySchema = z.strictObject({
 
 export const AlertListQuerySchema = z.strictObject({
   status: z.enum([...ALERT_STATUSES, "all"]).default("open"),
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  per_page: z.coerce.number().int().min(1).max(100).default(50),
+  page: decimalInteger(1, 1_000_000).default(1),
+  per_page: decimalInteger(1, 100).default(50),
 });
 
-/** A note on an alert or an annotation: plain text, no control characters but line breaks and tabs. */
-export const NoteSchema = z
-  .string()
-  .max(2_000)
-  .refine(
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-    (value) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(value),
-    "must not contain control characters",
-  );
+/**
+ * A note on an alert or an annotation: free text under the rules of a run's notes (lib/runs/schema.ts): line
+ * breaks and tabs, but no other control character, no bidi override and no unpaired surrogate.
+ */
+export const NoteSchema = freeText(2_000);
 
 export const AlertPatchSchema = z
   .strictObject({
@@ -75,22 +73,28 @@ export const AnnotationCreateSchema = z
 
 type RawParams = Record<string, string | string[] | undefined>;
 
-function firstValues(params: RawParams): Record<string, string> {
-  const out: Record<string, string> = {};
+/**
+ * The first non-blank value of each parameter the schema knows, in an object with no prototype: a parameter named
+ * `constructor`, `toString` or `__proto__` is unknown like any other (as on GET /api/runs) and ignored.
+ */
+function knownValues(shape: object, params: RawParams): Record<string, string> {
+  const out = Object.create(null) as Record<string, string>;
   for (const [key, value] of Object.entries(params)) {
     const first = Array.isArray(value) ? value[0] : value;
-    if (first !== undefined && first.trim() !== "") out[key] = first;
+    if (first !== undefined && first.trim() !== "" && isOwnKey(shape, key)) out[key] = first;
   }
   return out;
 }
 
-/** Strict parse of query parameters: unknown ones are ignored, invalid ones a 400 naming them. */
+/**
+ * Strict parse of query parameters (`queryParams(request)`, lib/http/query.ts): unknown ones are ignored, invalid
+ * ones a 400 naming them. Numbers are decimal digits only, as on GET /api/runs.
+ */
 export function parseQuery<T extends z.ZodObject>(schema: T, params: RawParams): z.output<T> {
-  const shape = schema.shape as Record<string, unknown>;
-  const known = Object.fromEntries(Object.entries(firstValues(params)).filter(([key]) => key in shape));
+  const known = knownValues(schema.shape, params);
   const parsed = schema.safeParse(known);
   if (!parsed.success) {
-    const issues = issuesFromZod(parsed.error);
+    const issues = zodIssues(parsed.error);
     throw new AppError("bad_request", `Invalid query parameter ${issues[0]?.path}: ${issues[0]?.message}`, issues);
   }
   return parsed.data;
@@ -105,7 +109,7 @@ export function parseBody<T extends z.ZodType>(schema: T, body: unknown, what: s
   }
   const parsed = schema.safeParse(body);
   if (!parsed.success) {
-    const issues = issuesFromZod(parsed.error);
+    const issues = zodIssues(parsed.error);
     throw new AppError("validation_failed", `${what}. ${issues[0]?.path || "body"}: ${issues[0]?.message}`, issues);
   }
   return parsed.data;

@@ -3,7 +3,7 @@
  * docs/series.md.
  */
 import { z } from "zod";
-import { isFigure, LEVEL_FIGURES, levelFromKey } from "./metrics";
+import { type HeadlineFigure, type LevelFigure, levelFromKey, SERIES_FIGURES } from "./metrics";
 
 export const DEFAULT_SETTINGS = {
   /** A change smaller than this, in percent of the baseline, is never a violation (0 turns the check off). */
@@ -30,7 +30,7 @@ export interface SeriesSettings extends NumericSettings {
   /** The load level the level figures are read at (`c:64`, `r:10`, `r:inf`); null: the series' most common. */
   level: string | null;
   /** The figures judged; null: DEFAULT_JUDGED_FIGURES. */
-  figures: string[] | null;
+  figures: (HeadlineFigure | LevelFigure)[] | null;
 }
 
 export const SeriesSettingsPatchSchema = z
@@ -49,7 +49,11 @@ export const SeriesSettingsPatchSchema = z
       .nullable()
       .optional(),
     figures: z
-      .array(z.string().refine(isFigure, `must be one of single_stream_tok_s, peak_tok_s, ${LEVEL_FIGURES.join(", ")}`))
+      .array(
+        z.enum(SERIES_FIGURES as [HeadlineFigure | LevelFigure, ...(HeadlineFigure | LevelFigure)[]], {
+          error: `must be one of ${SERIES_FIGURES.join(", ")}`,
+        }),
+      )
       .min(1)
       .max(20)
       .nullable()

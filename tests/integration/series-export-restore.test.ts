@@ -210,14 +210,14 @@ describe("a series through export and restore", () => {
       ...exported.filter((line) => line.format !== "servebench/series-v1"),
       { ...series, settings: { threshold_pct: -3 } },
       { ...series, id: "zzzzzzzzzz", key: "name:nobody-runs-this", annotations: [], changes: [] },
-      { ...series, id: "short" },
+      { ...series, id: "not an id" },
     ]);
     const tail = report.lines.slice(-3);
     expect(tail[0]).toMatchObject({ kind: "series", status: "refused", error: { code: "validation_failed" } });
     expect(tail[0]!.error!.message).toContain("settings.threshold_pct");
     expect(tail[1]).toMatchObject({ kind: "series", id: "zzzzzzzzzz", status: "refused", error: { code: "no_runs" } });
     expect(tail[2]).toMatchObject({ kind: "series", status: "refused", error: { code: "validation_failed" } });
-    expect(tail[2]!.error!.message).toContain("id");
+    expect(tail[2]!.error!.issues).toEqual([{ path: "id", message: 'must be 1–64 letters, digits, "-" or "_"' }]);
     expect(await db().series.count({ where: { id: "zzzzzzzzzz" } })).toBe(0);
     expect(report.runs.stored).toBe(docs.length);
   });

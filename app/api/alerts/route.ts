@@ -1,4 +1,5 @@
 import { NextResponse } from "next/server";
+import { queryParams } from "@/lib/http/query";
 import { apiRoute } from "@/lib/http/route";
 import { listAlerts } from "@/lib/series/queries";
 import { AlertListQuerySchema, parseQuery } from "@/lib/series/schema";
@@ -6,6 +7,6 @@ import { AlertListQuerySchema, parseQuery } from "@/lib/series/schema";
 export const dynamic = "force-dynamic";
 
 export const GET = apiRoute(async (request) => {
-  const query = parseQuery(AlertListQuerySchema, Object.fromEntries(new URL(request.url).searchParams.entries()));
+  const query = parseQuery(AlertListQuerySchema, queryParams(request));
   return NextResponse.json(await listAlerts(query));
 });

@@ -1,4 +1,5 @@
 import { NextResponse } from "next/server";
+import { queryParams } from "@/lib/http/query";
 import { apiRoute } from "@/lib/http/route";
 import { listSeries } from "@/lib/series/queries";
 import { parseQuery, SeriesListQuerySchema } from "@/lib/series/schema";
@@ -6,6 +7,6 @@ import { parseQuery, SeriesListQuerySchema } from "@/lib/series/schema";
 export const dynamic = "force-dynamic";
 
 export const GET = apiRoute(async (request) => {
-  const query = parseQuery(SeriesListQuerySchema, Object.fromEntries(new URL(request.url).searchParams.entries()));
+  const query = parseQuery(SeriesListQuerySchema, queryParams(request));
   return NextResponse.json(await listSeries({ all: query.all ?? false, page: query.page, per_page: query.per_page }));
 });

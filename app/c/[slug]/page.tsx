@@ -12,6 +12,7 @@ import { type OpenedComparison, openSavedComparison } from "@/lib/comparisons/sa
 import { notesExcerpt, overrideQuery, savedOgImagePath } from "@/lib/comparisons/view";
 import { AppError } from "@/lib/errors";
 import { formatDate } from "@/lib/format";
+import { pageSearchParams } from "@/lib/http/query";
 
 export const dynamic = "force-dynamic";
 
@@ -40,7 +41,7 @@ export async function generateMetadata({
   searchParams: SearchParams;
 }): Promise<Metadata> {
   const { slug } = await params;
-  const query = await searchParams;
+  const query = pageSearchParams(await searchParams);
   const opened = await open(slug, query);
   if (!opened) return { title: "Comparison not found" };
   const description =
@@ -62,7 +63,7 @@ export default async function SavedComparisonPage({
   searchParams: SearchParams;
 }) {
   const { slug } = await params;
-  const opened = await open(slug, await searchParams);
+  const opened = await open(slug, pageSearchParams(await searchParams));
   if (!opened) notFound();
   const { saved, view, comparison } = opened;
   const runCount = saved.runs.length;

@@ -16,6 +16,7 @@ import {
 } from "@/components/ui/primitives";
 import { AppError } from "@/lib/errors";
 import { formatDateTime, formatNumber, formatPercentChange } from "@/lib/format";
+import { pageSearchParams } from "@/lib/http/query";
 import { type SeriesAxis, seriesChart } from "@/lib/series/chart";
 import { levelLabel } from "@/lib/series/metrics";
 import { getSeriesViewOrThrow, type SeriesView, seriesNameOf } from "@/lib/series/queries";
@@ -56,7 +57,7 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 
 export default async function SeriesPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
   const { id } = await params;
-  const raw = await searchParams;
+  const raw = pageSearchParams(await searchParams);
   const view = await loadView(id, one(raw.level), one(raw.metric));
   const axis: SeriesAxis = one(raw.x) === "version" ? "version" : "date";
   const requested = one(raw.metric);

@@ -1,6 +1,7 @@
 import { NextResponse } from "next/server";
 import { requireWriteAccess } from "@/lib/http/auth";
 import { readJsonBody } from "@/lib/http/body";
+import { queryParams } from "@/lib/http/query";
 import { apiRoute } from "@/lib/http/route";
 import { getSeriesViewOrThrow, updateSeriesSettingsOrThrow } from "@/lib/series/queries";
 import { parseBody, parseQuery, SeriesPatchSchema, SeriesViewQuerySchema } from "@/lib/series/schema";
@@ -11,7 +12,7 @@ type Context = { params: Promise<{ id: string }> };
 
 export const GET = apiRoute<Context>(async (request, { params }) => {
   const { id } = await params;
-  const query = parseQuery(SeriesViewQuerySchema, Object.fromEntries(new URL(request.url).searchParams.entries()));
+  const query = parseQuery(SeriesViewQuerySchema, queryParams(request));
   return NextResponse.json(await getSeriesViewOrThrow(id, { level: query.level }));
 });
 

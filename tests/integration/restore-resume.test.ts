@@ -1,0 +1,235 @@
+/**
+ * A restore posted again after an interruption ends exactly as one posted once: every run, the series (its id
+ * and settings), each alert (id, status, note), the annotations and the saved comparison. Before, the series
+ * line of an interrupted restore was "already_present" the second time and its state was never applied: the
+ * acknowledged alert answered 404, judging had found it again as "open", its note and the annotation were gone.
+ *
+ * The interruptions: the server stopped after the series row and some runs were stored (step one of the restore
+ * and part of its runs, then nothing), a restore of part of the file (its state applied to the runs there), and
+ * an export restored in parts (its runs first, the series line last).
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { GET as getAlert, PATCH as patchAlert } from "@/app/api/alerts/[id]/route";
+import { GET as listAlerts } from "@/app/api/alerts/route";
+import { POST as saveComparison } from "@/app/api/comparisons/route";
+import { GET as exportAll } from "@/app/api/export/route";
+import { POST as restore } from "@/app/api/restore/route";
+import { POST as postRun } from "@/app/api/runs/route";
+import { POST as postAnnotation } from "@/app/api/series/[id]/annotations/route";
+import { GET as getSeries, PATCH as patchSeries } from "@/app/api/series/[id]/route";
+import { db } from "@/lib/db/client";
+import type { RestoreReport } from "@/lib/runs/restore-report";
+import { createRestoredSeries } from "@/lib/series/export";
+import { exportedSeriesOf } from "@/lib/series/export-schema";
+import { nightlyDocuments } from "@/tests/support/nightly-documents";
+import { BASE, idContext, jsonRequest, noContext } from "./helpers";
+
+async function clearDatabase(): Promise<void> {
+  await db().comparison.deleteMany({});
+  await db().run.deleteMany({});
+  await db().series.deleteMany({});
+}
+
+async function json<T>(response: Response, status = 200): Promise<T> {
+  expect(response.status, await response.clone().text()).toBe(status);
+  return (await response.json()) as T;
+}
+
+async function exportLines(): Promise<Record<string, unknown>[]> {
+  const text = await (await exportAll(new Request(`${BASE}/api/export`), noContext)).text();
+  return text
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+async function restoreLines(lines: readonly unknown[]): Promise<RestoreReport> {
+  const response = await restore(
+    new Request(`${BASE}/api/restore`, {
+      method: "POST",
+      headers: { "content-type": "application/x-ndjson" },
+      body: `${lines.map((line) => JSON.stringify(line)).join("\n")}\n`,
+    }),
+    noContext,
+  );
+  return json<RestoreReport>(response);
+}
+
+/** Everything a restore keeps, read through the API, in a form two instances can be compared by. */
+async function everything() {
+  const runs = await db().run.findMany({ select: { id: true, name: true, seriesId: true }, orderBy: { id: "asc" } });
+  const series = await db().series.findMany({ select: { id: true, key: true, settingsJson: true } });
+  const views = [];
+  for (const { id } of series) {
+    const view = await json<{
+      status: string;
+      settings: Record<string, unknown>;
+      changes: {
+        id: string;
+        kind: string;
+        metric: string;
+        status: string;
+        note: string | null;
+        start_run_id: string;
+      }[];
+      annotations: { id: string; run_id: string; note: string | null; change_id: string | null }[];
+    }>(await getSeries(new Request(`${BASE}/api/series/${id}`), idContext(id)));
+    views.push({
+      id,
+      status: view.status,
+      settings: view.settings,
+      changes: view.changes.map(({ id, kind, metric, status, note, start_run_id }) => ({
+        id,
+        kind,
+        metric,
+        status,
+        note,
+        start_run_id,
+      })),
+      annotations: view.annotations,
+    });
+  }
+  const alerts = await json<{ alerts: { id: string; status: string; note: string | null; metric: string }[] }>(
+    await listAlerts(new Request(`${BASE}/api/alerts?status=all`), noContext),
+  );
+  const comparisons = await db().comparison.findMany({ select: { slug: true, title: true, runIdsJson: true } });
+  return {
+    runs,
+    series: series.map(({ id, key, settingsJson }) => ({ id, key, settings: JSON.parse(settingsJson) as unknown })),
+    views: views.sort((a, b) => a.id.localeCompare(b.id)),
+    alerts: alerts.alerts.map(({ id, status, note, metric }) => ({ id, status, note, metric })),
+    comparisons,
+  };
+}
+
+describe("a restore resumed after an interruption", () => {
+  const docs = nightlyDocuments({ seed: 23, series: "nightly-resume", flakeAt: 8, stepAt: 18 });
+  let exported: Record<string, unknown>[] = [];
+  let before: Awaited<ReturnType<typeof everything>>;
+  let acknowledgedId = "";
+
+  beforeAll(async () => {
+    await clearDatabase();
+    const runIds: string[] = [];
+    let seriesId = "";
+    for (const doc of docs) {
+      const body = await json<{ id: string; series: { series: { id: string } } }>(
+        await postRun(jsonRequest("/api/runs", "POST", doc), noContext),
+        201,
+      );
+      runIds.push(body.id);
+      seriesId = body.series.series.id;
+    }
+    await json(
+      await patchSeries(
+        jsonRequest(`/api/series/${seriesId}`, "PATCH", { settings: { threshold_pct: 4 } }),
+        idContext(seriesId),
+      ),
+    );
+    await json(
+      await postAnnotation(
+        jsonRequest(`/api/series/${seriesId}/annotations`, "POST", { run_id: runIds[4], note: "new driver 580" }),
+        idContext(seriesId),
+      ),
+      201,
+    );
+    const alerts = await json<{ alerts: { id: string; metric: string }[] }>(
+      await listAlerts(new Request(`${BASE}/api/alerts`), noContext),
+    );
+    acknowledgedId = alerts.alerts.find((alert) => alert.metric === "single_stream_tok_s")!.id;
+    await json(
+      await patchAlert(
+        jsonRequest(`/api/alerts/${acknowledgedId}`, "PATCH", { status: "acknowledged", note: "vLLM #31337" }),
+        idContext(acknowledgedId),
+      ),
+    );
+    await json(
+      await saveComparison(
+        jsonRequest("/api/comparisons", "POST", { runs: [runIds[17], runIds[18]], title: "the step" }),
+        noContext,
+      ),
+      201,
+    );
+    exported = await exportLines();
+    // The reference: the export restored in one piece into an empty instance.
+    await clearDatabase();
+    await restoreLines(exported);
+    before = await everything();
+    expect(before.alerts).toContainEqual({
+      id: acknowledgedId,
+      status: "acknowledged",
+      note: "vLLM #31337",
+      metric: "single_stream_tok_s",
+    });
+    expect(before.views[0]!.annotations.map((annotation) => annotation.note)).toContain("new driver 580");
+    expect(before.comparisons).toHaveLength(1);
+  });
+
+  const runLines = () => exported.filter((line) => line.format === "servebench/v1");
+  const otherLines = () => exported.filter((line) => line.format !== "servebench/v1");
+  const seriesLine = () => exported.find((line) => line.format === "servebench/series-v1")!;
+
+  it.each([0, 2, 13, 29])(
+    "stopped after the series row and %i runs were stored: posting the file again restores it all",
+    async (storedRuns) => {
+      await clearDatabase();
+      // Step one of the restore (the series row, under its id and key), then part of the runs, then nothing
+      // more: where a server stopped mid-restore leaves the database.
+      await createRestoredSeries([{ line: exported.length, series: exportedSeriesOf(seriesLine()) }]);
+      if (storedRuns > 0) await restoreLines(runLines().slice(0, storedRuns));
+      const report = await restoreLines(exported);
+      expect(report.runs).toEqual({ stored: docs.length - storedRuns, already_present: storedRuns, refused: 0 });
+      expect(report.series).toEqual({ stored: 0, already_present: 1, refused: 0 });
+      expect(await everything()).toEqual(before);
+      const alert = await json<{ status: string; note: string }>(
+        await getAlert(new Request(`${BASE}/api/alerts/${acknowledgedId}`), idContext(acknowledgedId)),
+      );
+      expect(alert).toMatchObject({ status: "acknowledged", note: "vLLM #31337" });
+    },
+  );
+
+  it.each([5, 19])("a restore of the first %i runs and the series line, then of the whole file", async (count) => {
+    await clearDatabase();
+    await restoreLines([...runLines().slice(0, count), ...otherLines()]);
+    await restoreLines(exported);
+    expect(await everything()).toEqual(before);
+  });
+
+  it("an export restored in parts: its runs first, then its comparison and series lines", async () => {
+    await clearDatabase();
+    const runs = runLines();
+    await restoreLines(runs.slice(0, 11));
+    await restoreLines(runs.slice(11));
+    const report = await restoreLines(otherLines());
+    expect(report.series).toEqual({ stored: 0, already_present: 1, refused: 0 });
+    expect(await everything()).toEqual(before);
+  });
+
+  it("the same file posted three times changes nothing after the first", async () => {
+    await clearDatabase();
+    await restoreLines(exported);
+    await restoreLines(exported);
+    const third = await restoreLines(exported);
+    expect(third.runs).toEqual({ stored: 0, already_present: docs.length, refused: 0 });
+    expect(await everything()).toEqual(before);
+  });
+
+  it("leaves a series someone handled here as it is, and says so", async () => {
+    await clearDatabase();
+    await restoreLines(runLines());
+    // Someone sets a threshold on the series the runs formed before the series line arrives.
+    const formed = await db().series.findFirstOrThrow({ select: { id: true } });
+    await json(
+      await patchSeries(
+        jsonRequest(`/api/series/${formed.id}`, "PATCH", { settings: { threshold_pct: 9 } }),
+        idContext(formed.id),
+      ),
+    );
+    const report = await restoreLines(otherLines());
+    const line = report.lines.find((entry) => entry.kind === "series")!;
+    expect(line).toMatchObject({ id: formed.id, status: "already_present" });
+    expect((line as { notes?: string[] }).notes?.[0]).toContain("its settings here were kept");
+    const settings = await db().series.findUniqueOrThrow({ where: { id: formed.id }, select: { settingsJson: true } });
+    expect(JSON.parse(settings.settingsJson)).toEqual({ threshold_pct: 9 });
+  });
+});
