@@ -88,11 +88,15 @@ export function proxy(request: NextRequest): NextResponse {
   // An address whose percent-escapes do not decode: Next's router would answer a bare text/plain 500 for it.
   // The API answers the one error shape; a page address gets the app's own not-found page.
   const path = rawPathname(request);
-  if (hasMalformedEscape(path)) {
+  // A NUL (`%00`) decodes, but no id or name holds one, and PostgreSQL refuses it in any text it is sent.
+  const nul = /%00/i.test(path);
+  if (nul || hasMalformedEscape(path)) {
     if (path.startsWith("/api/")) {
       const error = new AppError(
         "bad_request",
-        "The address has a malformed percent-escape (% must be followed by two hex digits that spell UTF-8).",
+        nul
+          ? "The address holds a NUL character (%00), which no id or name can hold."
+          : "The address has a malformed percent-escape (% must be followed by two hex digits that spell UTF-8).",
       );
       return withSecurityHeaders(NextResponse.json(errorBody(error), { status: 400 }), csp);
     }

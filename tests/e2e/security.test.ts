@@ -197,6 +197,15 @@ describe("malformed addresses and redirects", () => {
     });
   });
 
+  it.each(["/api/runs/a%00b", "/api/series/a%00b", "/api/comparisons/a%00b", "/api/alerts/a%00b"])(
+    "%s, an id holding a NUL, is a 400 naming it",
+    async (address) => {
+      const response = await fetch(`${baseUrl}${address}`);
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { error: { message: string } }).error.message).toContain("NUL");
+    },
+  );
+
   it("answers a malformed API address with a body over 10 MB the same way", async () => {
     const response = await fetch(`${baseUrl}/api/runs/%C0`, {
       method: "POST",
