@@ -36,6 +36,20 @@ export function nestingDepth(value: unknown, limit = MAX_NESTING_DEPTH): number 
   return deepest;
 }
 
+/** Where the JSON string opened by the quote at `open` ends: its closing quote's index, -1 when it has none. */
+function closingQuote(text: string, open: number): number {
+  let end = open + 1;
+  for (;;) {
+    end = text.indexOf('"', end);
+    if (end < 0) return -1;
+    // A quote after an odd number of backslashes is escaped.
+    let backslashes = 0;
+    for (let back = end - 1; text.charCodeAt(back) === 92; back -= 1) backslashes += 1;
+    if (backslashes % 2 === 0) return end;
+    end += 1;
+  }
+}
+
 /**
  * The first key that appears twice in one object of a JSON text, or null. JSON.parse silently keeps the last
  * one, so `{"engine": "vllm", "engine": "sglang"}` would say two things at once: such a file is refused.
@@ -47,16 +61,8 @@ export function findDuplicateKey(text: string): string | null {
   while (index < length) {
     const code = text.charCodeAt(index);
     if (code === 34) {
-      // A string: find its end, skipping escaped quotes.
-      let end = index + 1;
-      for (;;) {
-        end = text.indexOf('"', end);
-        if (end < 0) return null;
-        let backslashes = 0;
-        for (let back = end - 1; text.charCodeAt(back) === 92; back -= 1) backslashes += 1;
-        if (backslashes % 2 === 0) break;
-        end += 1;
-      }
+      const end = closingQuote(text, index);
+      if (end < 0) return null;
       const top = frames[frames.length - 1];
       if (top?.keys && top.awaitingKey) {
         // Compared unescaped: "\u0061" and "a" are the same key.
@@ -131,15 +137,8 @@ export function findLargeNumbers(text: string): LargeNumber[] {
   while (index < length) {
     const code = text.charCodeAt(index);
     if (code === 34) {
-      let end = index + 1;
-      for (;;) {
-        end = text.indexOf('"', end);
-        if (end < 0) return found;
-        let backslashes = 0;
-        for (let back = end - 1; text.charCodeAt(back) === 92; back -= 1) backslashes += 1;
-        if (backslashes % 2 === 0) break;
-        end += 1;
-      }
+      const end = closingQuote(text, index);
+      if (end < 0) return found;
       const top = frames[frames.length - 1];
       if (top?.object && top.awaitingKey) {
         const written = text.slice(index + 1, end);

@@ -12,48 +12,15 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { GET as getAlert, PATCH as patchAlert } from "@/app/api/alerts/[id]/route";
 import { GET as listAlerts } from "@/app/api/alerts/route";
 import { POST as saveComparison } from "@/app/api/comparisons/route";
-import { GET as exportAll } from "@/app/api/export/route";
-import { POST as restore } from "@/app/api/restore/route";
 import { POST as postRun } from "@/app/api/runs/route";
 import { POST as postAnnotation } from "@/app/api/series/[id]/annotations/route";
 import { GET as getSeries, PATCH as patchSeries } from "@/app/api/series/[id]/route";
 import { db } from "@/lib/db/client";
-import type { RestoreReport } from "@/lib/runs/restore-report";
 import { createRestoredSeries } from "@/lib/series/export";
 import { exportedSeriesOf } from "@/lib/series/export-schema";
 import { nightlyDocuments } from "@/tests/support/nightly-documents";
 import { BASE, idContext, jsonRequest, noContext } from "./helpers";
-
-async function clearDatabase(): Promise<void> {
-  await db().comparison.deleteMany({});
-  await db().run.deleteMany({});
-  await db().series.deleteMany({});
-}
-
-async function json<T>(response: Response, status = 200): Promise<T> {
-  expect(response.status, await response.clone().text()).toBe(status);
-  return (await response.json()) as T;
-}
-
-async function exportLines(): Promise<Record<string, unknown>[]> {
-  const text = await (await exportAll(new Request(`${BASE}/api/export`), noContext)).text();
-  return text
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-}
-
-async function restoreLines(lines: readonly unknown[]): Promise<RestoreReport> {
-  const response = await restore(
-    new Request(`${BASE}/api/restore`, {
-      method: "POST",
-      headers: { "content-type": "application/x-ndjson" },
-      body: `${lines.map((line) => JSON.stringify(line)).join("\n")}\n`,
-    }),
-    noContext,
-  );
-  return json<RestoreReport>(response);
-}
+import { clearEverything, exportLines, json, restoreLines } from "./restore-helpers";
 
 /** Everything a restore keeps, read through the API, in a form two instances can be compared by. */
 async function everything() {
@@ -109,7 +76,7 @@ describe("a restore resumed after an interruption", () => {
   let acknowledgedId = "";
 
   beforeAll(async () => {
-    await clearDatabase();
+    await clearEverything();
     const runIds: string[] = [];
     let seriesId = "";
     for (const doc of docs) {
@@ -152,7 +119,7 @@ describe("a restore resumed after an interruption", () => {
     );
     exported = await exportLines();
     // The reference: the export restored in one piece into an empty instance.
-    await clearDatabase();
+    await clearEverything();
     await restoreLines(exported);
     before = await everything();
     expect(before.alerts).toContainEqual({
@@ -172,7 +139,7 @@ describe("a restore resumed after an interruption", () => {
   it.each([0, 2, 13, 29])(
     "stopped after the series row and %i runs were stored: posting the file again restores it all",
     async (storedRuns) => {
-      await clearDatabase();
+      await clearEverything();
       // Step one of the restore (the series row, under its id and key), then part of the runs, then nothing
       // more: where a server stopped mid-restore leaves the database.
       await createRestoredSeries([{ line: exported.length, series: exportedSeriesOf(seriesLine()) }]);
@@ -189,14 +156,14 @@ describe("a restore resumed after an interruption", () => {
   );
 
   it.each([5, 19])("a restore of the first %i runs and the series line, then of the whole file", async (count) => {
-    await clearDatabase();
+    await clearEverything();
     await restoreLines([...runLines().slice(0, count), ...otherLines()]);
     await restoreLines(exported);
     expect(await everything()).toEqual(before);
   });
 
   it("an export restored in parts: its runs first, then its comparison and series lines", async () => {
-    await clearDatabase();
+    await clearEverything();
     const runs = runLines();
     await restoreLines(runs.slice(0, 11));
     await restoreLines(runs.slice(11));
@@ -206,7 +173,7 @@ describe("a restore resumed after an interruption", () => {
   });
 
   it("the same file posted three times changes nothing after the first", async () => {
-    await clearDatabase();
+    await clearEverything();
     await restoreLines(exported);
     await restoreLines(exported);
     const third = await restoreLines(exported);
@@ -215,7 +182,7 @@ describe("a restore resumed after an interruption", () => {
   });
 
   it("leaves a series someone handled here as it is, and says so", async () => {
-    await clearDatabase();
+    await clearEverything();
     await restoreLines(runLines());
     // Someone sets a threshold on the series the runs formed before the series line arrives.
     const formed = await db().series.findFirstOrThrow({ select: { id: true } });

@@ -6,48 +6,14 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as getAlert, PATCH as patchAlert } from "@/app/api/alerts/[id]/route";
 import { GET as listAlerts } from "@/app/api/alerts/route";
-import { GET as exportAll } from "@/app/api/export/route";
-import { POST as restore } from "@/app/api/restore/route";
 import { POST as postRun } from "@/app/api/runs/route";
 import { POST as postAnnotation } from "@/app/api/series/[id]/annotations/route";
 import { GET as getSeries, PATCH as patchSeries } from "@/app/api/series/[id]/route";
 import { GET as listSeries } from "@/app/api/series/route";
 import { db } from "@/lib/db/client";
-import type { RestoreReport } from "@/lib/runs/restore-report";
 import { nightlyDocuments } from "@/tests/support/nightly-documents";
 import { BASE, idContext, jsonRequest, noContext } from "./helpers";
-
-/** Nothing stored: runs, their series (and so their changes and annotations), saved comparisons, deliveries. */
-async function clearDatabase(): Promise<void> {
-  await db().comparison.deleteMany({});
-  await db().run.deleteMany({});
-  await db().series.deleteMany({});
-}
-
-async function json<T>(response: Response, status = 200): Promise<T> {
-  expect(response.status, await response.clone().text()).toBe(status);
-  return (await response.json()) as T;
-}
-
-async function exportLines(): Promise<Record<string, unknown>[]> {
-  const text = await (await exportAll(new Request(`${BASE}/api/export`), noContext)).text();
-  return text
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-}
-
-async function restoreLines(lines: readonly unknown[]): Promise<RestoreReport> {
-  const response = await restore(
-    new Request(`${BASE}/api/restore`, {
-      method: "POST",
-      headers: { "content-type": "application/x-ndjson" },
-      body: `${lines.map((line) => JSON.stringify(line)).join("\n")}\n`,
-    }),
-    noContext,
-  );
-  return json<RestoreReport>(response);
-}
+import { clearEverything, exportLines, json, restoreLines } from "./restore-helpers";
 
 interface SeriesView {
   id: string;
@@ -87,7 +53,7 @@ describe("a series through export and restore", () => {
   let exported: Record<string, unknown>[] = [];
 
   beforeAll(async () => {
-    await clearDatabase();
+    await clearEverything();
     for (const doc of docs) {
       const body = await json<{ id: string; series: { series: { id: string } } }>(
         await postRun(jsonRequest("/api/runs", "POST", doc), noContext),
@@ -151,7 +117,7 @@ describe("a series through export and restore", () => {
   });
 
   it("restores into an empty instance the same series: id, settings, annotations, alert statuses and the list", async () => {
-    await clearDatabase();
+    await clearEverything();
     const report = await restoreLines(exported);
     expect(report.runs).toEqual({ stored: docs.length, already_present: 0, refused: 0 });
     expect(report.series).toEqual({ stored: 1, already_present: 0, refused: 0 });
@@ -187,7 +153,7 @@ describe("a series through export and restore", () => {
   });
 
   it("an export without series lines (an older one) still gives series that are judged", async () => {
-    await clearDatabase();
+    await clearEverything();
     const report = await restoreLines(exported.filter((line) => line.format !== "servebench/series-v1"));
     expect(report.series).toEqual({ stored: 0, already_present: 0, refused: 0 });
     const list = await json<{ series: { id: string; status: string; run_count: number }[] }>(
@@ -204,7 +170,7 @@ describe("a series through export and restore", () => {
   });
 
   it("refuses a broken series line by name, keeps the rest, and drops a series none of the runs joins", async () => {
-    await clearDatabase();
+    await clearEverything();
     const series = exported.find((line) => line.format === "servebench/series-v1")!;
     const report = await restoreLines([
       ...exported.filter((line) => line.format !== "servebench/series-v1"),
@@ -223,7 +189,7 @@ describe("a series through export and restore", () => {
   });
 
   it("takes a change that names a run twice, and two series lines with one id, without an error", async () => {
-    await clearDatabase();
+    await clearEverything();
     const series = exported.find((line) => line.format === "servebench/series-v1")!;
     const changes = series.changes as { runs: string[] }[];
     const doubled = {
@@ -241,7 +207,7 @@ describe("a series through export and restore", () => {
   });
 
   it("keeps the annotations' run check: one at a run of another series is reported, not stored", async () => {
-    await clearDatabase();
+    await clearEverything();
     const series = exported.find((line) => line.format === "servebench/series-v1")!;
     const other = await json<{ id: string }>(
       await postRun(jsonRequest("/api/runs", "POST", { ...docs[0]!, series: "another", name: "elsewhere" }), noContext),

@@ -6,7 +6,6 @@
  */
 import { describe, expect, it, test } from "vitest";
 import { SaveComparisonSchema, SLUG_PATTERN } from "@/lib/comparisons/schema";
-import { AppError } from "@/lib/errors";
 import { ID_PATTERN, ID_RULE, isId } from "@/lib/ids";
 import { parseCommand } from "@/lib/runs/flags";
 import { normalizeRunDocument } from "@/lib/runs/normalize";
@@ -14,18 +13,9 @@ import { RunDocumentSchema } from "@/lib/runs/schema";
 import { exportedSeriesOf } from "@/lib/series/export-schema";
 import { isFigure, parseMetricKey } from "@/lib/series/metrics";
 import { resolveSettings, SeriesSettingsPatchSchema } from "@/lib/series/settings";
+import { refusal } from "@/tests/support/refusal";
 
 const PROTOTYPE_NAMES = ["constructor", "__proto__", "toString", "valueOf", "hasOwnProperty", "__defineGetter__"];
-
-function refusal(run: () => unknown): AppError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error("not refused");
-}
 
 describe("the one id rule", () => {
   test.each(["a", "hwaNHidBsoTH", "-starts-with-dash", "_x", "constructor", "__proto__", "A".repeat(64)])(

@@ -4,11 +4,11 @@
  * refuses them, naming itself.
  */
 import { describe, expect, it, test } from "vitest";
-import { AppError } from "@/lib/errors";
 import { findLargeNumbers, MAX_EXACT_JSON_INTEGER } from "@/lib/formats/decode";
 import { parseWriteJson } from "@/lib/http/body";
 import { normalizeRunDocument } from "@/lib/runs/normalize";
 import { keepsExactDigits } from "@/lib/runs/schema";
+import { refusal } from "@/tests/support/refusal";
 
 describe("findLargeNumbers", () => {
   it("finds nothing in a text without 16 digits in a row or an exponent", () => {
@@ -79,16 +79,6 @@ describe("keepsExactDigits: where a run document keeps the digits", () => {
     expect(keepsExactDigits(path)).toBe(keeps);
   });
 });
-
-function refusal(run: () => unknown): AppError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error("not refused");
-}
 
 describe("parseWriteJson", () => {
   it("keeps the digits as text where the caller says so", () => {

@@ -4,19 +4,9 @@
  * while a page keeps it (and finds no run holding it).
  */
 import { describe, expect, it, test } from "vitest";
-import { AppError } from "@/lib/errors";
 import { parseListQuery, parseListQueryLenient } from "@/lib/runs/list-query";
 import { AlertListQuerySchema, parseQuery, SeriesListQuerySchema } from "@/lib/series/schema";
-
-function refusal(run: () => unknown): AppError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error("not refused");
-}
+import { refusal } from "@/tests/support/refusal";
 
 describe("the series and alerts queries", () => {
   test.each(["constructor", "toString", "__proto__", "hasOwnProperty", "valueOf"])(
