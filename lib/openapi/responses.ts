@@ -367,5 +367,12 @@ export const RestoreReportSchema = z
           .describe("What of a stored series line could not be kept (a change or annotation whose run is not here)."),
       }),
     ),
+    lines_omitted: z
+      .number()
+      .int()
+      .optional()
+      .describe(
+        "Entries left out of `lines`, which lists at most 1,000: series, comparison, refused and unreadable lines first.",
+      ),
   })
-  .describe("POST /api/restore: one entry per line of the export, in order.");
+  .describe("POST /api/restore: counts of every line, and an entry per line of the export in order (at most 1,000).");

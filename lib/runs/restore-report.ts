@@ -1,4 +1,10 @@
-/** The answer of POST /api/restore: counts, then one entry per line of the export, in order. */
+/**
+ * The answer of POST /api/restore: counts of every line, then an entry per line of the export, in order, up to
+ * MAX_REPORTED_LINES of them: a million-line file must not be answered with a million entries (1,000,000 lines of
+ * `1` made a 135 MB answer). Past the cap the entries that say something are kept first (every series and saved
+ * comparison line, every refused or unreadable line), then runs stored or already present, and `lines_omitted`
+ * counts the rest.
+ */
 import type { RestoredComparison } from "@/lib/comparisons/queries";
 import type { RestoredSeries } from "@/lib/series/export";
 import type { RestoredRun } from "./queries";
@@ -24,6 +30,25 @@ export interface RestoreReport {
   /** Lines that are neither a run, a saved comparison nor a series (unreadable, or of another format). */
   unreadable: number;
   lines: RestoreReportLine[];
+  /** Entries left out of `lines` past MAX_REPORTED_LINES (absent when none were). */
+  lines_omitted?: number;
+}
+
+/** The most entries an answer lists. */
+export const MAX_REPORTED_LINES = 1_000;
+
+/** An entry worth listing before the plain "this run is here" ones. */
+function saysSomething(entry: RestoreReportLine): boolean {
+  return entry.kind !== "run" || entry.status === "refused";
+}
+
+/** At most MAX_REPORTED_LINES entries, in line order: those that say something first, then the others. */
+function cappedEntries(entries: RestoreReportLine[]): RestoreReportLine[] {
+  if (entries.length <= MAX_REPORTED_LINES) return entries;
+  const notable = entries.filter(saysSomething).slice(0, MAX_REPORTED_LINES);
+  const room = MAX_REPORTED_LINES - notable.length;
+  const plain = room > 0 ? entries.filter((entry) => !saysSomething(entry)).slice(0, room) : [];
+  return [...notable, ...plain].sort((a, b) => a.line - b.line);
 }
 
 export function buildRestoreReport(
@@ -89,6 +114,11 @@ export function buildRestoreReport(
     if (entry.kind === "unknown") report.unreadable += 1;
     else
       report[entry.kind === "run" ? "runs" : entry.kind === "comparison" ? "comparisons" : "series"][entry.status] += 1;
+  }
+  const listed = cappedEntries(report.lines);
+  if (listed.length < report.lines.length) {
+    report.lines_omitted = report.lines.length - listed.length;
+    report.lines = listed;
   }
   return report;
 }
