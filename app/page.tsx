@@ -107,11 +107,8 @@ function FilterSelect({
 
 export default async function HistoryPage({ searchParams }: { searchParams: SearchParams }) {
   const query = parseListQueryLenient(pageSearchParams(await searchParams));
-  const [totalAll, { runs, total, total_exact: totalExact }, options] = await Promise.all([
-    countRuns(),
-    listRuns(query),
-    listFilterOptions(),
-  ]);
+  const [totalAll, list, options] = await Promise.all([countRuns(), listRuns(query), listFilterOptions()]);
+  const { runs, total, total_exact: totalExact } = list;
 
   if (totalAll === 0) {
     return (
@@ -205,6 +202,19 @@ export default async function HistoryPage({ searchParams }: { searchParams: Sear
         </Collapsible>
       </search>
 
+      {list.search_complete === false ? (
+        <p
+          className="mb-3 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-200"
+          role="status"
+          data-testid="search-partial"
+        >
+          The search read {list.runs_searched ?? 0} of the runs,{" "}
+          {query.sort === "date" && query.dir === "desc" ? "the newest" : "the first in this order"}, and stopped there:
+          a text no index can narrow down (fewer than three characters, or found in too many runs) is looked for run by
+          run, and one search reads only so much. Runs after them were not searched; a longer or rarer text, or a
+          filter, reaches them.
+        </p>
+      ) : null}
       {total > 0 && query.page > pages ? (
         <div
           className="rounded-lg border border-dashed border-zinc-300 p-6 text-sm dark:border-zinc-700"
@@ -224,7 +234,9 @@ export default async function HistoryPage({ searchParams }: { searchParams: Sear
           className="rounded-lg border border-dashed border-zinc-300 p-6 text-sm dark:border-zinc-700"
           data-testid="no-matches"
         >
-          No runs match these filters.{" "}
+          {list.search_complete === false
+            ? `None of the ${list.runs_searched ?? 0} runs read match.`
+            : "No runs match these filters."}{" "}
           <Link href="/" className="text-blue-700 underline underline-offset-2 dark:text-blue-400">
             Clear filters
           </Link>

@@ -372,6 +372,7 @@ export function ComparisonView({
   const runIds = series.flatMap((item) => item.runs.map((run) => run.id));
   const baseline = series[baselineIndex]!;
   const columns = deltaColumns(series, baselineIndex);
+  const tableLevels = comparison.tableLevelKeys ? new Set(comparison.tableLevelKeys) : null;
   const allRuns = series.flatMap((item) => item.runs);
   const gpus = [...new Set(series.map((item) => item.run.hardware?.gpu).filter((gpu): gpu is string => Boolean(gpu)))];
   const exportQuery = `runs=${runIds.join(",")}&baseline=${baseline.id}${view.noisePct !== null ? `&noise=${view.noisePct}` : ""}`;
@@ -456,10 +457,17 @@ export function ComparisonView({
         <SingleStreamChart bars={comparison.charts.singleStream} />
         <SingleStreamTable bars={comparison.charts.singleStream} />
       </ChartSection>
+      {comparison.drawnDomain.levels.length < comparison.domain.levels.length ? (
+        <p className="mb-4 text-sm text-zinc-600 dark:text-zinc-400" data-testid="drawn-levels-note">
+          The charts draw {comparison.drawnDomain.levels.length} of the {comparison.domain.levels.length} load levels:
+          the lowest and highest, single stream, each run&apos;s peak and first level past the SLO, and the rest spread
+          evenly along the axis. Every level is in the CSV export.
+        </p>
+      ) : null}
       <LoadTooltipProvider
         rows={comparison.tooltip}
-        levels={comparison.domain.levels.map((level) => level.label)}
-        xs={comparison.domain.levels.map((level) => level.x)}
+        levels={comparison.drawnDomain.levels.map((level) => level.label)}
+        xs={comparison.drawnDomain.levels.map((level) => level.x)}
       >
         <div className="grid grid-cols-1 gap-x-6 xl:grid-cols-2">
           <ChartSection title={comparison.charts.throughput.title} id="throughput" exportTitle={exportTitle}>
@@ -484,9 +492,23 @@ export function ComparisonView({
       {runs ? <ComparisonServerMetrics comparison={comparison} runs={runs} /> : null}
 
       <Section title="Deltas by load level" id="deltas">
+        {tableLevels ? (
+          <p className="mb-4 text-sm text-zinc-600 dark:text-zinc-400" data-testid="table-levels-note">
+            {tableLevels.size} of the {comparison.levelCount} load levels are listed: the lowest and highest, single
+            stream, each run&apos;s peak and first level past the SLO, and the rest spread evenly. The CSV export has
+            every level.
+          </p>
+        ) : null}
         <div className="space-y-8">
           {comparison.deltaTables.map((table) => (
-            <DeltaTableView key={table.metric} table={table} columns={columns} baselineIndex={baselineIndex} />
+            <DeltaTableView
+              key={table.metric}
+              table={
+                tableLevels ? { ...table, rows: table.rows.filter((row) => tableLevels.has(row.level.key)) } : table
+              }
+              columns={columns}
+              baselineIndex={baselineIndex}
+            />
           ))}
         </div>
       </Section>

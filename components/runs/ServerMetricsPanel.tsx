@@ -70,7 +70,7 @@ export function ComparisonServerMetrics({
         hidden: item.hidden,
         runIds: item.runs.map((run) => run.id),
       }))}
-      domain={comparison.domain}
+      domain={comparison.drawnDomain}
       ttftField={`${comparison.view.stat}_ttft_ms`}
       testId="compare-server-metrics"
     />

@@ -33,7 +33,7 @@ import {
 } from "./efficiency";
 import { checkLikeForLike, type FairnessReport } from "./fairness";
 import { relativeHalfRange, type Spread } from "./intervals";
-import { levelOf } from "./levels";
+import { levelOf, unionLevels } from "./levels";
 import {
   COMPARE_STATS,
   type CompareStat,
@@ -63,6 +63,87 @@ import { type VerdictFigures, verdictLine, verdictSides } from "./verdict";
 export { COMPARE_STATS, type CompareStat } from "./lines";
 
 export const MAX_COMPARED_RUNS = 12;
+
+/**
+ * At most this many load levels are drawn (per run and chart, and in the charts' shared tooltip and tables). A
+ * sweep of 1,000 levels on a chart a few hundred pixels wide shows nothing that 32 of them spread along the axis do
+ * not (on a log2 axis most of the 1,000 crowd its last octave), and every level drawn costs the page its figures
+ * for every run (the tooltip alone ~8 kB a level for 12 runs): 12 runs of 1,000 levels made a 47 MB page.
+ */
+export const DRAWN_LEVELS_MAX = 32;
+/**
+ * At most this many rows in each delta table on the page: a row is a cell for every run in each of up to 15 tables,
+ * ~200 bytes a cell in the page's HTML and its data together (12 runs: up to 2,880 cells). The CSV export has every
+ * level.
+ */
+export const TABLE_LEVELS_MAX = 16;
+
+/**
+ * Which of `levels` (in load order, each at its x) a page shows when there are more than `max`: those in `keep`
+ * first (in their order, as many as fit), the lowest and the highest load, then, one at a time, the level farthest
+ * (in x) from every level already chosen, so the rest spread evenly over the axis. Null when all of them fit.
+ */
+export function pickLevels(
+  levels: readonly { key: string; x: number }[],
+  keep: readonly string[],
+  max: number,
+): Set<string> | null {
+  if (levels.length <= max) return null;
+  const present = new Set(levels.map((level) => level.key));
+  const chosen = new Set<string>();
+  const first = levels[0];
+  const last = levels[levels.length - 1];
+  for (const key of [first?.key, last?.key, ...keep]) {
+    if (chosen.size >= max) break;
+    if (key !== undefined && present.has(key)) chosen.add(key);
+  }
+  // Each level's distance to the nearest chosen one, updated as levels are chosen: max × levels steps in all.
+  const distance = levels.map(() => Number.POSITIVE_INFINITY);
+  const update = (x: number) => {
+    levels.forEach((level, index) => {
+      distance[index] = Math.min(distance[index]!, Math.abs(level.x - x));
+    });
+  };
+  for (const level of levels) if (chosen.has(level.key)) update(level.x);
+  while (chosen.size < max) {
+    let farthest = -1;
+    levels.forEach((level, index) => {
+      if (chosen.has(level.key)) return;
+      if (farthest === -1 || distance[index]! > distance[farthest]!) farthest = index;
+    });
+    if (farthest === -1) break;
+    const level = levels[farthest]!;
+    chosen.add(level.key);
+    update(level.x);
+  }
+  return chosen;
+}
+
+/** At most `max` of `items`, evenly spaced by position, the first and the last always among them. */
+function evenlySpaced<T>(items: readonly T[], max: number): T[] {
+  if (items.length <= max) return [...items];
+  if (max <= 1) return items.slice(0, max);
+  return Array.from({ length: max }, (_, index) => items[Math.round((index * (items.length - 1)) / (max - 1))]!);
+}
+
+/**
+ * The levels a reader of a long sweep needs to see whatever else is left out: single stream (C=1), each run's peak
+ * throughput, and each run's first level past its SLO.
+ */
+function levelsToKeep(series: readonly ComparisonSeries[], domain: LoadDomain): string[] {
+  const order = new Map(domain.levels.map((level, index) => [level.key, index]));
+  const keys: string[] = ["c:1"];
+  for (const item of series) {
+    const peak = item.headline.peak;
+    if (peak.concurrency !== null) keys.push(`c:${peak.concurrency}`);
+    else if (peak.request_rate !== null) keys.push(`r:${peak.request_rate}`);
+  }
+  for (const item of series) {
+    const violating = [...(item.slo?.violating ?? [])].sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
+    if (violating[0]) keys.push(violating[0]);
+  }
+  return keys;
+}
 
 /** Everything the URL of a comparison holds. */
 export interface CompareView {
@@ -283,6 +364,18 @@ export interface Comparison {
   series: ComparisonSeries[];
   baselineIndex: number;
   domain: LoadDomain;
+  /**
+   * The levels the page draws: `domain` with at most DRAWN_LEVELS_MAX of its levels (every one when it has no more).
+   * The charts, their tooltip and the tables under them are of these.
+   */
+  drawnDomain: LoadDomain;
+  /**
+   * The levels the page's delta tables list when the runs have more than TABLE_LEVELS_MAX (null: every level).
+   * `deltaTables` hold only these unless the comparison was built with `everyLevel` (the CSV export).
+   */
+  tableLevelKeys: string[] | null;
+  /** How many load levels the runs have together (the rows of a complete delta table). */
+  levelCount: number;
   fairness: FairnessReport;
   /** The noise threshold in use, in percent, and where it came from. */
   noise: { pct: number; source: "view" | "default" | "repeats" };
@@ -367,15 +460,26 @@ function equalInteractivity(
   return { at, value, base: baseValue, change, verdict: judgeChange(change, "higher", noise, undefined, undefined) };
 }
 
+/** A series' points by load level (the first at a level, as a search of its points finds). */
+function pointsByLevel(results: readonly ResultPoint[]): Map<string, ResultPoint> {
+  const byKey = new Map<string, ResultPoint>();
+  for (const point of results) {
+    const key = levelOf(point).key;
+    if (!byKey.has(key)) byKey.set(key, point);
+  }
+  return byKey;
+}
+
 function tooltipFigures(
   item: ComparisonSeries,
   base: ComparisonSeries | undefined,
   levelKey: string,
   view: CompareView,
+  pointsOf: (series: ComparisonSeries) => Map<string, ResultPoint>,
 ): TooltipFigure[] {
-  const point = item.results.find((candidate) => levelOf(candidate).key === levelKey);
+  const point = pointsOf(item).get(levelKey);
   if (!point) return [];
-  const basePoint = base?.results.find((candidate) => levelOf(candidate).key === levelKey);
+  const basePoint = base ? pointsOf(base).get(levelKey) : undefined;
   const figures: TooltipFigure[] = [];
   const push = (
     name: string,
@@ -458,8 +562,16 @@ function summarize(series: readonly ComparisonSeries[], baselineIndex: number, v
   return { title, description: verdicts.slice(0, 3).join(". ") };
 }
 
+export interface BuildOptions {
+  /**
+   * Delta tables of every load level (the CSV export). Otherwise of the levels the page lists (tableLevelKeys):
+   * the rest of 12 runs × 1,000 levels was ~100 ms of a page's 200 ms for rows it does not show.
+   */
+  everyLevel?: boolean;
+}
+
 /** Build the comparison of `runs` (already in the order the view lists them) as the view asks. */
-export function buildComparison(runs: readonly StoredRun[], view: CompareView): Comparison {
+export function buildComparison(runs: readonly StoredRun[], view: CompareView, options: BuildOptions = {}): Comparison {
   const groups = groupRepeats(runs);
   const baselineRunId =
     view.baselineId && runs.some((run) => run.id === view.baselineId) ? view.baselineId : runs[0]?.id;
@@ -565,7 +677,16 @@ export function buildComparison(runs: readonly StoredRun[], view: CompareView): 
   });
 
   const base = series[baselineIndex];
+  const keep = levelsToKeep(series, domain);
+  const drawnKeys = pickLevels(domain.levels, keep, DRAWN_LEVELS_MAX);
+  const drawnDomain = drawnKeys
+    ? { ...domain, levels: domain.levels.filter((level) => drawnKeys.has(level.key)) }
+    : domain;
   const violations = Object.fromEntries(series.map((item) => [item.key, new Set(item.slo?.violating ?? [])] as const));
+  // Looked up per level and series (tooltip, delta tables): searched per lookup they were quadratic in the levels,
+  // most of the 1 s a comparison of 12 runs × 1,000 levels took.
+  const byLevel = new Map(series.map((item) => [item, pointsByLevel(item.results)] as const));
+  const pointsOf = (item: ComparisonSeries) => byLevel.get(item) ?? pointsByLevel(item.results);
   const inputs: LineSeriesInput[] = series.map((item) => ({
     key: item.key,
     label: item.label,
@@ -578,7 +699,7 @@ export function buildComparison(runs: readonly StoredRun[], view: CompareView): 
   const byKey = new Map(series.map((item) => [item.key, item]));
   const statOf = (input: LineSeriesInput, metric: "tpot" | "ttft") => byKey.get(input.key)?.stats[metric] ?? null;
   const latencyChart = (metric: "tpot" | "ttft", name: string) =>
-    lineChart(inputs, domain, {
+    lineChart(inputs, drawnDomain, {
       title: `${name} (ms) vs ${axisName(domain.axis)}`,
       unit: "ms",
       valueOf: (input, point) => {
@@ -593,7 +714,7 @@ export function buildComparison(runs: readonly StoredRun[], view: CompareView): 
   // Delta tables: the stored figures the runs have, per GPU and cost where they can be computed.
   const noiseArg = noiseFraction;
   const overSlo = (run: ComparisonSeries, _index: number, levelKey: string) =>
-    run.slo?.violating.includes(levelKey) ?? false;
+    violations[run.key]?.has(levelKey) ?? false;
   const stored = DELTA_TABLE_METRICS.filter((metric) =>
     series.some((item) => item.results.some((point) => point[metric] !== undefined)),
   );
@@ -632,18 +753,30 @@ export function buildComparison(runs: readonly StoredRun[], view: CompareView): 
       }
     }
   }
-  const deltaTables = figures.map((figure) => buildDeltaTable(series, baselineIndex, figure, noiseArg, overSlo));
+  const allLevels = unionLevels(series);
+  // Levels off the axis (a rate sweep beside concurrency runs) have no x: they follow the axis in load order.
+  const xOf = new Map(domain.levels.map((level) => [level.key, level.x]));
+  const tableKeys = pickLevels(
+    allLevels.map((level, index) => ({ key: level.key, x: xOf.get(level.key) ?? domain.domain[1] + 1 + index })),
+    keep,
+    TABLE_LEVELS_MAX,
+  );
+  const rowLevels =
+    tableKeys && !options.everyLevel ? allLevels.filter((level) => tableKeys.has(level.key)) : undefined;
+  const deltaTables = figures.map((figure) =>
+    buildDeltaTable(series, baselineIndex, figure, noiseArg, overSlo, rowLevels),
+  );
 
-  const tooltip = domain.levels.map((level) =>
+  const tooltip = drawnDomain.levels.map((level) =>
     series
-      .filter((item) => item.results.some((point) => levelOf(point).key === level.key))
+      .filter((item) => pointsOf(item).has(level.key))
       .map((item) => ({
         key: item.key,
         label: item.label,
         color: item.color,
         isBaseline: item.isBaseline,
-        overSlo: item.slo?.violating.includes(level.key) ?? false,
-        figures: tooltipFigures(item, base, level.key, view),
+        overSlo: violations[item.key]?.has(level.key) ?? false,
+        figures: tooltipFigures(item, base, level.key, view, pointsOf),
       })),
   );
 
@@ -663,7 +796,7 @@ export function buildComparison(runs: readonly StoredRun[], view: CompareView): 
     (item) =>
       `${item.levels.join(", ")} of ${item.series} not drawn: measured by ${domain.axis === "concurrency" ? "request rate" : "concurrency"}`,
   );
-  const throughput = lineChart(inputs, domain, {
+  const throughput = lineChart(inputs, drawnDomain, {
     title: `Output throughput (tok/s) vs ${axisName(domain.axis)}`,
     unit: "tok/s",
     valueOf: (_input, point) => ({ value: point.output_throughput ?? null, spreadKey: "output_throughput" }),
@@ -675,6 +808,9 @@ export function buildComparison(runs: readonly StoredRun[], view: CompareView): 
     series,
     baselineIndex,
     domain,
+    drawnDomain,
+    tableLevelKeys: tableKeys ? allLevels.filter((level) => tableKeys.has(level.key)).map((level) => level.key) : null,
+    levelCount: allLevels.length,
     fairness: checkLikeForLike(series.map((item) => ({ label: item.label, config: item.run, results: item.results }))),
     noise,
     deltaTables,
@@ -685,8 +821,13 @@ export function buildComparison(runs: readonly StoredRun[], view: CompareView): 
       ttft: latencyChart("ttft", `${statName(view.stat)} TTFT`),
       efficiency: {
         series: series.map(({ key, label, color, id, hidden }) => ({ key, label, color, id, hidden })),
-        points: Object.fromEntries(series.map((item) => [item.key, item.efficiency.points])),
-        frontiers: Object.fromEntries(series.map((item) => [item.key, item.efficiency.frontier])),
+        // Drawn like the load charts: at most DRAWN_LEVELS_MAX points of a run, its frontier likewise.
+        points: Object.fromEntries(
+          series.map((item) => [item.key, evenlySpaced(item.efficiency.points, DRAWN_LEVELS_MAX)]),
+        ),
+        frontiers: Object.fromEntries(
+          series.map((item) => [item.key, evenlySpaced(item.efficiency.frontier, DRAWN_LEVELS_MAX)]),
+        ),
         notes: efficiencyNotes,
       },
       singleStream: singleStreamBars(visible.map((item) => ({ name: item.label, results: item.results }))).map(

@@ -63,6 +63,13 @@ export const RunListSchema = z.strictObject({
   total_exact: z
     .boolean()
     .describe('False when a filtered list has more matches than were counted: the total reads "more than".'),
+  search_complete: z
+    .literal(false)
+    .optional()
+    .describe(
+      "Present (false) only when the text search read its budget of runs run by run and stopped: the runs listed match, runs after `runs_searched` in the page's order were not searched.",
+    ),
+  runs_searched: z.number().int().optional().describe("With `search_complete`: how many runs the search read."),
 });
 
 const MetricVerdictSchema = z.strictObject({
@@ -376,3 +383,38 @@ export const RestoreReportSchema = z
       ),
   })
   .describe("POST /api/restore: counts of every line, and an entry per line of the export in order (at most 1,000).");
+
+const RestoreCountsSchema = RestoreReportSchema.pick({ runs: true, comparisons: true, series: true, unreadable: true });
+
+export const RestoreJobSchema = z
+  .strictObject({
+    id: z.string(),
+    status: z
+      .enum(["receiving", "queued", "running", "done", "failed"])
+      .describe("done: `report` is the restore's answer; failed: `error` says why."),
+    phase: z
+      .enum(["series", "lines", "finish"])
+      .describe("series: creating the export's series; lines: storing it part by part; finish: alerts and judging."),
+    url: z.string().describe("This job's address."),
+    created_at: z.string(),
+    updated_at: z.string(),
+    finished_at: z.string().nullable(),
+    received: z.strictObject({
+      bytes: z.number().int(),
+      lines: z.number().int(),
+      parts: z.number().int().describe("The body is stored in parts of about 1 MB of whole lines."),
+    }),
+    progress: z.strictObject({
+      parts_done: z.number().int(),
+      parts_total: z.number().int(),
+      lines_done: z.number().int(),
+    }),
+    counts: RestoreCountsSchema.describe("Counts so far (the report's, once the job is done)."),
+    report: RestoreReportSchema.optional(),
+    error: z.strictObject({ code: z.string(), message: z.string() }).optional(),
+  })
+  .describe("A restore job: its status and progress, and its report once done (docs/api.md, Restore jobs).");
+
+export const RestoreJobListSchema = z
+  .strictObject({ jobs: z.array(RestoreJobSchema.omit({ report: true })) })
+  .describe("The latest 20 restore jobs, newest first, without their reports.");

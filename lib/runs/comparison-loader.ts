@@ -1,6 +1,12 @@
 /** Load the runs a comparison view names and build the comparison. */
 import { cache } from "react";
-import { buildComparison, type CompareView, type Comparison, MAX_COMPARED_RUNS } from "@/lib/analysis/comparison";
+import {
+  type BuildOptions,
+  buildComparison,
+  type CompareView,
+  type Comparison,
+  MAX_COMPARED_RUNS,
+} from "@/lib/analysis/comparison";
 import { getRunsByIds, type StoredRun } from "./queries";
 
 export interface LoadedComparison {
@@ -12,24 +18,28 @@ export interface LoadedComparison {
   truncated: boolean;
 }
 
-async function loadComparisonUncached(view: CompareView): Promise<LoadedComparison> {
+async function loadComparisonUncached(view: CompareView, options: BuildOptions): Promise<LoadedComparison> {
   const capped = view.runIds.slice(0, MAX_COMPARED_RUNS);
   const { runs, missing } = await getRunsByIds(capped, { withoutRequestDetail: true });
   const kept = { ...view, runIds: runs.map((run) => run.id) };
   return {
-    comparison: runs.length > 0 ? buildComparison(runs, kept) : null,
+    comparison: runs.length > 0 ? buildComparison(runs, kept, options) : null,
     runs,
     notFound: missing,
     truncated: view.runIds.length > capped.length,
   };
 }
 
-const cachedByQuery = cache((key: string) => loadComparisonUncached(JSON.parse(key) as CompareView));
+const cachedByQuery = cache((key: string) => {
+  const { view, options } = JSON.parse(key) as { view: CompareView; options: BuildOptions };
+  return loadComparisonUncached(view, options);
+});
 
 /**
  * Load and build a comparison. Within one request (a page and its metadata both ask) the work is done once:
- * React's cache() compares its arguments by identity, so the view goes in as its JSON text.
+ * React's cache() compares its arguments by identity, so the view goes in as its JSON text. `everyLevel` for the
+ * delta tables of every load level (the CSV export); a page lists at most TABLE_LEVELS_MAX.
  */
-export function loadComparison(view: CompareView): Promise<LoadedComparison> {
-  return cachedByQuery(JSON.stringify(view));
+export function loadComparison(view: CompareView, options: BuildOptions = {}): Promise<LoadedComparison> {
+  return cachedByQuery(JSON.stringify({ view, options: { everyLevel: options.everyLevel === true } }));
 }

@@ -84,6 +84,54 @@ type RunRowWithPoints = Omit<Prisma.RunGetPayload<{ include: { tags: true; point
   points: PointRow[];
 };
 
+/** Every column a stored point has, in one order: the statements that insert points name them all. */
+const POINT_COLUMNS = [
+  "runId",
+  "position",
+  "concurrency",
+  "request_rate",
+  "request_rate_infinite",
+  "repeat",
+  ...POINT_NUMBER_KEYS,
+  "percentilesJson",
+  "requestsJson",
+  "sourcesJson",
+] as const;
+/** 250 rows × 65 columns stays under SQLite's 32,766 parameters (and PostgreSQL's 65,535). */
+const POINT_ROWS_PER_STATEMENT = 250;
+
+/**
+ * The statements that store a run's points, for the transaction that stores the run: multi-row INSERTs. Prisma's
+ * createMany spends ~0.25 ms of the server's thread per point (measured: a 1,000-level run 250–400 ms, during
+ * which /api/health waits); these statements ~0.02 ms.
+ */
+function pointInserts(runId: string, results: readonly ResultPoint[]): Prisma.PrismaPromise<number>[] {
+  const columns = Prisma.raw(POINT_COLUMNS.map((column) => `"${column}"`).join(", "));
+  const statements: Prisma.PrismaPromise<number>[] = [];
+  for (let start = 0; start < results.length; start += POINT_ROWS_PER_STATEMENT) {
+    const rows = results.slice(start, start + POINT_ROWS_PER_STATEMENT).map((point, offset) => {
+      const row: Record<string, unknown> = { runId, ...pointToRow(point, start + offset) };
+      // SQLite keeps booleans as 0 and 1, and its driver binds no `true`.
+      if (provider() === "sqlite") row.request_rate_infinite = row.request_rate_infinite ? 1 : 0;
+      return Prisma.sql`(${Prisma.join(POINT_COLUMNS.map((column) => pointValue(row[column])))})`;
+    });
+    statements.push(db().$executeRaw`INSERT INTO "ResultPoint" (${columns}) VALUES ${Prisma.join(rows)}`);
+  }
+  return statements;
+}
+
+/**
+ * A value for the point INSERTs. A fraction goes as its shortest decimal text and is cast by the database:
+ * Prisma's raw-query parameters pass through a JSON step that can move a double by one unit in the last place
+ * (12412.394674113431 was stored as 12412.39467411343), and both databases parse decimal text exactly.
+ */
+function pointValue(value: unknown): Prisma.Sql | unknown {
+  if (typeof value !== "number" || Number.isInteger(value)) return value ?? null;
+  return provider() === "sqlite"
+    ? Prisma.sql`CAST(${String(value)} AS REAL)`
+    : Prisma.sql`CAST(${String(value)} AS double precision)`;
+}
+
 function pointToRow(point: ResultPoint, position: number): Omit<Prisma.ResultPointCreateManyInput, "runId"> {
   const row: Omit<Prisma.ResultPointCreateManyInput, "runId"> = {
     position,
@@ -270,6 +318,7 @@ export interface CreateRunOptions {
   createdAt?: Date;
 }
 
+/** The run's row with its tags and series; its points are stored by pointInserts in the same transaction. */
 function runCreateData(doc: RunDocument, id: string, now: Date): Prisma.RunCreateInput {
   const measuredAt = doc.measured_at ? new Date(doc.measured_at) : null;
   const series = seriesIdentity(doc);
@@ -312,7 +361,6 @@ function runCreateData(doc: RunDocument, id: string, now: Date): Prisma.RunCreat
         create: { id: newSeriesId(), key: series.key, name: series.name, explicit: series.explicit, createdAt: now },
       },
     },
-    points: { createMany: { data: doc.results.map(pointToRow) } },
     tags: { createMany: { data: doc.tags.map((tag) => ({ tag })) } },
   };
 }
@@ -320,10 +368,14 @@ function runCreateData(doc: RunDocument, id: string, now: Date): Prisma.RunCreat
 /** Store a run and all its points in one transaction: all of it or nothing. */
 export async function createRun(doc: RunDocument, options: CreateRunOptions = {}): Promise<{ id: string }> {
   const id = newRunId();
-  // A nested write is one transaction: the run, its points and its tags land together or not at all.
-  await db().run.create({
-    data: { ...runCreateData(doc, id, options.createdAt ?? new Date()), contentHash: contentHash(doc) },
-  });
+  // One transaction: the run, its points and its tags land together or not at all.
+  await db().$transaction([
+    db().run.create({
+      data: { ...runCreateData(doc, id, options.createdAt ?? new Date()), contentHash: contentHash(doc) },
+      select: { id: true },
+    }),
+    ...pointInserts(id, doc.results),
+  ]);
   return { id };
 }
 
@@ -363,7 +415,7 @@ async function storeRunsOnce(entries: readonly RunToStore[]): Promise<StoredRunR
 
   const now = new Date();
   const results: StoredRunRef[] = [];
-  const creates: Prisma.RunCreateInput[] = [];
+  const creates: Pick<RestoreCreate, "data" | "results">[] = [];
   const batchByHash = new Map<string, StoredRunRef>();
   for (const entry of hashed) {
     const found = byHash.get(entry.hash) ?? batchByHash.get(entry.hash);
@@ -379,13 +431,13 @@ async function storeRunsOnce(entries: readonly RunToStore[]): Promise<StoredRunR
     const createdAt =
       keepId && entry.restoreCreatedAt ? entry.restoreCreatedAt : new Date(now.getTime() + creates.length);
     const data = runCreateData(entry.document, id, createdAt);
-    creates.push({ ...data, contentHash: entry.hash });
+    creates.push({ data: { ...data, contentHash: entry.hash }, results: entry.document.results });
     const ref = { id, name: entry.document.name, duplicate: false };
     batchByHash.set(entry.hash, ref);
     results.push(ref);
   }
   if (creates.length > 0) {
-    await db().$transaction(creates.map((data) => db().run.create({ data, select: { id: true } })));
+    await db().$transaction(creates.flatMap(runStatements));
   }
   return results;
 }
@@ -425,16 +477,42 @@ export interface GetRunsOptions {
   withoutRequestDetail?: boolean;
 }
 
+/** The columns of a stored point a run's document is made of, for pointRowsOf. */
+const POINT_READ_COLUMNS = Prisma.raw(
+  ["runId", "position", "concurrency", "request_rate", "request_rate_infinite", "repeat", ...POINT_NUMBER_KEYS]
+    .concat(["percentilesJson", "sourcesJson"])
+    .map((column) => `p."${column}"`)
+    .join(", "),
+);
+
+/**
+ * One run's points, read with SQL and a turn for the event loop before: a comparison of 12 runs of 1,000 levels
+ * read through Prisma's relation took ~600 ms of this thread in one piece (its rows mapped value by value), these
+ * ~15 ms a run.
+ */
+async function pointRowsOf(runId: string, withRequests: boolean): Promise<PointRow[]> {
+  await yieldToEventLoop();
+  const requests = withRequests ? Prisma.sql`, p."requestsJson"` : Prisma.empty;
+  const rows = await db().$queryRaw<Record<string, unknown>[]>`
+    SELECT ${POINT_READ_COLUMNS}${requests} FROM "ResultPoint" p WHERE p."runId" = ${runId} ORDER BY p."position"`;
+  return rows.map((row) => {
+    // Counts may come back as bigint, SQLite's booleans as 0 or 1: as Prisma's own read gives them.
+    for (const [key, value] of Object.entries(row)) if (typeof value === "bigint") row[key] = Number(value);
+    row.request_rate_infinite = row.request_rate_infinite === true || row.request_rate_infinite === 1;
+    return row as unknown as PointRow;
+  });
+}
+
 /** Runs by id, in the order asked for; unknown ids are returned separately so a page can say which. */
 export async function getRunsByIds(
   ids: readonly string[],
   options: GetRunsOptions = {},
 ): Promise<{ runs: StoredRun[]; missing: string[] }> {
-  const rows = await db().run.findMany({
-    where: { id: { in: [...ids] } },
-    include: { tags: true, points: options.withoutRequestDetail ? { omit: { requestsJson: true } } : true },
-  });
-  const byId = new Map(rows.map((row) => [row.id, documentOf(row)]));
+  const rows = await db().run.findMany({ where: { id: { in: [...ids] } }, include: { tags: true } });
+  const byId = new Map<string, StoredRun>();
+  for (const row of rows) {
+    byId.set(row.id, documentOf({ ...row, points: await pointRowsOf(row.id, !options.withoutRequestDetail) }));
+  }
   const runs: StoredRun[] = [];
   const missing: string[] = [];
   for (const id of ids) {
@@ -560,7 +638,11 @@ async function wordIndexesComplete(): Promise<{ pairs: boolean; triples: boolean
 }
 
 interface SearchFilter {
-  condition: Sql;
+  /**
+   * The condition on `r`; null when no index narrows the text down (fewer than three characters, a common text, one
+   * the indexes gave too many candidates for): the runs' text is then read run by run, within a budget (walkSearch).
+   */
+  condition: Sql | null;
   /**
    * Every run matching, newest first as the history orders by date (sortAt, then id), when the indexes found them
    * all: the page of a search alone is then a slice of it, with no second visit to the rows.
@@ -577,22 +659,15 @@ interface SearchFilter {
 async function searchCondition(text: string, take: number): Promise<SearchFilter> {
   const indexed = [...text].length >= 3;
   const postgresql = provider() === "postgresql";
-  if (!indexed) {
-    return {
-      condition: postgresql
-        ? Prisma.sql`strpos(r."searchText", ${text}) > 0`
-        : Prisma.sql`instr(r."searchText", ${text}) > 0`,
-    };
-  }
+  if (!indexed) return { condition: null };
   const total = Math.max(1, await countRuns());
   const sample = await searchSample(total);
   // A text without a whole pair of words has no triple either: no probe, and neither index to ask.
   const words = pairsOfQuery(text).length > 0 ? await wordIndexesComplete() : { pairs: false, triples: false };
   if (postgresql) {
     const plan = planSearch(sample, text, { total, take, ...words, usable: (trigram) => PG_TRGM_ALONE.test(trigram) });
-    // A common text: the whole text to the index, and the planner walks the order's index instead when that is
-    // cheaper, by its statistics (it does for a word in 5% of the runs).
-    if (plan.kind === "walk") return { condition: Prisma.sql`r."searchText" LIKE ${likePattern(text)}` };
+    // A common text: its matches come soon in the page's order, read run by run within the search's budget.
+    if (plan.kind === "walk") return { condition: null };
     // A rare one: only the chosen trigrams (LIKE), pairs and triples (@>, the GIN indexes of their tokens) reach
     // the indexes; the whole text is checked by strpos, which no index serves, on the candidates.
     const parts = plan.trigrams.map((trigram) => Prisma.sql`r."searchText" LIKE ${likePattern(trigram)}`);
@@ -607,7 +682,7 @@ async function searchCondition(text: string, take: number): Promise<SearchFilter
     return { condition: Prisma.sql`${Prisma.join(parts, " AND ")} AND strpos(r."searchText", ${text}) > 0` };
   }
   const plan = planSearch(sample, text, { total, take, ...words, listEntryCost: SQLITE_LIST_ENTRY_COST });
-  if (plan.kind === "walk") return { condition: Prisma.sql`instr(r."searchText", ${text}) > 0` };
+  if (plan.kind === "walk") return { condition: null };
   // The matches, read from the indexes and checked, while there are at most √(take × total) of them: past that a
   // walk of the order's index finds a page's worth sooner than sorting them all.
   const sparseLimit = Math.max(200, Math.round(Math.sqrt(take * total)));
@@ -621,7 +696,7 @@ async function searchCondition(text: string, take: number): Promise<SearchFilter
     .filter((index) => index.keys.length > 0)
     .map((index) => ({ table: Prisma.raw(`"${index.table}"`), match: index.keys.map(ftsPhrase).join(" AND ") }));
   const [driving, ...others] = asked;
-  if (!driving) return { condition: Prisma.sql`instr(r."searchText", ${text}) > 0` };
+  if (!driving) return { condition: null };
   const alsoIn = others.map(
     (index) =>
       Prisma.sql`AND d.rowid IN (SELECT o.rowid FROM ${index.table} o WHERE o.${index.table} MATCH ${index.match})`,
@@ -649,13 +724,15 @@ async function searchCondition(text: string, take: number): Promise<SearchFilter
       newestFirst: JSON.parse(found?.ids ?? "[]") as string[],
     };
   }
-  return { condition: Prisma.sql`instr(r."searchText", ${text}) > 0` };
+  return { condition: null };
 }
 
 interface ListConditions {
   conditions: Sql[];
   /** The search's matches newest first, when it found them all (SearchFilter). */
   searchNewestFirst?: string[] | undefined;
+  /** The text (lower-cased) to read the runs meeting `conditions` for, run by run (walkSearch). */
+  walkText?: string | undefined;
 }
 
 async function conditionsOf(query: RunListQuery, take: number): Promise<ListConditions> {
@@ -675,9 +752,187 @@ async function conditionsOf(query: RunListQuery, take: number): Promise<ListCond
     );
   }
   if (!query.q) return { conditions };
-  const search = await searchCondition(query.q.toLowerCase(), take);
+  const text = query.q.toLowerCase();
+  const search = await searchCondition(text, take);
+  if (search.condition === null) return { conditions, walkText: text };
   conditions.push(search.condition);
   return { conditions, searchNewestFirst: search.newestFirst };
+}
+
+/**
+ * What a search may read when no index narrows its text down, in characters of the runs' text, each run read
+ * counting SEARCH_ROW_COST more: ~160 ms of one core (measured on 2 cores: ~2 ns a character, ~5 µs a run read a
+ * statement at a time). A history of runs with short texts (~300 characters) is searched whole up to ~28,000 runs;
+ * of runs with 10,000 characters of notes, ~6,500; of runs carrying the largest notes and commands (40,000
+ * characters), ~1,900. Past it the answer says how far it read (`search_complete: false`, `runs_searched`) rather
+ * than holding the server: a text no run holds read 23,000 runs of ~25,000 characters for 0.8 s, and 20 such
+ * searches held /api/health 5 s.
+ */
+export const SEARCH_BUDGET = 80_000_000;
+/** What reading one run costs beyond its text, in characters: its row found, its text fetched and tested. */
+export const SEARCH_ROW_COST = 2_500;
+/**
+ * What one statement of the walk reads, in the same units: its runs are read a statement at a time, so the other
+ * requests of the process (on SQLite the one connection, which holds the event loop while it runs a statement)
+ * wait ~7 ms for one of them, never for the whole walk.
+ */
+const WALK_CHUNK_COST = 5_000_000;
+
+interface WalkPhase {
+  /** The phase's own condition (a figure sort reads the runs with the figure, then those without it). */
+  where: Sql | null;
+  /** The column ordered by before the date (a sort by name, engine, model or figure); null: by date alone. */
+  lead: { column: string; dir: "ASC" | "DESC" } | null;
+  /** The direction of (sortAt, id): the page's for a sort by date, newest first after a leading column. */
+  dateDir: "ASC" | "DESC";
+}
+
+/** The page's order as phases read one after the other, each in the order pageIds and listRunIds use. */
+function walkPhases(query: RunListQuery): WalkPhase[] {
+  const dir = query.dir === "asc" ? "ASC" : "DESC";
+  if (query.sort === "date") return [{ where: null, lead: null, dateDir: dir }];
+  if (query.sort === "single_stream" || query.sort === "peak") {
+    const column = FIGURE_COLUMNS[query.sort];
+    return [
+      { where: Prisma.raw(`r."${column}" IS NOT NULL`), lead: { column, dir }, dateDir: "DESC" },
+      { where: Prisma.raw(`r."${column}" IS NULL`), lead: null, dateDir: "DESC" },
+    ];
+  }
+  return [{ where: null, lead: { column: TEXT_SORT_COLUMNS[query.sort], dir }, dateDir: "DESC" }];
+}
+
+interface WalkChunk {
+  hits: string[];
+  rows: number;
+  chars: number;
+  lastId: string | null;
+}
+
+/**
+ * One statement of the walk: up to `limit` runs meeting `where` in `order`, and of them only the ids of those whose
+ * text holds `text`, the count and text length of all, and the last one's id (where the next statement starts).
+ */
+async function walkChunk(text: string, where: readonly Sql[], order: Sql, outer: Sql, limit: number, lead: Sql) {
+  const test =
+    provider() === "postgresql"
+      ? Prisma.sql`strpos(r."searchText", ${text}) > 0`
+      : Prisma.sql`instr(r."searchText", ${text}) > 0`;
+  const rows = await db().$queryRaw<
+    { id: string; hit: number | bigint; n: number | bigint; chars: number | bigint | string | null }[]
+  >`
+    SELECT w."id", w."hit", w."n", w."chars" FROM (
+      SELECT s."id", s."hit", count(*) OVER () AS "n", sum(s."chars") OVER () AS "chars",
+        row_number() OVER (ORDER BY ${outer}) AS "rn"
+      FROM (
+        SELECT r."id" AS "id", r."sortAt" AS "sortAt", ${lead} AS "lead",
+          CASE WHEN ${test} THEN 1 ELSE 0 END AS "hit", length(r."searchText") AS "chars"
+        FROM "Run" r ${whereSql(where)} ORDER BY ${order} LIMIT ${limit}
+      ) AS s
+    ) AS w
+    WHERE w."hit" = 1 OR w."rn" = w."n"
+    ORDER BY w."rn"`;
+  const last = rows.at(-1);
+  return {
+    hits: rows.filter((row) => Number(row.hit) === 1).map((row) => row.id),
+    rows: last ? Number(last.n) : 0,
+    chars: last ? Number(last.chars ?? 0) : 0,
+    lastId: last?.id ?? null,
+  } satisfies WalkChunk;
+}
+
+export interface SearchWalk {
+  /** The matches in the page's order, at most `needed` of them. */
+  ids: string[];
+  /** Every run meeting the filters was read (the matches are all of them, or `needed` were found). */
+  complete: boolean;
+  /** How many runs' text was read. */
+  runsSearched: number;
+}
+
+/**
+ * "Which runs meeting `conditions` hold `text`", in the page's order, read a statement at a time from the start of
+ * that order until `needed` matches are found, the runs end, or the budget is spent. Each statement starts after the
+ * last run of the one before (its order values read from that run's row, so no value makes a round trip through
+ * JavaScript), so the walk reads each run once however far it goes.
+ */
+async function walkSearch(
+  query: RunListQuery,
+  conditions: readonly Sql[],
+  text: string,
+  needed: number,
+  { budget, statementRows }: { budget: number; statementRows: number | null },
+): Promise<SearchWalk> {
+  const ids: string[] = [];
+  let spent = 0;
+  let runsSearched = 0;
+  // The first statement reads a few runs; later ones as many as WALK_CHUNK_COST buys at the text length seen so far.
+  let limit = statementRows ?? 200;
+  for (const phase of walkPhases(query)) {
+    const base = phase.where ? [...conditions, phase.where] : [...conditions];
+    // The order inside a statement (on `r`) and again over what it read (on `s`), to find its last run.
+    const lead = phase.lead ? Prisma.raw(`r."${phase.lead.column}"`) : Prisma.raw("NULL");
+    const order = Prisma.raw(
+      phase.lead
+        ? `r."${phase.lead.column}" ${phase.lead.dir}, r."sortAt" DESC, r."id" DESC`
+        : `r."sortAt" ${phase.dateDir}, r."id" ${phase.dateDir}`,
+    );
+    const outer = Prisma.raw(
+      phase.lead
+        ? `s."lead" ${phase.lead.dir}, s."sortAt" DESC, s."id" DESC`
+        : `s."sortAt" ${phase.dateDir}, s."id" ${phase.dateDir}`,
+    );
+    let lastId: string | null = null;
+    for (;;) {
+      if (ids.length >= needed) return { ids: ids.slice(0, needed), complete: true, runsSearched };
+      if (spent >= budget) return { ids, complete: false, runsSearched };
+      // A turn for the event loop between statements: awaiting one statement after another is a chain of promises
+      // that never lets the loop accept a new connection, so 20 searches held /api/health until all had ended.
+      if (runsSearched > 0) await yieldToEventLoop();
+      const chunks: WalkChunk[] = [];
+      const of = (column: string) =>
+        Prisma.sql`(SELECT c.${Prisma.raw(`"${column}"`)} FROM "Run" c WHERE c."id" = ${lastId})`;
+      const after = Prisma.raw(phase.dateDir === "DESC" ? "<" : ">");
+      if (lastId === null) {
+        chunks.push(await walkChunk(text, base, order, outer, limit, lead));
+      } else if (!phase.lead) {
+        const cursor = Prisma.sql`(r."sortAt", r."id") ${after} (SELECT c."sortAt", c."id" FROM "Run" c WHERE c."id" = ${lastId})`;
+        chunks.push(await walkChunk(text, [...base, cursor], order, outer, limit, lead));
+      } else {
+        // After a run in (lead, sortAt DESC, id DESC) order: the rest of its lead value's runs, then the next values.
+        const column = Prisma.raw(`r."${phase.lead.column}"`);
+        const ties = Prisma.sql`${column} = ${of(phase.lead.column)} AND (r."sortAt", r."id") < (SELECT c."sortAt", c."id" FROM "Run" c WHERE c."id" = ${lastId})`;
+        const tieOrder = Prisma.raw(`r."sortAt" DESC, r."id" DESC`);
+        const tieOuter = Prisma.raw(`s."sortAt" DESC, s."id" DESC`);
+        const first = await walkChunk(text, [...base, ties], tieOrder, tieOuter, limit, lead);
+        chunks.push(first);
+        if (first.rows < limit) {
+          const beyond = Prisma.sql`${column} ${Prisma.raw(phase.lead.dir === "ASC" ? ">" : "<")} ${of(phase.lead.column)}`;
+          chunks.push(await walkChunk(text, [...base, beyond], order, outer, limit - first.rows, lead));
+        }
+      }
+      let rows = 0;
+      for (const chunk of chunks) {
+        ids.push(...chunk.hits);
+        rows += chunk.rows;
+        spent += chunk.chars + SEARCH_ROW_COST * chunk.rows;
+        runsSearched += chunk.rows;
+        if (chunk.lastId !== null) lastId = chunk.lastId;
+      }
+      if (rows < limit) {
+        // The phase ended, or the run the walk stood on was deleted meanwhile (then where it stood is unknown).
+        if (
+          lastId !== null &&
+          rows === 0 &&
+          !(await db().run.findUnique({ where: { id: lastId }, select: { id: true } }))
+        )
+          return { ids, complete: false, runsSearched };
+        break;
+      }
+      const perRow = spent / Math.max(1, runsSearched);
+      limit = statementRows ?? Math.max(50, Math.min(5_000, Math.floor(WALK_CHUNK_COST / perRow)));
+    }
+  }
+  return { ids: ids.slice(0, needed), complete: true, runsSearched };
 }
 
 function whereSql(conditions: readonly Sql[]): Sql {
@@ -726,12 +981,46 @@ export interface RunList {
   /** Exact when `total_exact`; otherwise there are more than this many. */
   total: number;
   total_exact: boolean;
+  /**
+   * Set (false) only when the search read its budget's worth of runs (SEARCH_BUDGET) and stopped: the runs listed
+   * are matches, but runs after `runs_searched` in the page's order were not searched.
+   */
+  search_complete?: false;
+  /** With `search_complete`: how many runs' text the search read. */
+  runs_searched?: number;
 }
 
-export async function listRuns(query: RunListQuery): Promise<RunList> {
+export interface ListRunsOptions {
+  /** What a search read run by run may read (SEARCH_BUDGET). */
+  searchBudget?: number;
+  /** Runs per statement of such a search, fixed (tests: a few, so a page crosses many statements). */
+  searchStatementRows?: number;
+}
+
+export async function listRuns(query: RunListQuery, options: ListRunsOptions = {}): Promise<RunList> {
   const offset = (query.page - 1) * query.per_page;
   const take = query.per_page * (1 + PAGES_AHEAD) + 1;
-  const { conditions, searchNewestFirst } = await conditionsOf(query, take);
+  const { conditions, searchNewestFirst, walkText } = await conditionsOf(query, take);
+  if (walkText !== undefined) {
+    const walk = await walkSearch(query, conditions, walkText, offset + take, {
+      budget: options.searchBudget ?? SEARCH_BUDGET,
+      statementRows: options.searchStatementRows ?? null,
+    });
+    const window = walk.ids.slice(offset, offset + take);
+    const runs = await summariesInOrder(window.slice(0, query.per_page));
+    if (!walk.complete) {
+      return {
+        runs,
+        total: walk.ids.length,
+        total_exact: false,
+        search_complete: false,
+        runs_searched: walk.runsSearched,
+      };
+    }
+    // All matches read (fewer than a window past the page), or a window's worth: "more than" as any filtered list.
+    if (window.length === take) return { runs, total: offset + take - 1, total_exact: false };
+    return { runs, total: walk.ids.length, total_exact: true };
+  }
   // A search alone, by date: its matches came in that order (searchCondition), the window is a slice of them.
   const matchesInOrder =
     conditions.length === 1 && query.sort === "date" && searchNewestFirst !== undefined
@@ -743,13 +1032,7 @@ export async function listRuns(query: RunListQuery): Promise<RunList> {
     matchesInOrder ? matchesInOrder.slice(offset, offset + take) : listRunIds(query, conditions, take),
     conditions.length === 0 ? countRuns() : Promise.resolve(null),
   ]);
-  const ids = window.slice(0, query.per_page);
-  const rows = await readSummaries(ids);
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  const runs = ids.flatMap((id) => {
-    const row = byId.get(id);
-    return row ? [summaryOf(row)] : [];
-  });
+  const runs = await summariesInOrder(window.slice(0, query.per_page));
   if (totalAll !== null) return { runs, total: totalAll, total_exact: true };
   if (window.length === take) return { runs, total: offset + take - 1, total_exact: false };
   // A page past the end: how many there are is below the offset, counted up to it.
@@ -760,6 +1043,16 @@ export async function listRuns(query: RunListQuery): Promise<RunList> {
         ? Math.min(matchesInOrder.length, offset)
         : await countUpTo(conditions, offset);
   return { runs, total, total_exact: true };
+}
+
+/** The history rows of these runs, in this order (a run deleted meanwhile is left out). */
+async function summariesInOrder(ids: readonly string[]): Promise<RunSummary[]> {
+  const rows = await readSummaries(ids);
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => {
+    const row = byId.get(id);
+    return row ? [summaryOf(row)] : [];
+  });
 }
 
 /** Every run as a document, oldest first, fetched a page at a time so memory stays flat however many there are. */
@@ -883,8 +1176,34 @@ export interface RestoredRun {
   error?: { code: string; message: string };
 }
 
-/** Runs stored per transaction while restoring; the event loop gets a turn between batches. */
+/**
+ * Runs stored per transaction while restoring, and the most document text one transaction takes: 100 one-level
+ * runs, or one or two 1,000-level ones (~110 kB each). The event loop gets a turn between batches, so a batch
+ * is what stands between /api/health and its answer.
+ */
 const RESTORE_BATCH = 100;
+const RESTORE_BATCH_BYTES = 200_000;
+
+/** The entries in batches of at most RESTORE_BATCH runs and RESTORE_BATCH_BYTES of text (and at least one run). */
+function restoreBatches(entries: readonly RunToRestore[]): RunToRestore[][] {
+  const batches: RunToRestore[][] = [];
+  let current: RunToRestore[] = [];
+  let bytes = 0;
+  for (const entry of entries) {
+    if (
+      current.length > 0 &&
+      (current.length >= RESTORE_BATCH || bytes + entry.documentJson.length > RESTORE_BATCH_BYTES)
+    ) {
+      batches.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(entry);
+    bytes += entry.documentJson.length;
+  }
+  if (current.length > 0) batches.push(current);
+  return batches;
+}
 
 function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
@@ -903,9 +1222,9 @@ export async function restoreRuns(entries: readonly RunToRestore[]): Promise<Res
   /** Ids this restore stored, with the identity of what it stored under each. */
   const restoredIdentityById = new Map<string, string>();
   const usedHashes = new Set<string>();
-  for (let start = 0; start < entries.length; start += RESTORE_BATCH) {
-    if (start > 0) await yieldToEventLoop();
-    const batch = entries.slice(start, start + RESTORE_BATCH).map((entry) => {
+  for (const [index, slice] of restoreBatches(entries).entries()) {
+    if (index > 0) await yieldToEventLoop();
+    const batch = slice.map((entry) => {
       const document = JSON.parse(entry.documentJson) as RunDocument;
       const keepId = entry.id !== undefined && RESTORABLE_ID.test(entry.id) ? entry.id : undefined;
       return { ...entry, document, keepId, hash: contentHash(document), identity: restoreIdentity(document) };
@@ -925,7 +1244,7 @@ export async function restoreRuns(entries: readonly RunToRestore[]): Promise<Res
     for (const row of hashRows) if (row.contentHash) usedHashes.add(row.contentHash);
 
     const now = new Date();
-    const creates: { result: RestoredRun; data: Prisma.RunCreateInput }[] = [];
+    const creates: RestoreCreate[] = [];
     for (const entry of batch) {
       const present = entry.keepId
         ? (existingIdentity.get(entry.keepId) ?? restoredIdentityById.get(entry.keepId))
@@ -955,6 +1274,7 @@ export async function restoreRuns(entries: readonly RunToRestore[]): Promise<Res
       creates.push({
         result,
         data: { ...runCreateData(entry.document, id, entry.createdAt ?? now), contentHash: hash },
+        results: entry.document.results,
       });
     }
     if (creates.length > 0) await storeRestoreBatch(creates);
@@ -973,27 +1293,39 @@ function stripServerFields(stored: StoredRun): RunDocument {
   return document;
 }
 
-async function storeRestoreBatch(creates: { result: RestoredRun; data: Prisma.RunCreateInput }[]): Promise<void> {
+interface RestoreCreate {
+  result: RestoredRun;
+  data: Prisma.RunCreateInput;
+  results: readonly ResultPoint[];
+}
+
+/** A run with its points, as one transaction's statements (built anew for each attempt). */
+function runStatements({ data, results }: Pick<RestoreCreate, "data" | "results">) {
+  return [db().run.create({ data, select: { id: true } }), ...pointInserts(data.id!, results)];
+}
+
+async function storeRestoreBatch(creates: RestoreCreate[]): Promise<void> {
   try {
-    await retryWhileBusy(() =>
-      db().$transaction(creates.map(({ data }) => db().run.create({ data, select: { id: true } }))),
-    );
+    await retryWhileBusy(() => db().$transaction(creates.flatMap(runStatements)));
     return;
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
   }
   // Someone stored one of these ids or contents at the same moment: one at a time, each reporting its own fate.
-  for (const { result, data } of creates) {
+  for (const create of creates) {
     try {
-      await db().run.create({ data, select: { id: true } });
+      await db().$transaction(runStatements(create));
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
       try {
-        await db().run.create({ data: { ...data, contentHash: null }, select: { id: true } });
+        await db().$transaction(runStatements({ ...create, data: { ...create.data, contentHash: null } }));
       } catch (again) {
         if (!isUniqueViolation(again)) throw again;
-        result.status = "refused";
-        result.error = { code: "id_taken", message: `Another run took the id "${result.id}" while restoring.` };
+        create.result.status = "refused";
+        create.result.error = {
+          code: "id_taken",
+          message: `Another run took the id "${create.result.id}" while restoring.`,
+        };
       }
     }
   }

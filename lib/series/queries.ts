@@ -29,12 +29,22 @@ import {
 } from "./metrics";
 import { type RepeatableRun, repeatGroupKey, repeatValues } from "./repeats";
 import { ALERT_STATUSES, type AlertStatus } from "./schema";
-import { mergeSettings, resolveSettings, type SeriesSettings, type SeriesSettingsPatch } from "./settings";
+import {
+  mergeSettings,
+  resolveSettings,
+  SETTINGS_BOUNDS,
+  type SeriesSettings,
+  type SeriesSettingsPatch,
+} from "./settings";
 
 /** Judging reads the newest runs of a series, this many: far more than a baseline window needs. */
 export const JUDGE_TAIL_RUNS = 200;
-/** The series page draws at most this many runs (the newest). */
-export const PAGE_MAX_RUNS = 2_000;
+/**
+ * The series page and GET /api/series/{id} show at most this many runs (the newest), each point judged for every
+ * judged figure: what a request costs follows this and the settings' bounds (SETTINGS_BOUNDS), never the length of
+ * the series. 1,000 runs are three years of nightly runs; at 2,000 a page's answer was 4–7 MB and took 1–5 s.
+ */
+export const SERIES_VIEW_RUNS = 1_000;
 
 export type SeriesStatus = "ok" | "suspicious" | "regression" | "insufficient";
 export type Verdict = "regression" | "suspicious" | "improvement" | "ok" | "insufficient";
@@ -187,14 +197,21 @@ async function pointsAt(runIds: readonly string[], levelKey: string): Promise<Ma
 interface LoadedSeries {
   row: Prisma.SeriesGetPayload<object>;
   settings: SeriesSettings;
+  /** In time order: the runs read as the baseline of the first shown, then the runs shown. */
   runs: SeriesRun[];
+  /** How many of `runs`, from the start, are read only as a baseline (not shown). */
+  context: number;
   level: string | null;
   levels: { key: string; runs: number }[];
   resetRunIds: Set<string>;
 }
 
-/** The newest `take` runs of a series with their figures at its level, or at `viewLevel` when one is asked for. */
-async function loadSeries(seriesId: string, take: number, viewLevel?: string): Promise<LoadedSeries> {
+/**
+ * The newest `take` runs of a series with their figures at its level, or at `viewLevel` when one is asked for, and
+ * `context` runs before them: the baseline of the first of them, so its judgement is what it would be in a longer
+ * read (read, judged and not shown).
+ */
+async function loadSeries(seriesId: string, take: number, viewLevel?: string, context = 0): Promise<LoadedSeries> {
   // The series, its runs and its annotations together: one round trip to the database instead of two.
   const [row, runRows, annotations] = await Promise.all([
     db().series.findUnique({ where: { id: seriesId } }),
@@ -202,7 +219,7 @@ async function loadSeries(seriesId: string, take: number, viewLevel?: string): P
       where: { seriesId },
       select: RUN_SELECT,
       orderBy: [{ sortAt: "desc" }, { createdAt: "desc" }, { id: "desc" }],
-      take,
+      take: take + context,
     }),
     db().seriesAnnotation.findMany({ where: { seriesId }, select: { runId: true } }),
   ]);
@@ -210,7 +227,10 @@ async function loadSeries(seriesId: string, take: number, viewLevel?: string): P
   const own = resolveSettings(row.settingsJson);
   runRows.reverse();
   const ids = runRows.map((run) => run.id);
+  // On SQLite each query runs on this thread: a turn for other requests between the reads of a page of 1,000 runs.
+  await yieldToEventLoop();
   const levels = await levelsOf(ids);
+  await yieldToEventLoop();
   const ownLevel = own.level ?? levels[0]?.key ?? null;
   // A level chosen for viewing only: judged with the series' settings at that level, nothing stored.
   const viewing = viewLevel !== undefined && levelFromKey(viewLevel) !== null && viewLevel !== ownLevel;
@@ -232,7 +252,15 @@ async function loadSeries(seriesId: string, take: number, viewLevel?: string): P
       row: run,
     }),
   );
-  return { row, settings, runs, level, levels, resetRunIds: new Set(annotations.map((a) => a.runId)) };
+  return {
+    row,
+    settings,
+    runs,
+    context: Math.max(0, runs.length - take),
+    level,
+    levels,
+    resetRunIds: new Set(annotations.map((a) => a.runId)),
+  };
 }
 
 /** The metrics a series shows: headline figures, then figures at its level, those that any run has. */
@@ -255,8 +283,19 @@ interface MetricJudgement {
   changes: DetectedChange[];
 }
 
-function judgeLoaded(loaded: LoadedSeries, metrics: readonly SeriesMetric[]): MetricJudgement[] {
-  return metrics.map((metric) => {
+/** Lets whatever else waits on this process's one event loop (another request, /api/health) go first. */
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * Judge each figure, one at a time with the event loop let go in between: a page of 11 judged figures holds it for
+ * one figure's judging at a time (~10 ms at the bounds), not all of them.
+ */
+async function judgeLoaded(loaded: LoadedSeries, metrics: readonly SeriesMetric[]): Promise<MetricJudgement[]> {
+  const judgements: MetricJudgement[] = [];
+  for (const metric of metrics) {
+    await yieldToEventLoop();
     const samples = loaded.runs.map((run) => ({
       runId: run.id,
       group: repeatGroupKey(run),
@@ -267,8 +306,9 @@ function judgeLoaded(loaded: LoadedSeries, metrics: readonly SeriesMetric[]): Me
       settings: loaded.settings,
       resetRunIds: loaded.resetRunIds,
     });
-    return { metric, ...judged };
-  });
+    judgements.push({ metric, ...judged });
+  }
+  return judgements;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -581,7 +621,7 @@ export function judgeStoredSeries(seriesId: string, options: JudgeOptions = {}):
 async function judgeNow(seriesId: string, options: JudgeOptions): Promise<Map<string, RunVerdict>> {
   const loaded = await loadSeries(seriesId, JUDGE_TAIL_RUNS);
   const shown = shownMetrics(loaded);
-  const judgements = judgeLoaded(loaded, judgedMetrics(loaded, shown));
+  const judgements = await judgeLoaded(loaded, judgedMetrics(loaded, shown));
   const now = new Date();
   const uploaded = new Set(options.uploadedRunIds ?? []);
   const inTail = new Set(loaded.runs.map((run) => run.id));
@@ -956,7 +996,9 @@ export interface SeriesViewOptions {
 
 export async function getSeriesViewOrThrow(seriesId: string, options: SeriesViewOptions = {}): Promise<SeriesView> {
   await assignUnassignedRuns().catch(skipWhenWriteRefused);
-  return buildView(await loadSeries(seriesId, PAGE_MAX_RUNS, options.level), options.onlyMetric);
+  // The baseline of the first shown run is read too (at most a window's worth more), never the whole series.
+  const loaded = await loadSeries(seriesId, SERIES_VIEW_RUNS, options.level, SETTINGS_BOUNDS.window);
+  return buildView(loaded, options.onlyMetric);
 }
 
 async function buildView(loaded: LoadedSeries, onlyMetric?: string): Promise<SeriesView> {
@@ -966,17 +1008,21 @@ async function buildView(loaded: LoadedSeries, onlyMetric?: string): Promise<Ser
   // A page that draws one figure needs that figure's judgement only; a series never judged needs them all for
   // its status.
   const drawn = onlyMetric === undefined ? null : (shown.find((metric) => metric.key === onlyMetric) ?? shown[0]);
-  const judgements = judgeLoaded(
+  const judgements = await judgeLoaded(
     loaded,
     drawn === null || !loaded.row.judgedAt ? judged : judged.filter((metric) => metric.key === drawn?.key),
   );
+  const shownRuns = loaded.runs.slice(loaded.context);
+  const shownRunIds = new Set(shownRuns.map((run) => run.id));
+  await yieldToEventLoop();
   const [runCount, changeRows, annotationRows] = await Promise.all([
     db().run.count({ where: { seriesId } }),
     db().seriesChange.findMany({ where: { seriesId }, orderBy: { detectedAt: "asc" } }),
     db().seriesAnnotation.findMany({ where: { seriesId }, orderBy: { createdAt: "asc" } }),
   ]);
-  const points = loaded.runs.map((run, index): SeriesPoint => {
-    const previous = index > 0 ? loaded.runs[index - 1]! : null;
+  const points = shownRuns.map((run, index): SeriesPoint => {
+    // The run before the first shown one is read as its baseline: its "what changed" is there too.
+    const previous = loaded.runs[loaded.context + index - 1] ?? null;
     const values: Record<string, number | null> = {};
     for (const metric of shown) {
       const samples = repeatValues(run, metric);
@@ -1005,7 +1051,7 @@ async function buildView(loaded: LoadedSeries, onlyMetric?: string): Promise<Ser
     created_at: loaded.row.createdAt.toISOString(),
     settings: loaded.settings,
     run_count: runCount,
-    truncated: runCount > loaded.runs.length,
+    truncated: runCount > shownRuns.length,
     level: loaded.level,
     levels: loaded.levels,
     metrics: shown.map((metric) => ({
@@ -1019,18 +1065,21 @@ async function buildView(loaded: LoadedSeries, onlyMetric?: string): Promise<Ser
     judgements: Object.fromEntries(
       judgements.map((judgement) => [
         judgement.metric.key,
-        judgement.points.map((point) => ({
-          group: point.group,
-          mean: point.mean,
-          min: point.min,
-          max: point.max,
-          status: point.status,
-          baseline_mean: point.baseline?.mean ?? null,
-          baseline_sigma: point.baseline?.sigma ?? null,
-          change_pct: point.change_pct,
-          z: point.z !== null && Number.isFinite(point.z) ? point.z : null,
-          p: point.p,
-        })),
+        // The points of the runs shown; those read only as a baseline are left out.
+        judgement.points
+          .filter((point) => point.runIds.some((runId) => shownRunIds.has(runId)))
+          .map((point) => ({
+            group: point.group,
+            mean: point.mean,
+            min: point.min,
+            max: point.max,
+            status: point.status,
+            baseline_mean: point.baseline?.mean ?? null,
+            baseline_sigma: point.baseline?.sigma ?? null,
+            change_pct: point.change_pct,
+            z: point.z !== null && Number.isFinite(point.z) ? point.z : null,
+            p: point.p,
+          })),
       ]),
     ),
     changes: changeRows.map((row) => changeSummary(row, seriesId)),

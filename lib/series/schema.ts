@@ -7,7 +7,7 @@ import { AppError } from "@/lib/errors";
 import { decimalInteger, isOwnKey } from "@/lib/http/query";
 import { zodIssues } from "@/lib/runs/normalize";
 import { freeText } from "@/lib/runs/schema";
-import { SeriesSettingsPatchSchema } from "./settings";
+import { SeriesSettingsChangeSchema } from "./settings";
 
 export const ALERT_STATUSES = ["open", "acknowledged", "expected"] as const;
 export type AlertStatus = (typeof ALERT_STATUSES)[number];
@@ -57,7 +57,7 @@ export const AlertPatchSchema = z
   );
 
 export const SeriesPatchSchema = z
-  .strictObject({ settings: SeriesSettingsPatchSchema })
+  .strictObject({ settings: SeriesSettingsChangeSchema })
   .describe("Change a series' detection settings; the series is judged again.");
 
 export const AnnotationCreateSchema = z

@@ -33,6 +33,32 @@ export interface SeriesSettings extends NumericSettings {
   figures: (HeadlineFigure | LevelFigure)[] | null;
 }
 
+/**
+ * What judging may be asked to do per point and figure, and no more. A series page judges every point it shows
+ * (up to SERIES_VIEW_RUNS) for every judged figure, each against up to `window` earlier points, with `rolling` of
+ * them per residual: window × rolling per point and figure. At these bounds a page of 2,000 points and all 11
+ * figures is judged in ~50 ms on one core; at the former bounds (500 and 100) it took 5 s and held the server's
+ * one event loop all that time (docs/series.md).
+ */
+export const SETTINGS_BOUNDS = {
+  window: 100,
+  min_samples: 100,
+  rolling: 30,
+} as const;
+
+const figureName = z.enum(SERIES_FIGURES as [HeadlineFigure | LevelFigure, ...(HeadlineFigure | LevelFigure)[]], {
+  error: `must be one of ${SERIES_FIGURES.join(", ")}`,
+});
+
+const level = z
+  .string()
+  .refine((value) => levelFromKey(value) !== null, 'must be a load level such as "c:64", "r:10" or "r:inf"');
+
+/**
+ * Settings as they may be stored and exported: the ranges older versions took (window and min_samples up to 500,
+ * rolling up to 100), so an export made by one of them still restores. Judging reads them through
+ * resolveSettings, which holds them to SETTINGS_BOUNDS.
+ */
 export const SeriesSettingsPatchSchema = z
   .strictObject({
     threshold_pct: z.number().min(0).max(100).nullable().optional(),
@@ -43,23 +69,34 @@ export const SeriesSettingsPatchSchema = z
     consecutive: z.number().int().min(1).max(50).nullable().optional(),
     rolling: z.number().int().min(1).max(100).nullable().optional(),
     outlier_mad: z.number().min(0).max(100).nullable().optional(),
-    level: z
-      .string()
-      .refine((value) => levelFromKey(value) !== null, 'must be a load level such as "c:64", "r:10" or "r:inf"')
-      .nullable()
-      .optional(),
-    figures: z
-      .array(
-        z.enum(SERIES_FIGURES as [HeadlineFigure | LevelFigure, ...(HeadlineFigure | LevelFigure)[]], {
-          error: `must be one of ${SERIES_FIGURES.join(", ")}`,
-        }),
-      )
-      .min(1)
-      .max(20)
-      .nullable()
-      .optional(),
+    level: level.nullable().optional(),
+    figures: z.array(figureName).min(1).max(20).nullable().optional(),
   })
   .describe("Detection settings of a series; a field left out keeps its value, null restores the default.");
+
+/**
+ * Settings as PATCH /api/series/{id} takes them: within SETTINGS_BOUNDS, and each figure once (11 at most). A value
+ * beyond a bound is a 422 naming it (`settings.window`), like any other value out of range.
+ */
+export const SeriesSettingsChangeSchema = SeriesSettingsPatchSchema.extend({
+  window: z.number().int().min(2).max(SETTINGS_BOUNDS.window).nullable().optional(),
+  min_samples: z.number().int().min(2).max(SETTINGS_BOUNDS.min_samples).nullable().optional(),
+  rolling: z.number().int().min(1).max(SETTINGS_BOUNDS.rolling).nullable().optional(),
+  figures: z
+    .array(figureName)
+    .min(1)
+    .max(SERIES_FIGURES.length)
+    .superRefine((figures, context) => {
+      figures.forEach((figure, index) => {
+        if (figures.indexOf(figure) !== index)
+          context.addIssue({ code: "custom", path: [index], message: `names ${figure} a second time` });
+      });
+    })
+    .nullable()
+    .optional(),
+}).describe(
+  `Detection settings of a series; a field left out keeps its value, null restores the default. window and min_samples are at most ${SETTINGS_BOUNDS.window}, rolling at most ${SETTINGS_BOUNDS.rolling}, and figures names each figure once.`,
+);
 
 export type SeriesSettingsPatch = z.infer<typeof SeriesSettingsPatchSchema>;
 
@@ -77,6 +114,12 @@ export function resolveSettings(stored: string | null | undefined): SeriesSettin
     if (value === undefined || value === null) continue;
     (settings as unknown as Record<string, unknown>)[key] = value;
   }
+  // A value stored before the bounds (or restored from an export of then) is judged at the bound: a window of 500
+  // asked for "as long as it may be", and the longest cheap one is the nearest to that.
+  for (const [key, bound] of Object.entries(SETTINGS_BOUNDS) as [keyof typeof SETTINGS_BOUNDS, number][]) {
+    settings[key] = Math.min(settings[key], bound);
+  }
+  if (settings.figures) settings.figures = [...new Set(settings.figures)];
   return settings;
 }
 

@@ -178,10 +178,16 @@ export default async function RunPage({ params }: { params: Params }) {
         <SourcesTable points={run.results} />
       </Section>
 
+      {alone.drawnDomain.levels.length < alone.domain.levels.length ? (
+        <p className="mb-2 text-sm text-zinc-600 dark:text-zinc-400" data-testid="drawn-levels-note">
+          The charts draw {alone.drawnDomain.levels.length} of the {alone.domain.levels.length} load levels, spread
+          evenly along the axis with the lowest, the highest and the peak; the table above lists every one.
+        </p>
+      ) : null}
       <LoadTooltipProvider
         rows={alone.tooltip}
-        levels={alone.domain.levels.map((level) => level.label)}
-        xs={alone.domain.levels.map((level) => level.x)}
+        levels={alone.drawnDomain.levels.map((level) => level.label)}
+        xs={alone.drawnDomain.levels.map((level) => level.x)}
       >
         <div className="mb-8 grid grid-cols-1 gap-6 xl:grid-cols-2">
           <Section title={alone.charts.throughput.title}>
@@ -195,7 +201,7 @@ export default async function RunPage({ params }: { params: Params }) {
         </div>
       </LoadTooltipProvider>
 
-      <ServerMetricsPanel runs={[run]} domain={alone.domain} />
+      <ServerMetricsPanel runs={[run]} domain={alone.drawnDomain} />
 
       {hasRequestDetail(run.results) ? (
         <Section title="Distribution of each level's requests" id="distribution">

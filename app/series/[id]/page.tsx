@@ -28,6 +28,12 @@ type Params = Promise<{ id: string }>;
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 const TABLE_ROWS = 50;
+/**
+ * The runs "Mark expected change" offers, the newest first: an expected change is marked soon after it happens. Every
+ * shown run as an option was ~2,000 options in the page and again in its data; an older run is marked by its id
+ * through POST /api/series/{id}/annotations.
+ */
+const ANNOTATION_CHOICES = 200;
 
 function one(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
@@ -209,11 +215,17 @@ export default async function SeriesPage({ params, searchParams }: { params: Par
         ) : null}
         <AnnotationForm
           seriesId={view.id}
-          runs={view.points.map((point) => ({
+          runs={view.points.slice(-ANNOTATION_CHOICES).map((point) => ({
             id: point.run_id,
             label: `${formatDateTime(point.at)} · ${point.name}`,
           }))}
         />
+        {view.points.length > ANNOTATION_CHOICES ? (
+          <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400" data-testid="annotation-choices-note">
+            The newest {ANNOTATION_CHOICES} runs are offered; mark an older one by its id with{" "}
+            <code>POST /api/series/{view.id}/annotations</code>.
+          </p>
+        ) : null}
       </Section>
 
       <Section title={`Runs (newest ${recent.length} of ${view.run_count})`}>

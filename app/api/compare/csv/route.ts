@@ -15,7 +15,8 @@ export const GET = apiRoute(async (request) => {
     throw new AppError("bad_request", "Name the runs to compare: ?runs=<id>,<id>.", [
       { path: "runs", message: "is required" },
     ]);
-  const { comparison, runs } = await loadComparison(view);
+  // Every load level: the page lists some of a long sweep's levels, the export all of them.
+  const { comparison, runs } = await loadComparison(view, { everyLevel: true });
   if (!comparison) throw new AppError("not_found", "None of these runs exist.");
   return new Response(comparisonCsv(comparison, runs), {
     headers: {
