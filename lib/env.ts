@@ -15,6 +15,11 @@ const EnvSchema = z.object({
   /** Largest accepted request body, in MB (10^6 bytes). */
   // A vLLM result saved with --save-detailed (per-request arrays) runs to tens of MB.
   SERVEBENCH_MAX_BODY_MB: z.coerce.number().positive().max(1024).default(100),
+  /**
+   * Largest export POST /api/restore takes as its raw body, in MB. It is stored in parts as it arrives (memory
+   * holds about one), so the limit is disk, not memory: a team's export of 23,000 runs is ~136 MB.
+   */
+  SERVEBENCH_MAX_RESTORE_MB: z.coerce.number().positive().max(100_000).default(2_000),
   /** "0" keeps an empty database empty instead of loading the demo runs. */
   SERVEBENCH_DEMO: z.enum(["0", "1"]).default("1"),
   /**
@@ -146,4 +151,8 @@ export function describeDatabase(target: DatabaseTarget = databaseTarget()): str
 
 export function maxBodyBytes(): number {
   return Math.round(env().SERVEBENCH_MAX_BODY_MB * 1_000_000);
+}
+
+export function maxRestoreBytes(): number {
+  return Math.round(env().SERVEBENCH_MAX_RESTORE_MB * 1_000_000);
 }

@@ -101,3 +101,17 @@ export function errorResponse(error: unknown, context: string): NextResponse<Err
   const generic = new AppError("internal_error", "Something went wrong on the server; the details are in its log.");
   return NextResponse.json(errorBody(generic), { status: 500 });
 }
+
+/**
+ * The AppError a thrown error stands for, as errorResponse answers it: for work that ends after its request was
+ * answered (a restore job), whose failure is shown later. Nothing of an unexpected error's text is kept.
+ */
+export function publicError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  const found = storageProblemOf(error);
+  if (found) return storageError(refineStorageProblem(found));
+  return (
+    databaseErrorOf(error) ??
+    new AppError("internal_error", "Something went wrong on the server; the details are in its log.")
+  );
+}

@@ -26,6 +26,8 @@ import {
   ErrorBodySchema,
   HealthProblemSchema,
   HealthSchema,
+  RestoreJobListSchema,
+  RestoreJobSchema,
   RestoreReportSchema,
   RunListSchema,
   SavedComparisonSchema,
@@ -53,7 +55,7 @@ const ERROR_STATUS_TEXT: Record<number, string> = {
   400: "Bad request: a query parameter or the body cannot be read",
   401: "A write token is required (SERVEBENCH_WRITE_TOKEN) or was wrong",
   404: "Not found",
-  413: "The body is larger than SERVEBENCH_MAX_BODY_MB",
+  413: "The body is larger than SERVEBENCH_MAX_BODY_MB (a restore's raw body: SERVEBENCH_MAX_RESTORE_MB)",
   415: "Unsupported media type",
   403: "A write from another site (Origin or Sec-Fetch-Site names another host): refused",
   422: "Invalid: `issues` names every violated field",
@@ -271,10 +273,42 @@ function buildDocument(version: string): JsonSchema {
               },
             },
           },
+          parameters: [
+            {
+              name: "Prefer",
+              in: "header",
+              required: false,
+              description:
+                "`respond-async`: answer 202 as soon as the body is stored; `wait=N`: wait up to N seconds (at most 120; 30 by default) for the job to end",
+              schema: { type: "string" },
+            },
+          ],
           responses: {
-            "200": json("What happened to each line", schemaOf(RestoreReportSchema)),
-            ...errors(400, 401, 403, 413, 415),
+            "200": json(
+              "The job ended within the wait: what happened to each line (Content-Location names the job)",
+              schemaOf(RestoreReportSchema),
+            ),
+            "202": json(
+              "The job goes on: poll the address in Location (Retry-After says when)",
+              schemaOf(RestoreJobSchema),
+            ),
+            ...errors(400, 401, 403, 413, 415, 422, 503),
           },
+        },
+      },
+      "/api/restore/jobs": {
+        get: {
+          operationId: "listRestoreJobs",
+          summary: "The latest 20 restore jobs, newest first",
+          responses: { "200": json("The jobs", schemaOf(RestoreJobListSchema)) },
+        },
+      },
+      "/api/restore/jobs/{id}": {
+        parameters: [pathParameter("id", "The restore job's id")],
+        get: {
+          operationId: "getRestoreJob",
+          summary: "A restore job's status and progress, and its report once it is done",
+          responses: { "200": json("The job", schemaOf(RestoreJobSchema)), ...errors(404) },
         },
       },
       "/api/compare/runs": {

@@ -15,7 +15,7 @@ import { AppError } from "@/lib/errors";
 import { decodeUtf8, parseWriteJson } from "@/lib/http/body";
 import { ID_RULE } from "@/lib/ids";
 import { type ExportedSeries, exportedSeriesOf, SERIES_FORMAT } from "@/lib/series/export-schema";
-import { normalizeRunDocument, validationError } from "./normalize";
+import { normalizeRunDocument } from "./normalize";
 import { keepsExactDigits, RUN_FORMAT } from "./schema";
 
 /** The format of an export's saved-comparison lines. */
@@ -151,27 +151,49 @@ function readLine(text: string, line: number): RestoreLine {
   }
 }
 
-/** Every line of an export, read and validated on its own. Blank lines are skipped. */
-export function readRestoreLines(_name: string, bytes: Uint8Array): RestoreLine[] {
+/** What marks a line that may be a series: its format's name (the bytes of "series-v1"). */
+const SERIES_MARK = new TextEncoder().encode("series-v1");
+
+export interface ReadLinesOptions {
+  /** The number of the first line of `bytes` in the export (a part of it). */
+  firstLine?: number;
+  /**
+   * Read only the lines that may be series (they name their format), skipping the rest unparsed: a restore
+   * creates the series before it stores any run. A series line that spells its format otherwise is read with
+   * the other lines and created then.
+   */
+  seriesOnly?: boolean;
+}
+
+function holds(haystack: Uint8Array, needle: Uint8Array): boolean {
+  const first = needle[0]!;
+  for (
+    let at = haystack.indexOf(first);
+    at >= 0 && at + needle.length <= haystack.length;
+    at = haystack.indexOf(first, at + 1)
+  ) {
+    let index = 1;
+    while (index < needle.length && haystack[at + index] === needle[index]) index += 1;
+    if (index === needle.length) return true;
+  }
+  return false;
+}
+
+/** Every line of an export (or of a part of one), read and validated on its own. Blank lines are skipped. */
+export function readRestoreLines(bytes: Uint8Array, options: ReadLinesOptions = {}): RestoreLine[] {
   const lines: RestoreLine[] = [];
   let start = 0;
-  let number = 0;
-  while (start <= bytes.length) {
+  let number = (options.firstLine ?? 1) - 1;
+  while (start < bytes.length) {
     let end = bytes.indexOf(0x0a, start);
     if (end < 0) end = bytes.length;
     number += 1;
     const slice = bytes.subarray(start, end);
     start = end + 1;
     if (slice.every((byte) => byte === 0x20 || byte === 0x09 || byte === 0x0d)) continue;
+    if (options.seriesOnly && !holds(slice, SERIES_MARK)) continue;
     if (slice.byteLength > MAX_LINE_BYTES) {
-      lines.push({
-        line: number,
-        kind: "unknown",
-        error: {
-          code: "payload_too_large",
-          message: `Line ${number} is ${slice.byteLength.toLocaleString("en-US")} bytes long; no run document is more than ${MAX_LINE_BYTES.toLocaleString("en-US")}.`,
-        },
-      });
+      lines.push(oversizeLine(number, slice.byteLength));
       continue;
     }
     let text: string;
@@ -181,8 +203,21 @@ export function readRestoreLines(_name: string, bytes: Uint8Array): RestoreLine[
       lines.push({ line: number, kind: "unknown", error: errorOf(error) });
       continue;
     }
-    lines.push(readLine(text.replace(/^\uFEFF/, ""), number));
+    const read = readLine(text.replace(/^\uFEFF/, ""), number);
+    if (options.seriesOnly && read.kind !== "series") continue;
+    lines.push(read);
   }
-  if (lines.length === 0) throw validationError([{ path: "", message: "the export holds no lines" }]);
   return lines;
+}
+
+/** The entry of a line longer than any run document (it is never read). */
+export function oversizeLine(line: number, byteLength: number): RestoreLine {
+  return {
+    line,
+    kind: "unknown",
+    error: {
+      code: "payload_too_large",
+      message: `Line ${line} is ${byteLength.toLocaleString("en-US")} bytes long; no run document is more than ${MAX_LINE_BYTES.toLocaleString("en-US")}.`,
+    },
+  };
 }

@@ -20,9 +20,10 @@ export type UploadTask =
       bytes: Uint8Array<ArrayBuffer>;
     }
   | {
-      /** restore: the lines of an export, each validated on its own (POST /api/restore). */
-      kind: "restore";
-      name: string;
+      /** restore-part: the lines of a part of an export, each validated on its own (POST /api/restore). */
+      kind: "restore-part";
+      firstLine: number;
+      seriesOnly: boolean;
       bytes: Uint8Array<ArrayBuffer>;
     };
 
@@ -35,14 +36,17 @@ export interface TaskError {
 export type UploadOutcome =
   | { ok: true; kind: "preview"; json: string }
   | { ok: true; kind: "store"; runs: RunToStore[] }
-  | { ok: true; kind: "restore"; lines: RestoreLine[] }
+  | { ok: true; kind: "restore-part"; lines: RestoreLine[] }
   | { ok: false; error: TaskError }
   /** Anything but an AppError: a bug. Its text goes to the server log only. */
   | { ok: false; crash: string };
 
 export async function performUploadTask(task: UploadTask): Promise<UploadOutcome> {
   try {
-    if (task.kind === "restore") return { ok: true, kind: "restore", lines: readRestoreLines(task.name, task.bytes) };
+    if (task.kind === "restore-part") {
+      const lines = readRestoreLines(task.bytes, { firstLine: task.firstLine, seriesOnly: task.seriesOnly });
+      return { ok: true, kind: "restore-part", lines };
+    }
     // The body's bytes as they came: the files are views into them, nothing is copied.
     const prepared = prepareUploadRequest(uploadRequestFromBytes(new URL(task.url), task.contentType, task.bytes));
     if (task.kind === "preview") return { ok: true, kind: "preview", json: JSON.stringify(previewOf(prepared)) };

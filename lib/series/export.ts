@@ -311,7 +311,7 @@ async function restoreAnnotation(
  * Step two, after the runs: a stored series gets its detected changes back as they were (ids, so /alerts/<id>
  * links work; statuses, notes, when they were detected) and its annotations, then it is judged, which refreshes
  * its summary and brings any change up to date with the restored runs; every other series of two runs or more
- * that a restored run joined is judged too, so the series list and the alerts are current. A stored series that no restored run joined is
+ * that a restored run joined (seriesJoinedBy) is judged too, so the series list and the alerts are current. A stored series that no restored run joined is
  * removed again (its key matched none of the export's runs) and its line refused. Judging never announces: these
  * regressions are old news.
  *
@@ -321,7 +321,9 @@ async function restoreAnnotation(
 export async function applyRestoredSeriesState(
   entries: readonly SeriesToRestore[],
   created: RestoredSeries[],
-  restoredRunIds: readonly string[],
+  joinedSeriesIds: Iterable<string>,
+  /** Called after each series is judged: a restore job renews its lease there. */
+  afterEach: () => Promise<void> = async () => undefined,
 ): Promise<void> {
   const byLine = new Map(entries.map((entry) => [entry.line, entry.series]));
   const judged = new Set<string>();
@@ -358,9 +360,24 @@ export async function applyRestoredSeriesState(
     await judgeStoredSeries(result.id);
     judged.add(result.id);
     if (notes.length > 0) result.notes = [...(result.notes ?? []), ...notes];
+    await afterEach();
   }
+  for (const seriesId of joinedSeriesIds) {
+    if (judged.has(seriesId)) continue;
+    judged.add(seriesId);
+    await judgeStoredSeries(seriesId);
+    await afterEach();
+  }
+}
+
+/**
+ * The series of two runs or more that these restored runs joined: judged when the restore ends. A series of one
+ * run has nothing to judge (its status stays "insufficient", the default) and a restored history holds many:
+ * leaving them out keeps a restore of 100,000 one-off runs from spending minutes on them.
+ */
+export async function seriesJoinedBy(restoredRunIds: readonly string[]): Promise<string[]> {
   const joined = new Set<string>();
-  // In slices: SQLite binds at most 32,766 parameters, and an export may hold a whole history.
+  // In slices: SQLite binds at most 32,766 parameters.
   for (let start = 0; start < restoredRunIds.length; start += 500) {
     const rows = await db().run.findMany({
       where: { id: { in: restoredRunIds.slice(start, start + 500) }, seriesId: { not: null } },
@@ -369,22 +386,17 @@ export async function applyRestoredSeriesState(
     });
     for (const { seriesId } of rows) if (seriesId !== null) joined.add(seriesId);
   }
-  // A series of one run has nothing to judge (its status stays "insufficient", the default) and a restored
-  // history holds many: judging only the series of two runs or more keeps a restore of 100,000 one-off runs
-  // from spending minutes on them.
-  const pending = [...joined].filter((seriesId) => !judged.has(seriesId));
-  for (let start = 0; start < pending.length; start += 500) {
+  const candidates = [...joined];
+  const judgeable: string[] = [];
+  for (let start = 0; start < candidates.length; start += 500) {
     const counts = await db().run.groupBy({
       by: ["seriesId"],
-      where: { seriesId: { in: pending.slice(start, start + 500) } },
+      where: { seriesId: { in: candidates.slice(start, start + 500) } },
       _count: { _all: true },
     });
-    for (const row of counts) {
-      if (row.seriesId === null || row._count._all < 2) continue;
-      judged.add(row.seriesId);
-      await judgeStoredSeries(row.seriesId);
-    }
+    for (const row of counts) if (row.seriesId !== null && row._count._all >= 2) judgeable.push(row.seriesId);
   }
+  return judgeable;
 }
 
 /**

@@ -122,8 +122,12 @@ export const TABLES: TableCopy[] = [
 /** Tables whose ids PostgreSQL numbers from a sequence, which explicit ids do not move. */
 const SERIAL_TABLES = ["ResultPoint", "WebhookDelivery", "WebhookAttempt"] as const;
 
-/** Kept by the destination's own triggers, not copied. */
-export const NOT_COPIED: Prisma.ModelName[] = ["RunTotal"];
+/**
+ * Not copied: RunTotal is kept by the destination's own triggers; restore jobs are work in flight on the source
+ * (their parts are the export being restored there), and what they stored is copied with the runs. A restore
+ * still running is posted again to the destination.
+ */
+export const NOT_COPIED: Prisma.ModelName[] = ["RunTotal", "RestoreJob", "RestoreJobPart"];
 
 /** Models that db copy would leave behind: must be empty (tests/unit holds the list to the models). */
 export function uncoveredModels(): string[] {

@@ -269,7 +269,7 @@ describe("export and restore", () => {
     );
     expect(response.status).toBe(422);
     expect(((await response.json()) as { error: { message: string } }).error.message).toBe(
-      "The run document is invalid. document: the export holds no lines",
+      "The export holds no lines; send the file GET /api/export wrote.",
     );
   });
 

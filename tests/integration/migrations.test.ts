@@ -36,6 +36,8 @@ const MODELS = {
   WebhookDelivery: Prisma.WebhookDeliveryScalarFieldEnum,
   WebhookAttempt: Prisma.WebhookAttemptScalarFieldEnum,
   RunTotal: Prisma.RunTotalScalarFieldEnum,
+  RestoreJob: Prisma.RestoreJobScalarFieldEnum,
+  RestoreJobPart: Prisma.RestoreJobPartScalarFieldEnum,
 } as const;
 
 describe("the PostgreSQL migrations", () => {
@@ -84,6 +86,8 @@ describe("migrations", () => {
       );
     expect(tables).toEqual([
       "Comparison",
+      "RestoreJob",
+      "RestoreJobPart",
       "ResultPoint",
       "Run",
       "RunTag",
@@ -223,6 +227,7 @@ describe("migrations", () => {
         "20261208000000_search_pairs",
         "20261209000000_search_triples",
         "20261210000000_filter_indexes_with_id",
+        "20261211000000_restore_jobs",
       ],
       searchPairsFilled: 1_200,
       searchTriplesFilled: 1_200,
@@ -234,7 +239,11 @@ describe("migrations", () => {
     const file = olderHistory("20261209000000", true);
     const upgraded = migrateDatabase(file);
     expect({ ...upgraded, alreadyApplied: undefined }).toEqual({
-      applied: ["20261209000000_search_triples", "20261210000000_filter_indexes_with_id"],
+      applied: [
+        "20261209000000_search_triples",
+        "20261210000000_filter_indexes_with_id",
+        "20261211000000_restore_jobs",
+      ],
       alreadyApplied: undefined,
       searchTriplesFilled: 1_200,
     });

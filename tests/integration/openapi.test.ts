@@ -16,6 +16,8 @@ import { GET as listComparisons, POST as saveComparison } from "@/app/api/compar
 import { GET as exportAll } from "@/app/api/export/route";
 import { GET as health } from "@/app/api/health/route";
 import { GET as openapi } from "@/app/api/openapi.json/route";
+import { GET as getRestoreJob } from "@/app/api/restore/jobs/[id]/route";
+import { GET as listRestoreJobs } from "@/app/api/restore/jobs/route";
 import { POST as restore } from "@/app/api/restore/route";
 import { DELETE as deleteRun, GET as getRun, PATCH as patchRun } from "@/app/api/runs/[id]/route";
 import { GET as listRuns, POST as postRun } from "@/app/api/runs/route";
@@ -23,6 +25,7 @@ import { DELETE as deleteAnnotation } from "@/app/api/series/[id]/annotations/[a
 import { POST as postAnnotation } from "@/app/api/series/[id]/annotations/route";
 import { GET as getSeries, PATCH as patchSeries } from "@/app/api/series/[id]/route";
 import { GET as listSeries } from "@/app/api/series/route";
+import { waitForRestoreJob } from "@/lib/backup/restore-jobs";
 import { nightlyDocuments } from "@/tests/support/nightly-documents";
 import { BASE, fixtureJson, idContext, jsonRequest, noContext, SEED_FILES } from "./helpers";
 
@@ -326,6 +329,34 @@ describe("real responses match the document", () => {
       ),
     )) as { runs: { already_present: number } };
     expect(restored.runs.already_present).toBeGreaterThan(0);
+    const pending = (await conforms(
+      "POST",
+      "/api/restore",
+      await restore(
+        new Request(`${BASE}/api/restore`, {
+          method: "POST",
+          headers: { "content-type": "application/x-ndjson", prefer: "respond-async" },
+          body: exported,
+        }),
+        noContext,
+      ),
+    )) as { id: string };
+    await waitForRestoreJob(pending.id, 600_000);
+    await conforms(
+      "GET",
+      "/api/restore/jobs/{id}",
+      await getRestoreJob(new Request(`${BASE}/api/restore/jobs/${pending.id}`), idContext(pending.id)),
+    );
+    await conforms(
+      "GET",
+      "/api/restore/jobs/{id}",
+      await getRestoreJob(new Request(`${BASE}/api/restore/jobs/nope`), idContext("nope")),
+    );
+    await conforms(
+      "GET",
+      "/api/restore/jobs",
+      await listRestoreJobs(new Request(`${BASE}/api/restore/jobs`), noContext),
+    );
     await conforms("GET", "/api/health", await health(new Request(`${BASE}/api/health`), noContext));
     expect(checked.size).toBeGreaterThanOrEqual(36);
   });

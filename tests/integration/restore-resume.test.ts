@@ -9,119 +9,28 @@
  * an export restored in parts (its runs first, the series line last).
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { GET as getAlert, PATCH as patchAlert } from "@/app/api/alerts/[id]/route";
-import { GET as listAlerts } from "@/app/api/alerts/route";
-import { POST as saveComparison } from "@/app/api/comparisons/route";
-import { POST as postRun } from "@/app/api/runs/route";
-import { POST as postAnnotation } from "@/app/api/series/[id]/annotations/route";
-import { GET as getSeries, PATCH as patchSeries } from "@/app/api/series/[id]/route";
+import { GET as getAlert } from "@/app/api/alerts/[id]/route";
+import { PATCH as patchSeries } from "@/app/api/series/[id]/route";
 import { db } from "@/lib/db/client";
 import { createRestoredSeries } from "@/lib/series/export";
 import { exportedSeriesOf } from "@/lib/series/export-schema";
 import { nightlyDocuments } from "@/tests/support/nightly-documents";
-import { BASE, idContext, jsonRequest, noContext } from "./helpers";
-import { clearEverything, exportLines, json, restoreLines } from "./restore-helpers";
-
-/** Everything a restore keeps, read through the API, in a form two instances can be compared by. */
-async function everything() {
-  const runs = await db().run.findMany({ select: { id: true, name: true, seriesId: true }, orderBy: { id: "asc" } });
-  const series = await db().series.findMany({ select: { id: true, key: true, settingsJson: true } });
-  const views = [];
-  for (const { id } of series) {
-    const view = await json<{
-      status: string;
-      settings: Record<string, unknown>;
-      changes: {
-        id: string;
-        kind: string;
-        metric: string;
-        status: string;
-        note: string | null;
-        start_run_id: string;
-      }[];
-      annotations: { id: string; run_id: string; note: string | null; change_id: string | null }[];
-    }>(await getSeries(new Request(`${BASE}/api/series/${id}`), idContext(id)));
-    views.push({
-      id,
-      status: view.status,
-      settings: view.settings,
-      changes: view.changes.map(({ id, kind, metric, status, note, start_run_id }) => ({
-        id,
-        kind,
-        metric,
-        status,
-        note,
-        start_run_id,
-      })),
-      annotations: view.annotations,
-    });
-  }
-  const alerts = await json<{ alerts: { id: string; status: string; note: string | null; metric: string }[] }>(
-    await listAlerts(new Request(`${BASE}/api/alerts?status=all`), noContext),
-  );
-  const comparisons = await db().comparison.findMany({ select: { slug: true, title: true, runIdsJson: true } });
-  return {
-    runs,
-    series: series.map(({ id, key, settingsJson }) => ({ id, key, settings: JSON.parse(settingsJson) as unknown })),
-    views: views.sort((a, b) => a.id.localeCompare(b.id)),
-    alerts: alerts.alerts.map(({ id, status, note, metric }) => ({ id, status, note, metric })),
-    comparisons,
-  };
-}
+import { BASE, idContext, jsonRequest } from "./helpers";
+import { buildHistory, clearEverything, exportLines, json, restoredState, restoreLines } from "./restore-helpers";
 
 describe("a restore resumed after an interruption", () => {
   const docs = nightlyDocuments({ seed: 23, series: "nightly-resume", flakeAt: 8, stepAt: 18 });
   let exported: Record<string, unknown>[] = [];
-  let before: Awaited<ReturnType<typeof everything>>;
+  let before: Awaited<ReturnType<typeof restoredState>>;
   let acknowledgedId = "";
 
   beforeAll(async () => {
-    await clearEverything();
-    const runIds: string[] = [];
-    let seriesId = "";
-    for (const doc of docs) {
-      const body = await json<{ id: string; series: { series: { id: string } } }>(
-        await postRun(jsonRequest("/api/runs", "POST", doc), noContext),
-        201,
-      );
-      runIds.push(body.id);
-      seriesId = body.series.series.id;
-    }
-    await json(
-      await patchSeries(
-        jsonRequest(`/api/series/${seriesId}`, "PATCH", { settings: { threshold_pct: 4 } }),
-        idContext(seriesId),
-      ),
-    );
-    await json(
-      await postAnnotation(
-        jsonRequest(`/api/series/${seriesId}/annotations`, "POST", { run_id: runIds[4], note: "new driver 580" }),
-        idContext(seriesId),
-      ),
-      201,
-    );
-    const alerts = await json<{ alerts: { id: string; metric: string }[] }>(
-      await listAlerts(new Request(`${BASE}/api/alerts`), noContext),
-    );
-    acknowledgedId = alerts.alerts.find((alert) => alert.metric === "single_stream_tok_s")!.id;
-    await json(
-      await patchAlert(
-        jsonRequest(`/api/alerts/${acknowledgedId}`, "PATCH", { status: "acknowledged", note: "vLLM #31337" }),
-        idContext(acknowledgedId),
-      ),
-    );
-    await json(
-      await saveComparison(
-        jsonRequest("/api/comparisons", "POST", { runs: [runIds[17], runIds[18]], title: "the step" }),
-        noContext,
-      ),
-      201,
-    );
+    acknowledgedId = await buildHistory(docs);
     exported = await exportLines();
     // The reference: the export restored in one piece into an empty instance.
     await clearEverything();
     await restoreLines(exported);
-    before = await everything();
+    before = await restoredState();
     expect(before.alerts).toContainEqual({
       id: acknowledgedId,
       status: "acknowledged",
@@ -147,7 +56,7 @@ describe("a restore resumed after an interruption", () => {
       const report = await restoreLines(exported);
       expect(report.runs).toEqual({ stored: docs.length - storedRuns, already_present: storedRuns, refused: 0 });
       expect(report.series).toEqual({ stored: 0, already_present: 1, refused: 0 });
-      expect(await everything()).toEqual(before);
+      expect(await restoredState()).toEqual(before);
       const alert = await json<{ status: string; note: string }>(
         await getAlert(new Request(`${BASE}/api/alerts/${acknowledgedId}`), idContext(acknowledgedId)),
       );
@@ -159,7 +68,7 @@ describe("a restore resumed after an interruption", () => {
     await clearEverything();
     await restoreLines([...runLines().slice(0, count), ...otherLines()]);
     await restoreLines(exported);
-    expect(await everything()).toEqual(before);
+    expect(await restoredState()).toEqual(before);
   });
 
   it("an export restored in parts: its runs first, then its comparison and series lines", async () => {
@@ -169,7 +78,7 @@ describe("a restore resumed after an interruption", () => {
     await restoreLines(runs.slice(11));
     const report = await restoreLines(otherLines());
     expect(report.series).toEqual({ stored: 0, already_present: 1, refused: 0 });
-    expect(await everything()).toEqual(before);
+    expect(await restoredState()).toEqual(before);
   });
 
   it("the same file posted three times changes nothing after the first", async () => {
@@ -178,7 +87,7 @@ describe("a restore resumed after an interruption", () => {
     await restoreLines(exported);
     const third = await restoreLines(exported);
     expect(third.runs).toEqual({ stored: 0, already_present: docs.length, refused: 0 });
-    expect(await everything()).toEqual(before);
+    expect(await restoredState()).toEqual(before);
   });
 
   it("leaves a series someone handled here as it is, and says so", async () => {

@@ -1,14 +1,17 @@
 import { NextResponse } from "next/server";
-import { restoreComparisons } from "@/lib/comparisons/queries";
-import { maxBodyBytes } from "@/lib/env";
-import { AppError, excerpt } from "@/lib/errors";
+import {
+  type RestoreJobView,
+  readRestoreJob,
+  receiveExport,
+  restoreJobUrl,
+  runRestoreJobs,
+  waitForRestoreJob,
+} from "@/lib/backup/restore-jobs";
+import { maxBodyBytes, maxRestoreBytes } from "@/lib/env";
+import { AppError, type ErrorCode, excerpt } from "@/lib/errors";
 import { requireWriteAccess } from "@/lib/http/auth";
-import { mediaTypeOf, readBodyWithLimit } from "@/lib/http/body";
+import { formatBytes, mediaTypeOf, readBodyWithLimit } from "@/lib/http/body";
 import { apiRoute, methodsNotAllowed } from "@/lib/http/route";
-import { restoreRuns } from "@/lib/runs/queries";
-import { buildRestoreReport } from "@/lib/runs/restore-report";
-import { outcomeError, runUploadTask } from "@/lib/runs/upload-pool";
-import { applyRestoredSeriesState, createRestoredSeries, type SeriesToRestore } from "@/lib/series/export";
 
 export const dynamic = "force-dynamic";
 
@@ -22,11 +25,28 @@ const RESTORE_MEDIA_TYPES = new Set([
   "text/plain",
 ]);
 
-/** The export file: the raw body, or the `file` field of a multipart form. */
-async function exportFile(request: Request): Promise<{ name: string; bytes: Uint8Array<ArrayBuffer> }> {
+/** How long the request waits for its job by default before answering 202 with the job to poll. */
+export const DEFAULT_WAIT_S = 30;
+/** The longest wait a client may ask for (`Prefer: wait=N`): proxies cut longer requests. */
+export const MAX_WAIT_S = 120;
+
+function tooLarge(limitBytes: number, variable: string): () => AppError {
+  return () =>
+    new AppError(
+      "payload_too_large",
+      `The export is larger than the limit of ${formatBytes(limitBytes)} (set ${variable} to change it, or restore it in parts: any split at line ends restores the same).`,
+    );
+}
+
+/** The export as a stream: the raw body (stored as it arrives), or the `file` field of a multipart form. */
+async function exportStream(
+  request: Request,
+): Promise<{ body: ReadableStream<Uint8Array> | null; limitBytes: number; tooLarge: () => AppError }> {
   const mediaType = mediaTypeOf(request);
   if (mediaType === "multipart/form-data") {
-    const bytes = await readBodyWithLimit(request, maxBodyBytes());
+    // A form is read whole to find its field, so it keeps the upload limit; a raw body may be far larger.
+    const limitBytes = maxBodyBytes();
+    const bytes = await readBodyWithLimit(request, limitBytes);
     let form: FormData;
     try {
       form = await new Response(bytes, {
@@ -41,7 +61,7 @@ async function exportFile(request: Request): Promise<{ name: string; bytes: Uint
         { path: "file", message: "is required" },
       ]);
     }
-    return { name: "file", bytes: new Uint8Array(await file.arrayBuffer()) };
+    return { body: file.stream(), limitBytes, tooLarge: tooLarge(limitBytes, "SERVEBENCH_MAX_BODY_MB") };
   }
   if (!RESTORE_MEDIA_TYPES.has(mediaType)) {
     throw new AppError(
@@ -49,51 +69,54 @@ async function exportFile(request: Request): Promise<{ name: string; bytes: Uint
       `Content-Type ${mediaType ? `"${excerpt(mediaType, 100)}"` : "(none)"} is not supported; send the export as application/x-ndjson (or multipart/form-data with a \`file\` field).`,
     );
   }
-  return { name: "request body", bytes: await readBodyWithLimit(request, maxBodyBytes()) };
+  const limitBytes = maxRestoreBytes();
+  const refusal = tooLarge(limitBytes, "SERVEBENCH_MAX_RESTORE_MB");
+  const declared = Number(request.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > limitBytes) throw refusal();
+  return { body: request.body, limitBytes, tooLarge: refusal };
+}
+
+/** RFC 7240 `Prefer`: `respond-async` (answer 202 at once) and `wait=N` (seconds to wait for the result). */
+function preference(request: Request): { respondAsync: boolean; waitMs: number } {
+  let respondAsync = false;
+  let waitS = DEFAULT_WAIT_S;
+  for (const token of (request.headers.get("prefer") ?? "").split(/[,;]/)) {
+    const [name, value] = token
+      .trim()
+      .toLowerCase()
+      .split("=", 2)
+      .map((part) => part?.trim());
+    if (name === "respond-async") respondAsync = true;
+    if (name === "wait" && value !== undefined && /^\d{1,6}$/.test(value)) waitS = Math.min(Number(value), MAX_WAIT_S);
+  }
+  return { respondAsync, waitMs: waitS * 1000 };
+}
+
+function pending(job: RestoreJobView): Response {
+  return NextResponse.json(job, {
+    status: 202,
+    headers: { Location: job.url, "Retry-After": "2", "Preference-Applied": "respond-async" },
+  });
 }
 
 /**
- * Restore an export (GET /api/export) line by line: every valid line is stored (runs under their ids, saved
- * comparisons under their slugs, series under theirs with their settings, annotations and alert statuses; the
- * restored runs' series are judged), every other line is reported with its reason, and the answer is 200 with
- * one entry per line. See docs/api.md.
+ * Restore an export (GET /api/export) as a job: the body is stored in parts as it arrives, then every valid line
+ * is stored (runs under their ids, saved comparisons under their slugs, series under theirs with their settings,
+ * annotations and alert statuses; the restored runs' series are judged) and every other line reported with its
+ * reason. Answered 200 with the report when the job ends within the wait, else 202 with the job to poll at
+ * /api/restore/jobs/<id>. See docs/api.md.
  */
 export const POST = apiRoute(async (request) => {
   requireWriteAccess(request);
-  const file = await exportFile(request);
-  const outcome = await runUploadTask({ kind: "restore", name: file.name, bytes: file.bytes });
-  if (!outcome.ok) throw outcomeError(outcome);
-  if (outcome.kind !== "restore") throw new Error(`upload worker answered ${outcome.kind} to a restore`);
-  // A series before its runs (they join it under its old id), its annotations and alert statuses after them.
-  const seriesLines: SeriesToRestore[] = outcome.lines.flatMap((line) =>
-    line.kind === "series" && "series" in line ? [{ line: line.line, series: line.series }] : [],
-  );
-  const series = await createRestoredSeries(seriesLines);
-  const runs = await restoreRuns(
-    outcome.lines.flatMap((line) =>
-      line.kind === "run" && "documentJson" in line
-        ? [
-            {
-              line: line.line,
-              id: line.id,
-              createdAt: line.createdAt ? new Date(line.createdAt) : undefined,
-              documentJson: line.documentJson,
-            },
-          ]
-        : [],
-    ),
-  );
-  const comparisons = await restoreComparisons(
-    outcome.lines.flatMap((line) =>
-      line.kind === "comparison" && "comparison" in line ? [{ line: line.line, comparison: line.comparison }] : [],
-    ),
-  );
-  await applyRestoredSeriesState(
-    seriesLines,
-    series,
-    runs.flatMap((run) => (run.status === "stored" ? [run.id] : [])),
-  );
-  return NextResponse.json(buildRestoreReport(outcome.lines, runs, comparisons, series));
+  const { body, limitBytes, tooLarge: refusal } = await exportStream(request);
+  const id = await receiveExport(body, limitBytes, refusal);
+  void runRestoreJobs();
+  const { respondAsync, waitMs } = preference(request);
+  const job = respondAsync ? await readRestoreJob(id) : await waitForRestoreJob(id, waitMs);
+  if (!job) throw new Error(`restore job ${id} vanished`);
+  if (job.status === "failed" && job.error) throw new AppError(job.error.code as ErrorCode, job.error.message);
+  if (job.status !== "done" || !job.report) return pending(job);
+  return NextResponse.json(job.report, { headers: { "Content-Location": restoreJobUrl(id) } });
 });
 
 // The methods this address does not take: 405 with a body that says which it does.
