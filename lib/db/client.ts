@@ -16,6 +16,7 @@ import {
   PrismaClient as PostgresqlPrismaClient,
 } from "@/lib/generated/prisma-postgresql/client";
 import type { Provider } from "./schema-files";
+import { registerRowsFunction } from "./sqlite-rows";
 
 // Connections each app instance keeps to PostgreSQL (pg's default). Several instances share one server: size the
 // server's max_connections for instances × this (docs/deploy.md).
@@ -33,6 +34,8 @@ const SQLITE_CACHE_KIB = 32 * 1024;
 interface Holder {
   servebenchPrisma?: PrismaClient;
   servebenchProvider?: Provider;
+  /** Whether the SQLite connection of each client has servebench_rows (lib/db/sqlite-rows.ts). */
+  servebenchRowsReady?: WeakMap<PrismaClient, boolean>;
 }
 const globalForPrisma = globalThis as unknown as Holder;
 
@@ -58,7 +61,26 @@ function checkPostgresqlClientIsCurrent(): void {
 export function openDatabase(target: DatabaseTarget): PrismaClient {
   const lockTimeoutMs = env().SERVEBENCH_LOCK_TIMEOUT_MS;
   if (target.provider === "sqlite") {
-    const client = new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: target.file, timeout: lockTimeoutMs }) });
+    const factory = new PrismaBetterSqlite3({ url: target.file, timeout: lockTimeoutMs });
+    globalForPrisma.servebenchRowsReady ??= new WeakMap();
+    const ready = globalForPrisma.servebenchRowsReady;
+    // The adapter opens its connection itself; it is given servebench_rows as it opens (the adapter's `client`
+    // is the better-sqlite3 connection). Without it (an adapter that keeps it elsewhere) rows go as JSON.
+    const adapter: Pick<typeof factory, "provider" | "adapterName" | "connect" | "connectToShadowDb"> = {
+      provider: factory.provider as typeof factory.provider,
+      adapterName: factory.adapterName,
+      connect: async () => {
+        const connected = await factory.connect();
+        const connection = (connected as unknown as { client?: unknown }).client;
+        if (connection && typeof (connection as { table?: unknown }).table === "function") {
+          registerRowsFunction(connection as Parameters<typeof registerRowsFunction>[0]);
+          ready.set(client, true);
+        }
+        return connected;
+      },
+      connectToShadowDb: () => factory.connectToShadowDb(),
+    };
+    const client: PrismaClient = new PrismaClient({ adapter });
     // The adapter keeps one connection, so this holds for every query after it. A failure here only costs speed,
     // and the first query reports whatever is wrong with the database.
     client.$executeRawUnsafe(`PRAGMA cache_size = -${SQLITE_CACHE_KIB}`).catch(() => {});
@@ -81,6 +103,11 @@ export function db(): PrismaClient {
     globalForPrisma.servebenchProvider = target.provider;
   }
   return globalForPrisma.servebenchPrisma;
+}
+
+/** Whether the app's SQLite connection reads rows set aside for it (lib/db/sqlite-rows.ts). */
+export function sqliteRowsReady(): boolean {
+  return globalForPrisma.servebenchRowsReady?.get(db()) === true;
 }
 
 /** Which database the process runs on, for the few queries written per database (lib/db/sql.ts). */

@@ -2,8 +2,9 @@
  * Every database access for runs. Pages and route handlers call these functions; nothing else touches Prisma.
  */
 
-import { db, provider } from "@/lib/db/client";
+import { db, provider, sqliteRowsReady } from "@/lib/db/client";
 import { isUniqueViolation, retryWhileBusy } from "@/lib/db/errors";
+import { ROWS_FUNCTION, rowsSelectList, setAsideRows } from "@/lib/db/sqlite-rows";
 import { notFoundError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { ID_PATTERN } from "@/lib/ids";
@@ -97,39 +98,74 @@ const POINT_COLUMNS = [
   "requestsJson",
   "sourcesJson",
 ] as const;
-/** 250 rows × 65 columns stays under SQLite's 32,766 parameters (and PostgreSQL's 65,535). */
-const POINT_ROWS_PER_STATEMENT = 250;
+/** The point columns PostgreSQL reads as integers and as a boolean; the rest are numbers (double) or text. */
+const POINT_INTEGER_COLUMNS: ReadonlySet<string> = new Set([
+  "position",
+  "concurrency",
+  "repeat",
+  "completed",
+  "failed",
+  "total_input_tokens",
+  "total_output_tokens",
+  "server_preemptions",
+  "server_metrics_samples",
+]);
+const POINT_TEXT_COLUMNS: ReadonlySet<string> = new Set(["runId", "percentilesJson", "requestsJson", "sourcesJson"]);
 
-/**
- * The statements that store a run's points, for the transaction that stores the run: multi-row INSERTs. Prisma's
- * createMany spends ~0.25 ms of the server's thread per point (measured: a 1,000-level run 250–400 ms, during
- * which /api/health waits); these statements ~0.02 ms.
- */
-function pointInserts(runId: string, results: readonly ResultPoint[]): Prisma.PrismaPromise<number>[] {
-  const columns = Prisma.raw(POINT_COLUMNS.map((column) => `"${column}"`).join(", "));
-  const statements: Prisma.PrismaPromise<number>[] = [];
-  for (let start = 0; start < results.length; start += POINT_ROWS_PER_STATEMENT) {
-    const rows = results.slice(start, start + POINT_ROWS_PER_STATEMENT).map((point, offset) => {
-      const row: Record<string, unknown> = { runId, ...pointToRow(point, start + offset) };
-      // SQLite keeps booleans as 0 and 1, and its driver binds no `true`.
-      if (provider() === "sqlite") row.request_rate_infinite = row.request_rate_infinite ? 1 : 0;
-      return Prisma.sql`(${Prisma.join(POINT_COLUMNS.map((column) => pointValue(row[column])))})`;
-    });
-    statements.push(db().$executeRaw`INSERT INTO "ResultPoint" (${columns}) VALUES ${Prisma.join(rows)}`);
-  }
-  return statements;
+/** What each value of a row is read as, by position in the row: `->>` in SQLite, a cast in PostgreSQL. */
+function pointSelectList(kind: "sqlite" | "postgresql"): string {
+  return POINT_COLUMNS.map((column, index) => {
+    if (kind === "sqlite") return `r.value ->> ${index}`;
+    const cast = POINT_TEXT_COLUMNS.has(column)
+      ? ""
+      : column === "request_rate_infinite"
+        ? "::boolean"
+        : POINT_INTEGER_COLUMNS.has(column)
+          ? "::integer"
+          : "::double precision";
+    return `(r ->> ${index})${cast}`;
+  }).join(", ");
 }
 
+const POINT_SELECT_LIST = { sqlite: pointSelectList("sqlite"), postgresql: pointSelectList("postgresql") };
+
 /**
- * A value for the point INSERTs. A fraction goes as its shortest decimal text and is cast by the database:
- * Prisma's raw-query parameters pass through a JSON step that can move a double by one unit in the last place
- * (12412.394674113431 was stored as 12412.39467411343), and both databases parse decimal text exactly.
+ * The statement that stores the points of some runs, for the transaction that stores the runs: one INSERT … SELECT
+ * from one parameter, every point of them as a JSON array of rows, its run's id first. One statement for a whole
+ * batch of runs, with the same text every time: a statement per run (or a VALUES list of 65 parameters a point)
+ * cost the server's thread about a millisecond a run in Prisma and grew its heap by tens of kB a statement, where
+ * this costs about what building the JSON does. The numbers reach the database as the shortest decimal text that
+ * round-trips, which both parse exactly (a number bound as a raw-query parameter could move by one unit in the
+ * last place: 12412.394674113431 was stored as 12412.39467411343).
  */
-function pointValue(value: unknown): Prisma.Sql | unknown {
-  if (typeof value !== "number" || Number.isInteger(value)) return value ?? null;
-  return provider() === "sqlite"
-    ? Prisma.sql`CAST(${String(value)} AS REAL)`
-    : Prisma.sql`CAST(${String(value)} AS double precision)`;
+function pointInserts(
+  runs: readonly { runId: string; results: readonly ResultPoint[] }[],
+): Prisma.PrismaPromise<number>[] {
+  if (runs.every((run) => run.results.length === 0)) return [];
+  const values = runs.flatMap(({ runId, results }) =>
+    results.map((point, position) => {
+      const row = { runId, ...pointToRow(point, position) } as Record<string, unknown>;
+      return POINT_COLUMNS.map((column) => row[column] ?? null);
+    }),
+  );
+  const columns = Prisma.raw(POINT_COLUMNS.map((column) => `"${column}"`).join(", "));
+  const kind = provider() === "sqlite" ? "sqlite" : "postgresql";
+  if (kind === "sqlite" && sqliteRowsReady()) {
+    // The rows as they are, read by the connection itself (lib/db/sqlite-rows.ts): no SQL or JSON to parse.
+    const key = setAsideRows(values);
+    return [
+      db()
+        .$executeRaw`INSERT INTO "ResultPoint" (${columns}) SELECT ${Prisma.raw(rowsSelectList(POINT_COLUMNS.length))} FROM ${Prisma.raw(ROWS_FUNCTION)}(${key}) AS r`,
+    ];
+  }
+  const rows = JSON.stringify(values);
+  const select = Prisma.raw(POINT_SELECT_LIST[kind]);
+  return [
+    kind === "sqlite"
+      ? db().$executeRaw`INSERT INTO "ResultPoint" (${columns}) SELECT ${select} FROM json_each(${rows}) AS r`
+      : db()
+          .$executeRaw`INSERT INTO "ResultPoint" (${columns}) SELECT ${select} FROM json_array_elements(${rows}::json) AS r`,
+  ];
 }
 
 function pointToRow(point: ResultPoint, position: number): Omit<Prisma.ResultPointCreateManyInput, "runId"> {
@@ -374,7 +410,7 @@ export async function createRun(doc: RunDocument, options: CreateRunOptions = {}
       data: { ...runCreateData(doc, id, options.createdAt ?? new Date()), contentHash: contentHash(doc) },
       select: { id: true },
     }),
-    ...pointInserts(id, doc.results),
+    ...pointInserts([{ runId: id, results: doc.results }]),
   ]);
   return { id };
 }
@@ -437,7 +473,7 @@ async function storeRunsOnce(entries: readonly RunToStore[]): Promise<StoredRunR
     results.push(ref);
   }
   if (creates.length > 0) {
-    await db().$transaction(creates.flatMap(runStatements));
+    await db().$transaction(batchStatements(creates));
   }
   return results;
 }
@@ -774,9 +810,11 @@ export const SEARCH_ROW_COST = 2_500;
 /**
  * What one statement of the walk reads, in the same units: its runs are read a statement at a time, so the other
  * requests of the process (on SQLite the one connection, which holds the event loop while it runs a statement)
- * wait ~7 ms for one of them, never for the whole walk.
+ * wait ~2 ms for one of them, never for the whole walk. Searches in parallel take turns statement by statement,
+ * and a request arriving meanwhile waits for one turn of each: at 5,000,000 (~7 ms, 10–50 ms on a busy machine)
+ * 20 searches at once held /api/health up to 2 s.
  */
-const WALK_CHUNK_COST = 5_000_000;
+const WALK_CHUNK_COST = 1_250_000;
 
 interface WalkPhase {
   /** The phase's own condition (a figure sort reads the runs with the figure, then those without it). */
@@ -1177,12 +1215,13 @@ export interface RestoredRun {
 }
 
 /**
- * Runs stored per transaction while restoring, and the most document text one transaction takes: 100 one-level
- * runs, or one or two 1,000-level ones (~110 kB each). The event loop gets a turn between batches, so a batch
- * is what stands between /api/health and its answer.
+ * Runs stored per transaction while restoring, and the most document text one transaction takes: 25 runs of 8
+ * levels, or one 1,000-level run (~110 kB). The event loop gets a turn between batches, so a batch is what stands
+ * between /api/health and its answer: ~3 ms of the thread a run of 8 levels (measured: 100 runs a batch held it
+ * 400–650 ms, and with the upload worker on the other core /api/health waited up to 2 s).
  */
-const RESTORE_BATCH = 100;
-const RESTORE_BATCH_BYTES = 200_000;
+const RESTORE_BATCH = 25;
+const RESTORE_BATCH_BYTES = 100_000;
 
 /** The entries in batches of at most RESTORE_BATCH runs and RESTORE_BATCH_BYTES of text (and at least one run). */
 function restoreBatches(entries: readonly RunToRestore[]): RunToRestore[][] {
@@ -1299,14 +1338,17 @@ interface RestoreCreate {
   results: readonly ResultPoint[];
 }
 
-/** A run with its points, as one transaction's statements (built anew for each attempt). */
-function runStatements({ data, results }: Pick<RestoreCreate, "data" | "results">) {
-  return [db().run.create({ data, select: { id: true } }), ...pointInserts(data.id!, results)];
+/** Runs with their points, as one transaction's statements (built anew for each attempt). */
+function batchStatements(creates: readonly Pick<RestoreCreate, "data" | "results">[]) {
+  return [
+    ...creates.map(({ data }) => db().run.create({ data, select: { id: true } })),
+    ...pointInserts(creates.map(({ data, results }) => ({ runId: data.id!, results }))),
+  ];
 }
 
 async function storeRestoreBatch(creates: RestoreCreate[]): Promise<void> {
   try {
-    await retryWhileBusy(() => db().$transaction(creates.flatMap(runStatements)));
+    await retryWhileBusy(() => db().$transaction(batchStatements(creates)));
     return;
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
@@ -1314,11 +1356,11 @@ async function storeRestoreBatch(creates: RestoreCreate[]): Promise<void> {
   // Someone stored one of these ids or contents at the same moment: one at a time, each reporting its own fate.
   for (const create of creates) {
     try {
-      await db().$transaction(runStatements(create));
+      await db().$transaction(batchStatements([create]));
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
       try {
-        await db().$transaction(runStatements({ ...create, data: { ...create.data, contentHash: null } }));
+        await db().$transaction(batchStatements([{ ...create, data: { ...create.data, contentHash: null } }]));
       } catch (again) {
         if (!isUniqueViolation(again)) throw again;
         create.result.status = "refused";

@@ -153,6 +153,12 @@ function readLine(text: string, line: number): RestoreLine {
 
 /** What marks a line that may be a series: its format's name (the bytes of "series-v1"). */
 const SERIES_MARK = new TextEncoder().encode("series-v1");
+const SERIES_MARK_BUFFER = Buffer.from(SERIES_MARK);
+
+/** Whether some line of `bytes` may be a series line: none can be without its format's name in it. */
+export function mayHoldSeries(bytes: Uint8Array): boolean {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(SERIES_MARK_BUFFER);
+}
 
 export interface ReadLinesOptions {
   /** The number of the first line of `bytes` in the export (a part of it). */

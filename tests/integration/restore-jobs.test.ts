@@ -109,7 +109,9 @@ describe("restore jobs", () => {
     expect(await restoredState()).toEqual(reference);
     // The parts are deleted once the job is done; the job and its report stay.
     expect(await db().restoreJobPart.count({ where: { jobId: pending.id } })).toBe(0);
-    const list = await json<{ jobs: RestoreJobView[] }>(await listJobs(new Request(`${BASE}/api/restore/jobs`), noContext));
+    const list = await json<{ jobs: RestoreJobView[] }>(
+      await listJobs(new Request(`${BASE}/api/restore/jobs`), noContext),
+    );
     expect(list.jobs[0]).toMatchObject({ id: pending.id, status: "done" });
     expect(list.jobs[0]).not.toHaveProperty("report");
   });
