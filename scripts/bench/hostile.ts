@@ -28,7 +28,7 @@ export interface HostileResult {
   status: number | "timeout" | "error";
   answer: string;
   ms: number;
-  health: { samples: number; medianMs: number; maxMs: number; unanswered: number };
+  health: HealthFigures;
   peakRssBytes: number | null;
 }
 
@@ -174,7 +174,7 @@ export function listeningPid(port: number): number | null {
   return match ? Number(match[1]) : null;
 }
 
-function peakRss(pid: number): number | null {
+export function peakRss(pid: number): number | null {
   try {
     const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
     const match = /VmHWM:\s+(\d+) kB/.exec(status);
@@ -185,7 +185,7 @@ function peakRss(pid: number): number | null {
 }
 
 /** Linux keeps the peak since start; writing 5 to clear_refs resets it to the current use. */
-function resetPeak(pid: number): void {
+export function resetPeak(pid: number): void {
   try {
     fs.writeFileSync(`/proc/${pid}/clear_refs`, "5");
   } catch {
@@ -253,6 +253,59 @@ function describeAnswer(status: number | "timeout" | "error", body: string): str
   return runs > 0 ? `${status} preview` : String(status);
 }
 
+export interface HealthFigures {
+  samples: number;
+  medianMs: number;
+  maxMs: number;
+  unanswered: number;
+}
+
+/**
+ * Run `action` while /api/health is asked one request at a time, every 100 ms, on connections of its own (a
+ * blocked server shows as one long wait); with the server's pid, its peak memory meanwhile (reset first).
+ */
+export async function whileSamplingHealth<T>(
+  url: string,
+  pid: number | null,
+  timeoutMs: number,
+  action: () => Promise<T>,
+): Promise<{ result: T; ms: number; health: HealthFigures; peakRssBytes: number | null }> {
+  if (pid) resetPeak(pid);
+  const latencies: number[] = [];
+  let unanswered = 0;
+  let done = false;
+  const sampler = (async () => {
+    while (!done) {
+      const latency = await healthOnce(url, timeoutMs);
+      // Unanswered by the deadline: it waited at least that long.
+      if (latency === null) unanswered += 1;
+      latencies.push(latency ?? timeoutMs);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  })();
+  const started = performance.now();
+  let result: T;
+  try {
+    result = await action();
+  } finally {
+    done = true;
+    await sampler;
+  }
+  const ms = performance.now() - started;
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return {
+    result,
+    ms,
+    health: {
+      samples: latencies.length,
+      medianMs: sorted.length > 0 ? sorted[Math.floor(sorted.length / 2)]! : Number.NaN,
+      maxMs: sorted.length > 0 ? sorted[sorted.length - 1]! : Number.NaN,
+      unanswered,
+    },
+    peakRssBytes: pid ? peakRss(pid) : null,
+  };
+}
+
 export async function measureHostile(
   url: string,
   pid: number | null,
@@ -263,42 +316,21 @@ export async function measureHostile(
   const results: HostileResult[] = [];
   for (const item of cases) {
     log(`${item.label}: ${(item.body.length / 1e6).toFixed(1)} MB…`);
-    if (pid) resetPeak(pid);
-    const latencies: number[] = [];
-    let unanswered = 0;
-    let done = false;
-    const sampler = (async () => {
-      // One health request at a time, every 100 ms: a blocked server shows as one long wait.
-      while (!done) {
-        const latency = await healthOnce(url, timeoutMs);
-        // Unanswered by the deadline: it waited at least that long.
-        if (latency === null) unanswered += 1;
-        latencies.push(latency ?? timeoutMs);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    })();
-    const started = performance.now();
-    const answer = await post(`${url}/api/runs?dry_run=1`, item, timeoutMs);
-    const ms = performance.now() - started;
-    done = true;
-    await sampler;
-    const sorted = [...latencies].sort((a, b) => a - b);
+    const measured = await whileSamplingHealth(url, pid, timeoutMs, () =>
+      post(`${url}/api/runs?dry_run=1`, item, timeoutMs),
+    );
+    const answer = measured.result;
     results.push({
       key: item.key,
       label: item.label,
       bodyBytes: item.body.length,
       status: answer.status,
       answer: describeAnswer(answer.status, answer.body),
-      ms,
-      health: {
-        samples: latencies.length,
-        medianMs: sorted.length > 0 ? sorted[Math.floor(sorted.length / 2)]! : Number.NaN,
-        maxMs: sorted.length > 0 ? sorted[sorted.length - 1]! : Number.NaN,
-        unanswered,
-      },
-      peakRssBytes: pid ? peakRss(pid) : null,
+      ms: measured.ms,
+      health: measured.health,
+      peakRssBytes: measured.peakRssBytes,
     });
-    log(`  → ${describeAnswer(answer.status, answer.body)} in ${(ms / 1000).toFixed(2)} s`);
+    log(`  → ${describeAnswer(answer.status, answer.body)} in ${(measured.ms / 1000).toFixed(2)} s`);
     // Let a server that was stopped mid-work settle before the next upload.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
   }

@@ -15,6 +15,16 @@ import { type PageBundle, pageBundles, RECHARTS_MARKER, scriptsInHtml } from "./
 import { type HostileResult, hostileCases, hostileTable, listeningPid, measureHostile } from "./hostile";
 import { autocannon, type LoadResult, measure, median, multipartBody, type Series, timedRequest } from "./http";
 import {
+  LONG_SWEEP_LEVELS,
+  LONG_SWEEP_RUNS,
+  measureReads,
+  READS_HISTORY_RUNS,
+  READS_SERIES_RUNS,
+  type ReadResult,
+  readsTable,
+  writeReadsDatabase,
+} from "./reads";
+import {
   type DatabaseKind,
   historyForms,
   measureScale,
@@ -34,6 +44,7 @@ import {
   stopServer,
   type Workspace,
 } from "./workspace";
+import { measureWrites, type WriteResult, writeCases, writesTable } from "./writes";
 
 const REPO = process.cwd();
 const SMALL = 100;
@@ -59,6 +70,10 @@ const TARGET = {
 };
 /** A hostile upload that is not answered within this is recorded as stopped. */
 const HOSTILE_TIMEOUT_MS = 180_000;
+/** A big write or heavy read not answered (or a restore job not done) within this is recorded as stopped. */
+const BIG_WORK_TIMEOUT_MS = 1_800_000;
+/** The largest restore: the default limit of a raw body (SERVEBENCH_MAX_RESTORE_MB). */
+const LARGEST_RESTORE_BYTES = 2_000 * 1_000_000;
 
 // ---------------------------------------------------------------------------------------------------------
 // Output
@@ -332,6 +347,49 @@ async function main(): Promise<void> {
     const healthVerdict = verdict(worstHealthMs, TARGET.healthDuringUploadMs, true);
     const rssVerdict = verdict(worstRss, TARGET.peakRssBytes, true);
 
+    // Big writes on a server of their own (an empty database): restores, uploads, writes under reads.
+    const writesDb = path.join(workspace.root, "data", "writes.db");
+    writeDatabase(writesDb, [], migrations);
+    const writesServer = await startServer(workspace, REPO, writesDb, "writes");
+    servers.push(writesServer);
+    step(`big writes on ${writesServer.url}, /api/health asked every 100 ms meanwhile`);
+    const writes: WriteResult[] = await measureWrites(
+      writesServer.url,
+      listeningPid(writesServer.port) ?? writesServer.child.pid ?? null,
+      writeCases(workspace.root, undefined, LARGEST_RESTORE_BYTES),
+      BIG_WORK_TIMEOUT_MS,
+      step,
+    );
+    await stopServer(writesServer);
+    fs.rmSync(writesDb, { force: true });
+
+    // Heavy reads: a 10,000-run series, 12 runs × 1,000 levels compared, a search no index narrows.
+    const readsDb = path.join(workspace.root, "data", "reads.db");
+    generated = performance.now();
+    writeReadsDatabase(readsDb, migrations);
+    step(`wrote the reads database (${((performance.now() - generated) / 1000).toFixed(1)} s)`);
+    const readsServer = await startServer(workspace, REPO, readsDb, "reads");
+    servers.push(readsServer);
+    const reads: ReadResult[] = await measureReads(
+      readsServer.url,
+      listeningPid(readsServer.port) ?? readsServer.child.pid ?? null,
+      BIG_WORK_TIMEOUT_MS,
+      step,
+    );
+    await stopServer(readsServer);
+    const worstWriteHealthMs = Math.max(
+      ...writes.map((result) => (result.health.unanswered ? Infinity : result.health.maxMs)),
+    );
+    const worstWriteRss = Math.max(...writes.map((result) => result.peakRssBytes ?? Infinity));
+    const worstReadHealthMs = Math.max(
+      ...reads.map((result) => (result.health.unanswered ? Infinity : result.health.maxMs)),
+    );
+    const worstReadRss = Math.max(...reads.map((result) => result.peakRssBytes ?? Infinity));
+    const writeHealthVerdict = verdict(worstWriteHealthMs, TARGET.healthDuringUploadMs, true);
+    const writeRssVerdict = verdict(worstWriteRss, TARGET.peakRssBytes, true);
+    const readHealthVerdict = verdict(worstReadHealthMs, TARGET.healthDuringUploadMs, true);
+    const readRssVerdict = verdict(worstReadRss, TARGET.peakRssBytes, true);
+
     step(
       `a nightly series of 1,000 runs, judging uploads into it, and /compare with every figure on ${kinds.join(" and ")}`,
     );
@@ -409,6 +467,30 @@ async function main(): Promise<void> {
         `< ${MB(TARGET.peakRssBytes)}`,
         rssVerdict.text,
       ],
+      [
+        "/api/health during big writes (largest restore and upload, …), longest wait",
+        ms(worstWriteHealthMs),
+        `< ${TARGET.healthDuringUploadMs} ms`,
+        writeHealthVerdict.text,
+      ],
+      [
+        "Server peak memory (RSS) during any big write",
+        MB(worstWriteRss),
+        `< ${MB(TARGET.peakRssBytes)}`,
+        writeRssVerdict.text,
+      ],
+      [
+        "/api/health during heavy reads (8–20 at a time), longest wait",
+        ms(worstReadHealthMs),
+        `< ${TARGET.healthDuringUploadMs} ms`,
+        readHealthVerdict.text,
+      ],
+      [
+        "Server peak memory (RSS) during any heavy read",
+        MB(worstReadRss),
+        `< ${MB(TARGET.peakRssBytes)}`,
+        readRssVerdict.text,
+      ],
     ];
 
     log("");
@@ -450,6 +532,14 @@ async function main(): Promise<void> {
     log("Hostile and largest uploads (POST /api/runs?dry_run=1, each on a fresh server; /api/health asked meanwhile)");
     log(table(hostileTable(hostile)));
     log("");
+    log("Big writes (a server of their own on an empty database; /api/health asked every 100 ms meanwhile)");
+    log(table(writesTable(writes)));
+    log("");
+    log(
+      `Heavy reads (a database of a ${READS_SERIES_RUNS.toLocaleString("en-US")}-run series, ${LONG_SWEEP_RUNS} runs × ${LONG_SWEEP_LEVELS.toLocaleString("en-US")} levels and ${READS_HISTORY_RUNS.toLocaleString("en-US")} other runs)`,
+    );
+    log(table(readsTable(reads)));
+    log("");
     log(
       `First-load JS per page (root main files + the page's entry chunks; gzip level 9; "${RECHARTS_MARKER}" marks Recharts)`,
     );
@@ -488,6 +578,10 @@ async function main(): Promise<void> {
       ...scaleVerdicts,
       healthVerdict.met,
       rssVerdict.met,
+      writeHealthVerdict.met,
+      writeRssVerdict.met,
+      readHealthVerdict.met,
+      readRssVerdict.met,
       ...seriesVerdicts,
     ];
     log("");
@@ -515,6 +609,8 @@ async function main(): Promise<void> {
             load,
             ingest,
             hostile,
+            writes,
+            reads,
             bundles,
             scale: {
               ...scale,
