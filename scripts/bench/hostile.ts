@@ -12,6 +12,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { zipSync } from "fflate";
+import { option, printTable, runWhenMain } from "./alone";
 import { writeVllmDetailedFile } from "./vllm-file";
 
 export interface HostileCase {
@@ -356,34 +357,23 @@ export function hostileTable(results: readonly HostileResult[]): string[][] {
 // Alone: `npx tsx scripts/bench/hostile.ts --url … --pid …`
 
 async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  const value = (name: string) => {
-    const index = args.indexOf(name);
-    return index >= 0 ? args[index + 1] : undefined;
-  };
-  const url = value("--url");
+  const url = option("--url");
   if (!url)
     throw new Error("usage: hostile.ts --url http://127.0.0.1:PORT [--pid PID] [--timeout SECONDS] [--only a,b]");
   const port = Number(new URL(url).port);
-  const pid = value("--pid") ? Number(value("--pid")) : listeningPid(port);
-  const timeoutMs = Number(value("--timeout") ?? "120") * 1000;
+  const pid = option("--pid") ? Number(option("--pid")) : listeningPid(port);
+  const timeoutMs = Number(option("--timeout") ?? "120") * 1000;
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "servebench-hostile-"));
   try {
-    const results = await measureHostile(url, pid, hostileCases(scratch, value("--only")), timeoutMs, (line) =>
+    const results = await measureHostile(url, pid, hostileCases(scratch, option("--only")), timeoutMs, (line) =>
       process.stdout.write(`· ${line}\n`),
     );
-    const rows = hostileTable(results);
-    for (const row of rows) process.stdout.write(`| ${row.join(" | ")} |\n`);
-    const json = value("--json");
+    printTable(hostileTable(results));
+    const json = option("--json");
     if (json) fs.writeFileSync(json, JSON.stringify(results, null, 2));
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(__filename)) {
-  main().catch((error: unknown) => {
-    process.stderr.write(`hostile: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
-  });
-}
+runWhenMain(__filename, "hostile", main);

@@ -13,6 +13,7 @@ import path from "node:path";
 import { normalizeRunDocument } from "@/lib/runs/normalize";
 import type { ResultPoint } from "@/lib/runs/schema";
 import { SERIES_FIGURES } from "@/lib/series/metrics";
+import { option, printTable, runWhenMain } from "./alone";
 import { type HealthFigures, listeningPid, whileSamplingHealth } from "./hostile";
 import { median } from "./http";
 import { type SeedRun, streamRuns, writeDatabase } from "./seed";
@@ -247,12 +248,7 @@ export function readsTable(results: readonly ReadResult[]): string[][] {
 // Alone
 
 async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  const value = (name: string) => {
-    const index = args.indexOf(name);
-    return index >= 0 ? args[index + 1] : undefined;
-  };
-  const dbFile = value("--db");
+  const dbFile = option("--db");
   if (dbFile) {
     writeReadsDatabase(path.resolve(dbFile), path.join(process.cwd(), "prisma", "migrations"));
     process.stdout.write(
@@ -260,16 +256,17 @@ async function main(): Promise<void> {
     );
     return;
   }
-  const url = value("--url");
+  const url = option("--url");
   if (!url) throw new Error("usage: reads.ts --db FILE | --url http://127.0.0.1:PORT [--pid PID] [--only a,b]");
-  const pid = value("--pid") ? Number(value("--pid")) : listeningPid(Number(new URL(url).port));
-  const results = await measureReads(url, pid, 600_000, (line) => process.stdout.write(`· ${line}\n`), value("--only"));
-  for (const row of readsTable(results)) process.stdout.write(`| ${row.join(" | ")} |\n`);
+  const pid = option("--pid") ? Number(option("--pid")) : listeningPid(Number(new URL(url).port));
+  const results = await measureReads(
+    url,
+    pid,
+    600_000,
+    (line) => process.stdout.write(`· ${line}\n`),
+    option("--only"),
+  );
+  printTable(readsTable(results));
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(__filename)) {
-  main().catch((error: unknown) => {
-    process.stderr.write(`reads: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
-  });
-}
+runWhenMain(__filename, "reads", main);

@@ -11,6 +11,7 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
+import { option, printTable, runWhenMain } from "./alone";
 import { type HealthFigures, listeningPid, whileSamplingHealth } from "./hostile";
 import { median, multipartBody } from "./http";
 import { writeVllmDetailedFile } from "./vllm-file";
@@ -434,29 +435,19 @@ export function writesTable(results: readonly WriteResult[]): string[][] {
 // Alone: `npx tsx scripts/bench/writes.ts --url … [--pid …] [--only …]`
 
 async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  const value = (name: string) => {
-    const index = args.indexOf(name);
-    return index >= 0 ? args[index + 1] : undefined;
-  };
-  const url = value("--url");
+  const url = option("--url");
   if (!url) throw new Error("usage: writes.ts --url http://127.0.0.1:PORT [--pid PID] [--only a,b] [--largest-mb N]");
-  const pid = value("--pid") ? Number(value("--pid")) : listeningPid(Number(new URL(url).port));
+  const pid = option("--pid") ? Number(option("--pid")) : listeningPid(Number(new URL(url).port));
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "servebench-writes-"));
   try {
-    const largest = Number(value("--largest-mb") ?? "1000") * 1_000_000;
-    const results = await measureWrites(url, pid, writeCases(scratch, value("--only"), largest), 1_800_000, (line) =>
+    const largest = Number(option("--largest-mb") ?? "1000") * 1_000_000;
+    const results = await measureWrites(url, pid, writeCases(scratch, option("--only"), largest), 1_800_000, (line) =>
       process.stdout.write(`· ${line}\n`),
     );
-    for (const row of writesTable(results)) process.stdout.write(`| ${row.join(" | ")} |\n`);
+    printTable(writesTable(results));
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(__filename)) {
-  main().catch((error: unknown) => {
-    process.stderr.write(`writes: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
-  });
-}
+runWhenMain(__filename, "writes", main);
