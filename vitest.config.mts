@@ -3,7 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-const root = fileURLToPath(new URL(".", import.meta.url)).replace(/\/$/, "");
+const root = fileURLToPath(new URL("./.", import.meta.url)).replace(/\/$/, "");
 
 // The integration suite runs on both databases. Without PostgreSQL installed (a laptop), the PostgreSQL half is
 // left out and the summary says so (tests/support/summary-reporter.ts); in CI it always runs, and a missing

@@ -1,7 +1,7 @@
 /** Writes docs/servebench-v1.schema.json from the zod schema, the one definition of the run document. */
 import fs from "node:fs";
 import path from "node:path";
-import { runDocumentJsonSchema } from "@/lib/runs/schema";
+import { runDocumentJsonSchema } from "@/lib/document/schema";
 
 export const SCHEMA_DOC_PATH = path.join(process.cwd(), "docs", "servebench-v1.schema.json");
 

@@ -6,10 +6,10 @@ import { SaveComparisonForm } from "@/components/compare/SaveComparisonForm";
 import { Card, PageHeader } from "@/components/ui/primitives";
 import { compareHref, parseCompareView } from "@/lib/analysis/comparison";
 import { requestBaseUrl } from "@/lib/comparisons/base-url";
+import { loadComparison } from "@/lib/comparisons/loader";
 import { comparisonMetadata } from "@/lib/comparisons/metadata";
 import { defaultComparisonTitle, ogImagePath, saveFieldsOf } from "@/lib/comparisons/view";
 import { pageSearchParams } from "@/lib/http/query";
-import { loadComparison } from "@/lib/runs/comparison-loader";
 import { listRuns } from "@/lib/runs/queries";
 
 export const dynamic = "force-dynamic";

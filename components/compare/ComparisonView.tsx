@@ -16,9 +16,9 @@ import type { Comparison, ComparisonSeries } from "@/lib/analysis/comparison";
 import type { HeadlineDelta } from "@/lib/analysis/deltas";
 import type { Spread } from "@/lib/analysis/intervals";
 import { sloText } from "@/lib/analysis/slo";
+import { engineDisplayName } from "@/lib/document/names";
+import type { StoredRun } from "@/lib/document/stored-run";
 import { formatChangeLine, formatHardware, formatLoadLevel, formatNumber, formatPercentChange } from "@/lib/format";
-import { engineDisplayName } from "@/lib/runs/names";
-import type { StoredRun } from "@/lib/runs/queries";
 import {
   AddRunPicker,
   BaselinePicker,

@@ -1,8 +1,8 @@
 /** A run's launch flags, environment and free-form metadata as key/value tables. */
 
 import { tableClass, tdClass, thClass } from "@/components/ui/primitives";
-import { formatFlagValue } from "@/lib/runs/flag-format";
-import type { Flags } from "@/lib/runs/schema";
+import { formatFlagValue } from "@/lib/document/flag-format";
+import type { Flags } from "@/lib/document/schema";
 
 export function KeyValueTable({
   rows,

@@ -1,5 +1,5 @@
 /** The run's import report: the numbers its files state that the run does not keep, grouped by reason. */
-import type { NotImportedEntry } from "@/lib/runs/schema";
+import type { NotImportedEntry } from "@/lib/document/schema";
 
 function formatValue(value: number | string): string {
   return typeof value === "number" ? String(value) : value;

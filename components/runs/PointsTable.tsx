@@ -3,7 +3,6 @@
 import { ScrollBox, ScrollHint, tableClass, tdClass, thClass } from "@/components/ui/primitives";
 import { metricInfo } from "@/lib/analysis/metrics";
 import { SERVER_FIGURES } from "@/lib/analysis/server-metrics";
-import { formatLoadLevel, formatNumber } from "@/lib/format";
 import {
   LATENCY_METRICS,
   LATENCY_STATS,
@@ -11,7 +10,8 @@ import {
   PERCENTILE_METRICS,
   type PercentileMetric,
   type ResultPoint,
-} from "@/lib/runs/schema";
+} from "@/lib/document/schema";
+import { formatLoadLevel, formatNumber } from "@/lib/format";
 
 type PointKey = Exclude<keyof ResultPoint, "sources" | "requests" | "percentiles">;
 

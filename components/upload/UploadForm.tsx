@@ -15,7 +15,7 @@ import { startNavigationProgress } from "@/components/ui/NavigationProgress";
 import { buttonClass, inputClass, labelClass, primaryButtonClass } from "@/components/ui/primitives";
 import { authorizedFetch, needsWriteToken, WriteTokenPrompt } from "@/components/ui/write-token";
 import { formatNumber } from "@/lib/format";
-import type { UploadPreview } from "@/lib/runs/preview";
+import type { UploadPreview } from "@/lib/ingest/preview";
 import { EMPTY_FIELDS, type FieldName, type Fields, fieldOfPath, fileValueOf } from "./fields";
 import { UploadPreviewPanel } from "./UploadPreview";
 

@@ -4,11 +4,11 @@
  */
 
 import { tableClass, tdClass, thClass } from "@/components/ui/primitives";
+import { formatFlag } from "@/lib/document/flag-format";
+import type { FlagValue, ResultPoint } from "@/lib/document/schema";
 import { formatHardware, formatLoadLevel, formatNumber } from "@/lib/format";
 import { formatName } from "@/lib/formats/names";
-import { formatFlag } from "@/lib/runs/flag-format";
-import type { UploadPreview as Preview, PreviewRun } from "@/lib/runs/preview";
-import type { FlagValue, ResultPoint } from "@/lib/runs/schema";
+import type { UploadPreview as Preview, PreviewRun } from "@/lib/ingest/preview";
 import { fieldOfPath } from "./fields";
 
 function RunPreview({

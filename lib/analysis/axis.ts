@@ -4,8 +4,9 @@
  * axis when it spans more than 8×, else a linear one; an unbounded rate ("inf") sits one step past the
  * highest finite rate, labelled ∞.
  */
+
+import type { ResultPoint } from "@/lib/document/schema";
 import { formatLoadLevel, formatNumber } from "@/lib/format";
-import type { ResultPoint } from "@/lib/runs/schema";
 import { compareLevels, type LoadLevel, levelOf } from "./levels";
 
 export type LoadAxis = "concurrency" | "request_rate";

@@ -4,9 +4,10 @@
  * point and cost, delta tables and chart data on one shared load axis. The compare page, saved comparisons,
  * the link preview image and the CSV export all read this one model.
  */
+
+import type { ResultPoint } from "@/lib/document/schema";
+import type { StoredRun } from "@/lib/document/stored-run";
 import { formatNumber, formatPercentChange, relativeChange } from "@/lib/format";
-import type { StoredRun } from "@/lib/runs/queries";
-import type { ResultPoint } from "@/lib/runs/schema";
 import { axisName, type LoadDomain, loadDomain } from "./axis";
 import { assignRunColors } from "./colors";
 import { type ConfigChange, diffConfigs } from "./config-diff";

@@ -3,9 +3,9 @@
  * field by field. Each change is one line a person can read next to the run's deltas.
  */
 
+import { formatFlag, formatFlagValue } from "@/lib/document/flag-format";
+import type { Flags, FlagValue } from "@/lib/document/schema";
 import { ownValue } from "@/lib/own-value";
-import { formatFlag, formatFlagValue } from "@/lib/runs/flag-format";
-import type { Flags, FlagValue } from "@/lib/runs/schema";
 
 export type ChangeKind = "added" | "removed" | "changed";
 

@@ -2,9 +2,10 @@
  * Deltas against a baseline: the numbers behind the headline cards and the delta tables, with the verdict
  * each change earns. With repeats, a change whose intervals overlap is "inconclusive", never better or worse.
  */
+
+import { headline } from "@/lib/document/derived";
+import type { ResultPoint } from "@/lib/document/schema";
 import { relativeChange } from "@/lib/format";
-import { headline } from "@/lib/runs/derived";
-import type { ResultPoint } from "@/lib/runs/schema";
 import { isInconclusive, type Spread, spreadOf } from "./intervals";
 import { type LoadLevel, levelOf, unionLevels } from "./levels";
 import { type MetricKey, metricInfo } from "./metrics";

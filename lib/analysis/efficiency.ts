@@ -8,8 +8,9 @@
  * at equal interactivity by monotone (Fritsch–Carlson) interpolation along their frontiers, never beyond
  * the measured range.
  */
+
+import type { ResultPoint } from "@/lib/document/schema";
 import { formatNumber } from "@/lib/format";
-import type { ResultPoint } from "@/lib/runs/schema";
 import { niceStep } from "./axis";
 import { compareLevels, levelOf } from "./levels";
 import type { MetricKey } from "./metrics";

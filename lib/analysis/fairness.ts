@@ -3,8 +3,9 @@
  * under the same workload. This names every difference, and every load level some runs lack, so no one
  * draws a conclusion from an unfair pair.
  */
+
+import type { ResultPoint } from "@/lib/document/schema";
 import { formatLoadLevel } from "@/lib/format";
-import type { ResultPoint } from "@/lib/runs/schema";
 import type { ComparableConfig } from "./config-diff";
 import { levelOf, unionLevels } from "./levels";
 

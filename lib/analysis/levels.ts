@@ -1,7 +1,7 @@
 /**
  * Load levels: the key that aligns points across runs. Series are joined by this key, never by array index.
  */
-import type { ResultPoint } from "@/lib/runs/schema";
+import type { ResultPoint } from "@/lib/document/schema";
 
 export interface LoadLevel {
   key: string;

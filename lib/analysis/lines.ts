@@ -4,8 +4,9 @@
  * and a dashed bridge across every level a series lacks, so a line is never broken into lone dots and a
  * missing level never reads as zero. Round y ticks, linear or log.
  */
+
+import type { LatencyMetric, LatencyStat, ResultPoint } from "@/lib/document/schema";
 import { formatNumber } from "@/lib/format";
-import type { LatencyMetric, LatencyStat, ResultPoint } from "@/lib/runs/schema";
 import type { AxisTick, LoadDomain } from "./axis";
 import { niceStep } from "./axis";
 import type { Interval, Spread } from "./intervals";

@@ -1,7 +1,7 @@
 /**
  * The metrics a comparison can chart or tabulate, with their unit and which direction is better.
  */
-import { LATENCY_KEYS, type LatencyKey, splitLatencyKey } from "@/lib/runs/schema";
+import { LATENCY_KEYS, type LatencyKey, splitLatencyKey } from "@/lib/document/schema";
 
 export type ThroughputKey = "output_throughput" | "total_token_throughput" | "request_throughput";
 export type MetricKey = ThroughputKey | LatencyKey;

@@ -5,7 +5,7 @@
  * the repeats' spread (min–max range, and the 95% interval with three or more), and computes deltas from the
  * means.
  */
-import type { ResultPoint } from "@/lib/runs/schema";
+import type { ResultPoint } from "@/lib/document/schema";
 import type { ComparableConfig } from "./config-diff";
 import { type Spread, spreadOf } from "./intervals";
 import { compareLevels, type LoadLevel, levelOf } from "./levels";

@@ -3,8 +3,8 @@
  * axis.ts; the chart components only draw what these return.
  */
 
-import { headline } from "@/lib/runs/derived";
-import type { ResultPoint } from "@/lib/runs/schema";
+import { headline } from "@/lib/document/derived";
+import type { ResultPoint } from "@/lib/document/schema";
 import { assignRunColors } from "./colors";
 
 /** Colours come from the runs' ids (colors.ts); a run without an id takes its position's. */

@@ -5,8 +5,8 @@
  * rate); a level a run has no figure at is null, a gap, never zero.
  */
 
+import type { LatencyKey, RequestDetail, ResultPoint, ServerMetricField } from "@/lib/document/schema";
 import { formatLoadLevel, formatNumber } from "@/lib/format";
-import type { LatencyKey, RequestDetail, ResultPoint, ServerMetricField } from "@/lib/runs/schema";
 import { percentileOfSorted } from "@/lib/stats";
 import { type LoadAxis, type LoadDomain, loadDomain } from "./axis";
 import { assignRunColors, RUN_COLORS } from "./colors";

@@ -6,7 +6,7 @@
  * (log2 of concurrency, or the rate axis' position) for each target, the earliest crossing wins, and the
  * throughput is interpolated to it. And the price of a token: $ per million output tokens at a $/GPU-hour.
  */
-import type { LatencyMetric, ResultPoint } from "@/lib/runs/schema";
+import type { LatencyMetric, ResultPoint } from "@/lib/document/schema";
 import type { LoadDomain } from "./axis";
 import { levelOf } from "./levels";
 import type { CompareStat } from "./lines";

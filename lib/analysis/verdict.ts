@@ -4,9 +4,10 @@
  * Each side is named by what changed between them (a flag, an engine, a model), falling back to the run
  * names when more than two things changed or nothing did. Built from the comparison's computed figures.
  */
+
+import { engineDisplayName, shortModelName } from "@/lib/document/names";
 import { formatChangeLine, formatNumber } from "@/lib/format";
 import { ownValue } from "@/lib/own-value";
-import { engineDisplayName, shortModelName } from "@/lib/runs/names";
 import type { ConfigChange } from "./config-diff";
 
 /**

@@ -4,7 +4,7 @@
  * that stores the runs can stop and resume at any part. A line longer than any run document is never
  * buffered: its bytes are counted and dropped, and the line is reported refused.
  */
-import { MAX_LINE_BYTES } from "@/lib/runs/restore";
+import { MAX_LINE_BYTES } from "@/lib/ingest/restore-lines";
 
 /** About how many bytes of whole lines make a part (a part holds at least one line, so it may be longer). */
 export const PART_BYTES = 1_000_000;

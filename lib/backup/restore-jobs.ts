@@ -19,13 +19,6 @@
  * again finishes the restore.
  */
 import os from "node:os";
-import { type ComparisonToRestore, restoreComparisons } from "@/lib/comparisons/queries";
-import { db } from "@/lib/db/client";
-import { AppError } from "@/lib/errors";
-import { publicError } from "@/lib/http/errors";
-import { randomId } from "@/lib/random-id";
-import { type RunToRestore, restoreRuns } from "@/lib/runs/queries";
-import { mayHoldSeries, oversizeLine, type RestoreLine } from "@/lib/runs/restore";
 import {
   comparisonEntry,
   entryOfLine,
@@ -35,15 +28,22 @@ import {
   type RestoreReportState,
   runEntry,
   seriesEntry,
-} from "@/lib/runs/restore-report";
-import { outcomeError, runUploadTask } from "@/lib/runs/upload-pool";
+} from "@/lib/backup/restore-report";
 import {
   applyRestoredSeriesState,
   createRestoredSeries,
   type RestoredSeries,
   type SeriesToRestore,
   seriesJoinedBy,
-} from "@/lib/series/export";
+} from "@/lib/backup/series";
+import { type ComparisonToRestore, restoreComparisons } from "@/lib/comparisons/queries";
+import { db } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { publicError } from "@/lib/http/errors";
+import { mayHoldSeries, oversizeLine, type RestoreLine } from "@/lib/ingest/restore-lines";
+import { outcomeError, runUploadTask } from "@/lib/ingest/upload-pool";
+import { randomId } from "@/lib/random-id";
+import { type RunToRestore, restoreRuns } from "@/lib/runs/queries";
 import { type ExportPart, ExportPartSplitter } from "./export-parts";
 
 /** How long a job stays with the process working on it without a sign of life from it. */

@@ -1,5 +1,5 @@
 /** A benchmark's result as a servebench/v1 run document, ready to write to a file or POST to /api/runs. */
-import { RUN_FORMAT, type RunDocumentInput } from "@/lib/runs/schema";
+import { RUN_FORMAT, type RunDocumentInput } from "@/lib/document/schema";
 import type { BenchConfig, BenchResult } from "./runner";
 import { apiUrl, loadLevels, requestsFor } from "./runner";
 

@@ -5,7 +5,7 @@
  * latency ends at the last text chunk, and throughput divides the completed requests' tokens by the wall
  * time of the level.
  */
-import { formatLoadLevel } from "@/lib/format";
+
 import {
   type LatencyMetric,
   LIMITS,
@@ -13,7 +13,8 @@ import {
   type RequestDetail,
   type RequestRate,
   type ResultPoint,
-} from "@/lib/runs/schema";
+} from "@/lib/document/schema";
+import { formatLoadLevel } from "@/lib/format";
 import { percentileOfSorted, summarize } from "@/lib/stats";
 
 /** What one request did, as measured by the client. Times are performance.now() milliseconds. */

@@ -1,6 +1,6 @@
 /** The options of `servebench bench`, parsed and checked before anything is sent. */
 import { parseArgs } from "node:util";
-import type { RequestRate } from "@/lib/runs/schema";
+import type { RequestRate } from "@/lib/document/schema";
 import type { RunContextInput } from "./document";
 import type { GoodputTargets } from "./metrics";
 import { DEFAULT_CONCURRENCY, OPEN_LOOP_SECONDS } from "./runner";

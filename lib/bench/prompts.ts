@@ -3,7 +3,7 @@
  * messages), random prompts of a given length (with a length range and a shared prefix, as vLLM's random
  * dataset), or conversations sampled from a ShareGPT file (sharegpt.ts).
  */
-import type { Workload } from "@/lib/runs/schema";
+import type { Workload } from "@/lib/document/schema";
 import { integerBetween, seededUniform } from "./random";
 
 export interface ChatMessage {

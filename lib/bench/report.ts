@@ -1,7 +1,8 @@
 /** What `servebench bench` prints: a progress line per level and the summary table at the end. */
+
+import { peakThroughput, singleStream } from "@/lib/document/derived";
+import type { LatencyKey, ResultPoint } from "@/lib/document/schema";
 import { formatLoadLevel, formatNumber, formatTokS } from "@/lib/format";
-import { peakThroughput, singleStream } from "@/lib/runs/derived";
-import type { LatencyKey, ResultPoint } from "@/lib/runs/schema";
 import { type LevelResult, percentileKey } from "./metrics";
 import type { LevelProgress } from "./runner";
 

@@ -7,8 +7,8 @@
  * requests and returns what was measured, marked partial.
  */
 import { setMaxListeners } from "node:events";
+import type { RequestRate } from "@/lib/document/schema";
 import { formatLoadLevel, formatNumber } from "@/lib/format";
-import type { RequestRate } from "@/lib/runs/schema";
 import { createPool, getJson, getText, type HttpPool, streamRequest } from "./client";
 import {
   type AggregateOptions,

@@ -3,8 +3,8 @@
  * vLLM's `GET /version`. The run's context is filled from it where the user did not say, and the run records
  * what came from where.
  */
-import { canonicalFlagName, parseCommand } from "@/lib/runs/flags";
-import { LIMITS } from "@/lib/runs/schema";
+import { canonicalFlagName, parseCommand } from "@/lib/document/flags";
+import { LIMITS } from "@/lib/document/schema";
 
 export interface ModelEntry {
   id: string;

@@ -8,7 +8,7 @@
  *
  * Memory is bounded: a level keeps a few running sums per figure, never the scrapes themselves.
  */
-import type { ResultPoint, ServerMetricField } from "@/lib/runs/schema";
+import type { ResultPoint, ServerMetricField } from "@/lib/document/schema";
 import { createPool, getText, type HttpPool } from "./client";
 import { type MetricsReading, readExposition } from "./prometheus";
 

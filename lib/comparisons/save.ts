@@ -4,11 +4,12 @@
  */
 import { buildComparison, type CompareView, parsePrices } from "@/lib/analysis/comparison";
 import { DEFAULT_SLO_STAT } from "@/lib/analysis/slo";
+import { type LoadedComparison, loadComparison } from "@/lib/comparisons/loader";
 import { AppError, type ErrorIssue } from "@/lib/errors";
-import { type LoadedComparison, loadComparison } from "@/lib/runs/comparison-loader";
 import { getRunsByIds } from "@/lib/runs/queries";
+import { zodIssues } from "@/lib/zod-issues";
 import { createComparison, getComparisonOrThrow, type SavedComparison } from "./queries";
-import { comparisonIssues, SaveComparisonSchema, storedComparisonView } from "./schema";
+import { SaveComparisonSchema, storedComparisonView } from "./schema";
 import { defaultComparisonTitle, savedCompareView, withViewOverrides } from "./view";
 
 function invalid(issues: ErrorIssue[]): AppError {
@@ -33,7 +34,7 @@ export async function saveComparison(body: unknown): Promise<SavedComparison> {
     ]);
   }
   const parsed = SaveComparisonSchema.safeParse(body);
-  if (!parsed.success) throw invalid(comparisonIssues(parsed.error));
+  if (!parsed.success) throw invalid(zodIssues(parsed.error));
   const input = parsed.data;
 
   const { runs, missing } = await getRunsByIds(input.runs);

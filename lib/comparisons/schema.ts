@@ -12,10 +12,10 @@ import {
   pricesQuery,
 } from "@/lib/analysis/comparison";
 import { DEFAULT_SLO_STAT } from "@/lib/analysis/slo";
+import { freeText, lineText } from "@/lib/document/schema";
 import type { ErrorIssue } from "@/lib/errors";
 import { decimalInteger, isOwnKey } from "@/lib/http/query";
 import { ID_PATTERN, idSchema } from "@/lib/ids";
-import { freeText, lineText } from "@/lib/runs/schema";
 
 export const MAX_TITLE_LENGTH = 200;
 export const MAX_NOTES_LENGTH = 20_000;
@@ -29,7 +29,7 @@ export const DEFAULT_PER_PAGE = 25;
  */
 export const SLUG_PATTERN = ID_PATTERN;
 
-// The character rules of every write (lib/runs/schema.ts): no control characters, bidi overrides or unpaired
+// The character rules of every write (lib/document/schema.ts): no control characters, bidi overrides or unpaired
 // surrogates in ids, titles and notes. Run ids follow the one id rule.
 const runId = z.string().trim().pipe(idSchema());
 
@@ -151,24 +151,4 @@ export function parseComparisonListQueryLenient(params: RawParams): ComparisonLi
   const page = ComparisonListQuerySchema.shape.page.safeParse(values.page);
   const perPage = ComparisonListQuerySchema.shape.per_page.safeParse(values.per_page);
   return { page: page.success ? page.data : 1, per_page: perPage.success ? perPage.data : DEFAULT_PER_PAGE };
-}
-
-/**
- * zod issues → `{ path, message }` pairs. (lib/runs/normalize.ts's issuesFromZod is made for run documents:
- * it reads any top-level key it does not know as an extra document field.)
- */
-export function comparisonIssues(error: z.ZodError): ErrorIssue[] {
-  const issues: ErrorIssue[] = [];
-  for (const issue of error.issues) {
-    const path = issue.path.map(String).join(".");
-    if (issue.code === "unrecognized_keys") {
-      for (const key of issue.keys)
-        issues.push({ path: path ? `${path}.${key}` : key, message: `unknown field "${key}"` });
-      continue;
-    }
-    const message =
-      issue.code === "invalid_type" && /received undefined$/.test(issue.message) ? "is required" : issue.message;
-    issues.push({ path, message });
-  }
-  return issues;
 }

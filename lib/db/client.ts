@@ -56,7 +56,7 @@ function checkPostgresqlClientIsCurrent(): void {
 /**
  * A client for the database `target` names. The app uses the one of db(); `servebench db copy` opens two.
  * Writers wait up to SERVEBENCH_LOCK_TIMEOUT_MS for a lock on both databases (SQLite's busy timeout,
- * PostgreSQL's lock_timeout) and then fail with "busy" (lib/http/database-errors.ts), rather than hang.
+ * PostgreSQL's lock_timeout) and then fail with "busy" (lib/db/database-errors.ts), rather than hang.
  */
 export function openDatabase(target: DatabaseTarget): PrismaClient {
   const lockTimeoutMs = env().SERVEBENCH_LOCK_TIMEOUT_MS;

@@ -1,6 +1,6 @@
 /** What a database error means, the same on SQLite and PostgreSQL (Prisma maps both drivers' codes to its own). */
 import { env } from "@/lib/env";
-import { isDatabaseBusy } from "@/lib/http/database-errors";
+import { isDatabaseBusy } from "./database-errors";
 import { storageProblemOf } from "./storage";
 
 /** A unique constraint refused the write (Prisma's P2002): someone stored the same key first. */

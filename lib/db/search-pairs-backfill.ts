@@ -1,5 +1,5 @@
 /**
- * Fills in `Run.searchPairs` and `Run.searchTriples` (lib/runs/search-pairs.ts) for runs stored before those
+ * Fills in `Run.searchPairs` and `Run.searchTriples` (lib/document/search-pairs.ts) for runs stored before those
  * existed, or by an older app instance during an upgrade: part of every migrate, after the migrations, in batches
  * so that a large history never holds one long transaction. Both are a function of the stored search text alone.
  * Until every run has them the search does not ask their index (lib/runs/queries.ts), so a run is never missed
@@ -7,7 +7,7 @@
  */
 import type Database from "better-sqlite3";
 import type pg from "pg";
-import { searchPairsOf, searchTriplesOf } from "@/lib/runs/search-pairs";
+import { searchPairsOf, searchTriplesOf } from "@/lib/document/search-pairs";
 
 /** Runs per transaction: ~20 ms of work each, so writers from the app wait little for the lock. */
 const BATCH_RUNS = 1_000;

@@ -2,7 +2,7 @@
  * When the database cannot be written or read: a full disk, a read-only file or file system, a file that cannot
  * be opened (SQLite), or a PostgreSQL server out of disk or in read-only mode. Such errors answer 503 with what is
  * wrong (not a generic 500), and /api/health says which. A PostgreSQL server that cannot be reached at all is
- * answered by lib/http/database-errors.ts (503 database_unavailable).
+ * answered by lib/db/database-errors.ts (503 database_unavailable).
  */
 import fs from "node:fs";
 import path from "node:path";

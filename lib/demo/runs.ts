@@ -3,7 +3,7 @@
  * with and without CUDA graphs). Only the figures the engineer measured are here: single stream (C=1) and
  * C=128. Intermediate load levels were not recorded and are not invented.
  */
-import type { RunDocumentInput } from "@/lib/runs/schema";
+import type { RunDocumentInput } from "@/lib/document/schema";
 
 export const DEMO_TAG = "demo";
 

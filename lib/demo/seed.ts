@@ -1,4 +1,4 @@
-import { normalizeRunDocument } from "@/lib/runs/normalize";
+import { normalizeRunDocument } from "@/lib/document/normalize";
 import { countRuns, createRun } from "@/lib/runs/queries";
 import { DEMO_RUNS } from "./runs";
 

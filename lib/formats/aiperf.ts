@@ -20,8 +20,8 @@
  * tokens − 1), vLLM's TPOT; `inter_chunk_latency` = the gaps between streamed chunks, vLLM's ITL.
  */
 
+import type { LatencyMetric, ResultPoint } from "@/lib/document/schema";
 import { ownValue } from "@/lib/own-value";
-import type { LatencyMetric, ResultPoint } from "@/lib/runs/schema";
 import { summarize } from "@/lib/stats";
 import {
   asRecord,

@@ -11,7 +11,7 @@ import {
   type RequestRate,
   type ResultPoint,
   splitLatencyKey,
-} from "@/lib/runs/schema";
+} from "@/lib/document/schema";
 import type { NotImported } from "./types";
 
 export type PointField = Exclude<

@@ -10,8 +10,8 @@
  * - GuideLLM 0.8: `{metadata: {version: 2}, config: {spec: {...}}, benchmarks}`, benchmarks as in 0.4+.
  */
 
+import type { RequestRate } from "@/lib/document/schema";
 import { ownValue } from "@/lib/own-value";
-import type { RequestRate } from "@/lib/runs/schema";
 import {
   asRecord,
   get,

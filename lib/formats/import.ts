@@ -6,11 +6,10 @@
  */
 
 import { compareLevels, levelOf } from "@/lib/analysis/levels";
+import { engineDisplayName, flagText, hardwareText, shortModelName, workloadText } from "@/lib/document/names";
+import { keepsExactDigits, LIMITS, type ResultPoint, RUN_FORMAT, type RunDocumentInput } from "@/lib/document/schema";
 import { AppError, type ErrorIssue } from "@/lib/errors";
 import { formatLoadLevel } from "@/lib/format";
-import { placeLargeNumbers } from "@/lib/http/large-numbers";
-import { engineDisplayName, flagText, hardwareText, shortModelName, workloadText } from "@/lib/runs/names";
-import { keepsExactDigits, LIMITS, type ResultPoint, RUN_FORMAT, type RunDocumentInput } from "@/lib/runs/schema";
 import { expandArchives } from "./archive";
 import {
   DecodeError,
@@ -22,6 +21,7 @@ import {
   nestingDepth,
   parseLenientJson,
 } from "./decode";
+import { placeLargeNumbers } from "./large-numbers";
 import { accountFile, collapse, skippedLinesWarning } from "./report";
 import {
   FormatError,
@@ -212,7 +212,7 @@ export function readUploads(files: readonly UploadFile[], parsers: readonly Form
 
 /**
  * A run document of a decoded file with its numbers beyond ±2^53 as their digits where a document keeps them
- * (metadata, flags, env), and refused, naming the field, anywhere else (lib/runs/schema.ts, keepsExactDigits).
+ * (metadata, flags, env), and refused, naming the field, anywhere else (lib/document/schema.ts, keepsExactDigits).
  * `place` is where the document is in the file: [0] a JSON file's value, [0, i] its i-th element, [i] the i-th line.
  */
 function withExactDigits(
@@ -550,7 +550,7 @@ function sumCounts(values: Map<string, number> | undefined): number {
 }
 
 /**
- * The context fields in which groups differ, in the words run names use (lib/runs/names.ts):
+ * The context fields in which groups differ, in the words run names use (lib/document/names.ts):
  * "Llama-3.1-8B", "--max-num-seqs 4", "8× H100", "random 1024→128". Never JSON. Linear in the size of the
  * group's own context (see ContextCounts), whatever the number of groups.
  */
@@ -668,7 +668,7 @@ function buildDocument(fragments: readonly IndexedFragment[], suffix: string): P
   } as PlannedRun["document"];
   if (engine !== undefined) document.engine = engine;
   if (model !== undefined) document.model = model;
-  // Without a name in the files, the run is named once the person's context is applied (lib/runs/ingest.ts).
+  // Without a name in the files, the run is named once the person's context is applied (lib/ingest/ingest.ts).
   if (name !== undefined) document.name = suffix ? `${name} (${suffix})` : name;
   if (first.engine_version !== undefined) document.engine_version = first.engine_version;
   if (first.hardware !== undefined) document.hardware = first.hardware;

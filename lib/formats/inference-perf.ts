@@ -19,7 +19,7 @@
  * tokens, first token included. Before v0.5.0 the "token" times were the arrival times of stream lines
  * (≤ v0.2) or SSE events (v0.3–v0.4), not of tokens; those reports' TPOT is not imported.
  */
-import type { ResultPoint, ServerMetricField } from "@/lib/runs/schema";
+import type { ResultPoint, ServerMetricField } from "@/lib/document/schema";
 import { asRecord, isNaNValue, PointBuilder, toConcurrency, toNumber } from "./common";
 import type { NotImported } from "./types";
 import {

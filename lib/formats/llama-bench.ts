@@ -6,7 +6,7 @@
  * speed of the representative generation test (tg128 at depth 0 when it was run); every test's speed is kept
  * as metadata (`pp512_tok_s`, `tg128@d4096_tok_s`).
  */
-import { canonicalFlagName } from "@/lib/runs/flags";
+import { canonicalFlagName } from "@/lib/document/flags";
 import { asRecord, describeValue, isNaNValue, isoTimestamp, PointBuilder, toCount, toNumber } from "./common";
 import { isLlamaBenchMarkdown, readMarkdownTable } from "./llama-bench-markdown";
 import { skippedLinesWarning } from "./report";

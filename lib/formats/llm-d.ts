@@ -7,9 +7,9 @@
  * Every statistic carries explicit `units`; figures are converted by them.
  */
 
+import { canonicalFlagName } from "@/lib/document/flags";
+import type { FlagValue } from "@/lib/document/schema";
 import { ownValue } from "@/lib/own-value";
-import { canonicalFlagName } from "@/lib/runs/flags";
-import type { FlagValue } from "@/lib/runs/schema";
 import {
   asRecord,
   describeValue,

@@ -11,7 +11,7 @@
  * LLMPerf's `inter_token_latency_s` is the sum of all chunk gaps, the first one (TTFT) included, divided by
  * the output tokens: end-to-end latency per output token, not TPOT.
  */
-import type { ResultPoint } from "@/lib/runs/schema";
+import type { ResultPoint } from "@/lib/document/schema";
 import { percentileOfSorted, summarize } from "@/lib/stats";
 import { asRecord, isNaNValue, isoTimestamp, PointBuilder, toConcurrency, toCount, toNumber } from "./common";
 import { FormatError, type FormatParser, type Fragment, type RunContext, type SourceFile } from "./types";

@@ -8,7 +8,7 @@
  *
  * See docs/formats/sglang.md for the field mapping and the definitions the source uses.
  */
-import type { FlagValue, Hardware, Speculative, Workload } from "@/lib/runs/schema";
+import type { FlagValue, Hardware, Speculative, Workload } from "@/lib/document/schema";
 import { asRecord, PointBuilder, type PointField, toConcurrency, toCount, toNumber } from "./common";
 import { describeValue, figure, type Json, setFigure, setLoadLevel, type Where } from "./flat-record";
 import { FormatError, type FormatParser, type Fragment, type RunContext, type SourceFile } from "./types";

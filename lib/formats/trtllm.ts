@@ -7,7 +7,7 @@
  * The report does not record trtllm-bench's --concurrency. The load level is decided from what the report
  * does state (see levelOf below and docs/formats/trtllm.md).
  */
-import { canonicalFlagName } from "@/lib/runs/flags";
+import { canonicalFlagName } from "@/lib/document/flags";
 import { asRecord, describeValue, get, isNaNValue, PointBuilder, toCount, toNumber } from "./common";
 import { FormatError, type FormatParser, type Fragment, type RunContext, type SourceFile } from "./types";
 

@@ -3,7 +3,7 @@
  * decoded file to fragments: load points with the run context the file states, each figure carrying the
  * name of the field it came from.
  */
-import type { FlagValue, Hardware, ResultPoint, Speculative, Workload } from "@/lib/runs/schema";
+import type { FlagValue, Hardware, ResultPoint, Speculative, Workload } from "@/lib/document/schema";
 import type { LargeNumber } from "./decode";
 
 export type FormatId =

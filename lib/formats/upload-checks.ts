@@ -5,7 +5,7 @@
  * objects, several gigabytes; counting the brackets first refuses it in a fraction of a second.
  */
 import { AppError } from "@/lib/errors";
-import { forbiddenKeyPath } from "@/lib/http/body";
+import { forbiddenKeyPath } from "@/lib/forbidden-keys";
 import { invalidUtf8Offset, looksBinary, parseLenientJson } from "./decode";
 
 export const STRUCTURE_LIMITS = {
@@ -16,7 +16,7 @@ export const STRUCTURE_LIMITS = {
   /**
    * Lines across the files of one upload: each line of a JSON-lines file becomes a record, a load level, a
    * fragment to plan. 149,000 load levels (58 MB) are planned in about 9 s in 800 MB of server memory; 200,000
-   * would need more than the upload worker's heap (lib/runs/upload-pool.ts). See docs/benchmarks.md.
+   * would need more than the upload worker's heap (lib/ingest/upload-pool.ts). See docs/benchmarks.md.
    */
   lines: 150_000,
 } as const;

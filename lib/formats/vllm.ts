@@ -6,7 +6,7 @@
  * Field names and definitions follow vllm/benchmarks/serve.py (`calculate_metrics`, `benchmark`, `main_async`)
  * and vllm/benchmarks/sweep/serve.py (`_update_run_data`). See docs/formats/vllm.md.
  */
-import type { FlagValue, ResultPoint, Speculative, Workload } from "@/lib/runs/schema";
+import type { FlagValue, ResultPoint, Speculative, Workload } from "@/lib/document/schema";
 import { asRecord, compactDateToIso, PointBuilder, type PointField, requestRate, toCount, toNumber } from "./common";
 import { describeValue, figure, type Json, setFigure, setLoadLevel, type Where } from "./flat-record";
 import { REASONS } from "./report";

@@ -1,8 +1,8 @@
 import { NextResponse } from "next/server";
+import { databaseErrorOf } from "@/lib/db/database-errors";
 import { noteStorageProblem, refineStorageProblem, storageError, storageProblemOf } from "@/lib/db/storage";
 import { AppError, type ErrorCode, type ErrorIssue } from "@/lib/errors";
 import { WWW_AUTHENTICATE } from "./auth";
-import { databaseErrorOf } from "./database-errors";
 
 /** Seconds a client should wait before retrying a 503 (the database busy or unreachable). */
 const RETRY_AFTER_S = 2;

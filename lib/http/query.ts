@@ -37,14 +37,6 @@ export function decimalInteger(min: number, max: number) {
     );
 }
 
-/** A query's zod issues as `{ path, message }`, the parameter as the path. */
-export function queryIssues(error: z.ZodError): { path: string; message: string }[] {
-  return error.issues.map((issue) => ({
-    path: issue.path.map(String).join("."),
-    message: issue.code === "invalid_type" && /received undefined$/.test(issue.message) ? "is required" : issue.message,
-  }));
-}
-
 /** A page's `searchParams` as Next hands them over. */
 export type PageSearchParams = Record<string, string | string[] | undefined>;
 

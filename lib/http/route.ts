@@ -1,8 +1,17 @@
 /**
- * The wrapper every API route handler goes through: it turns thrown errors into the one error shape.
+ * The wrapper every API route handler goes through: it turns thrown errors into the one error shape, a ZodError
+ * into 422 validation_failed with its issues.
  */
+import { ZodError } from "zod";
 import { AppError } from "@/lib/errors";
+import { zodIssues } from "@/lib/zod-issues";
 import { errorResponse } from "./errors";
+
+/** A ZodError a handler let through (a schema parsed with `.parse`): 422 naming every field, like parseBody. */
+function validationFailure(error: ZodError): AppError {
+  const issues = zodIssues(error);
+  return new AppError("validation_failed", `${issues[0]?.path || "body"}: ${issues[0]?.message}`, issues);
+}
 
 export function apiRoute<Context>(
   handler: (request: Request, context: Context) => Promise<Response>,
@@ -11,7 +20,8 @@ export function apiRoute<Context>(
     try {
       return await handler(request, context);
     } catch (error) {
-      return errorResponse(error, `${request.method} ${new URL(request.url).pathname}`);
+      const answered = error instanceof ZodError ? validationFailure(error) : error;
+      return errorResponse(answered, `${request.method} ${new URL(request.url).pathname}`);
     }
   };
 }

@@ -5,9 +5,9 @@
  */
 import { z } from "zod";
 import { ComparisonListQuerySchema, SaveComparisonSchema } from "@/lib/comparisons/schema";
-import { RunPatchSchema } from "@/lib/runs/ingest";
+import { runDocumentJsonSchema } from "@/lib/document/schema";
+import { RunPatchSchema } from "@/lib/ingest/ingest";
 import { ListQuerySchema } from "@/lib/runs/list-query";
-import { runDocumentJsonSchema } from "@/lib/runs/schema";
 import {
   AlertListQuerySchema,
   AlertPatchSchema,

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { COMPARE_STATS } from "@/lib/analysis/lines";
-import { RequestRateSchema } from "@/lib/runs/schema";
+import { RequestRateSchema } from "@/lib/document/schema";
 
 const nullableNumber = z.number().nullable();
 

@@ -3,9 +3,9 @@
  * page (lenient: a bad value falls back to its default so a mistyped link still shows the runs).
  */
 import { z } from "zod";
+import { forbiddenCharacter } from "@/lib/document/schema";
 import { decimalInteger, isOwnKey } from "@/lib/http/query";
 import { type RunListQuery, SORT_KEYS } from "./queries";
-import { forbiddenCharacter } from "./schema";
 
 export const MAX_PER_PAGE = 100;
 export const DEFAULT_PER_PAGE = 25;

@@ -5,16 +5,23 @@
 import { db, provider, sqliteRowsReady } from "@/lib/db/client";
 import { isUniqueViolation, retryWhileBusy } from "@/lib/db/errors";
 import { ROWS_FUNCTION, rowsSelectList, setAsideRows } from "@/lib/db/sqlite-rows";
+import { contentHash } from "@/lib/document/content-hash";
+import { type Headline, headline } from "@/lib/document/derived";
+import type { RunDocument } from "@/lib/document/normalize";
+import {
+  forbiddenCharacter,
+  LATENCY_KEYS,
+  type ResultPoint,
+  RUN_FORMAT,
+  SERVER_METRIC_KEYS,
+} from "@/lib/document/schema";
+import { pairsOfQuery, searchPairsOf, searchTriplesOf, wordsToken } from "@/lib/document/search-pairs";
+import type { StoredRun } from "@/lib/document/stored-run";
 import { notFoundError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { ID_PATTERN } from "@/lib/ids";
 import { randomId } from "@/lib/random-id";
 import { newSeriesId, seriesIdentity } from "@/lib/series/key";
-import { contentHash } from "./content-hash";
-import { type Headline, headline } from "./derived";
-import type { RunDocument } from "./normalize";
-import { forbiddenCharacter, LATENCY_KEYS, type ResultPoint, RUN_FORMAT, SERVER_METRIC_KEYS } from "./schema";
-import { pairsOfQuery, searchPairsOf, searchTriplesOf, wordsToken } from "./search-pairs";
 import {
   buildSearchSample,
   planSearch,
@@ -43,11 +50,6 @@ export interface RunSummary extends Headline {
   source_format: string;
   /** The series the run belongs to (/series/<id>). */
   series_id: string | null;
-}
-
-export interface StoredRun extends RunDocument {
-  id: string;
-  created_at: string;
 }
 
 export const SORT_KEYS = ["date", "name", "engine", "model", "single_stream", "peak"] as const;

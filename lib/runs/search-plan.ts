@@ -9,11 +9,11 @@
  * the least reading, judged from a sample of the newest runs (`SearchSample`), as a query planner judges from its
  * statistics. The sample only steers the cost; the answer never depends on it.
  *
- * The same holds for the indexes of pairs and triples of neighbouring words (lib/runs/search-pairs.ts): a run
+ * The same holds for the indexes of pairs and triples of neighbouring words (lib/document/search-pairs.ts): a run
  * containing q holds every pair and triple of whole words of q, and those are often far rarer than any trigram of
  * them. The plan picks from all three kinds alike.
  */
-import { pairsOfQuery, pairsOfText, triplesOfQuery, triplesOfText } from "./search-pairs";
+import { pairsOfQuery, pairsOfText, triplesOfQuery, triplesOfText } from "@/lib/document/search-pairs";
 
 /** Runs in the sample: the newest ones, in the history's order. */
 export const SEARCH_SAMPLE_ROWS = 2_000;

@@ -3,10 +3,10 @@
  * apart from the database code (export.ts) because the upload worker reads restore lines.
  */
 import { z } from "zod";
+import { forbiddenCharacter, freeText, hasVisibleCharacter, LIMITS, NOTHING_VISIBLE } from "@/lib/document/schema";
 import { AppError } from "@/lib/errors";
 import { idSchema } from "@/lib/ids";
-import { zodIssues } from "@/lib/runs/normalize";
-import { forbiddenCharacter, freeText, hasVisibleCharacter, LIMITS, NOTHING_VISIBLE } from "@/lib/runs/schema";
+import { zodIssues } from "@/lib/zod-issues";
 import { parseMetricKey } from "./metrics";
 import { ALERT_STATUSES, NoteSchema } from "./schema";
 import { SeriesSettingsPatchSchema } from "./settings";

@@ -6,10 +6,10 @@
  */
 import { createHash } from "node:crypto";
 import { canonicalSetting } from "@/lib/analysis/config-diff";
+import { engineDisplayName, flagText, hardwareText, shortModelName, workloadText } from "@/lib/document/names";
+import type { RunDocument } from "@/lib/document/normalize";
+import type { FlagValue } from "@/lib/document/schema";
 import { randomId } from "@/lib/random-id";
-import { engineDisplayName, flagText, hardwareText, shortModelName, workloadText } from "@/lib/runs/names";
-import type { RunDocument } from "@/lib/runs/normalize";
-import type { FlagValue } from "@/lib/runs/schema";
 
 /**
  * Flags that do not change what is measured: where the server listens, what it logs, where weights are cached,
@@ -86,7 +86,7 @@ export function seriesConfiguration(run: SeriesKeyInput): Record<string, unknown
 const NAME_FLAGS_CHARS = 100;
 
 /**
- * What the series is called in lists, in the words run names use (lib/runs/names.ts), with the launch flags
+ * What the series is called in lists, in the words run names use (lib/document/names.ts), with the launch flags
  * that are part of its key: two series that differ only in a flag must not read the same.
  */
 function configurationName(run: SeriesKeyInput): string {

@@ -1,11 +1,11 @@
 /**
- * The figures a series is charted and judged by. Two headline figures of the run (lib/runs/derived.ts) and
+ * The figures a series is charted and judged by. Two headline figures of the run (lib/document/derived.ts) and
  * figures at one chosen load level. The list is data, so a new figure (goodput at an SLO, per-GPU
  * throughput) is one more entry here.
  */
 import { type LoadLevel, levelOf } from "@/lib/analysis/levels";
+import type { ResultPoint } from "@/lib/document/schema";
 import { formatLoadLevel } from "@/lib/format";
-import type { ResultPoint } from "@/lib/runs/schema";
 
 /** The figures of a result point a series can follow at its chosen load level. */
 export const LEVEL_FIGURES = [

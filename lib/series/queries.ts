@@ -10,10 +10,10 @@
 import { type ConfigChange, diffConfigs } from "@/lib/analysis/config-diff";
 import { db } from "@/lib/db/client";
 import { isUniqueViolation, skipWhenWriteRefused } from "@/lib/db/errors";
+import type { RunDocument } from "@/lib/document/normalize";
+import type { Flags, ResultPoint } from "@/lib/document/schema";
 import { AppError, notFoundError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
-import type { RunDocument } from "@/lib/runs/normalize";
-import type { Flags, ResultPoint } from "@/lib/runs/schema";
 import { enqueueDeliveries } from "@/lib/webhooks/deliveries";
 import { webhookPayload } from "@/lib/webhooks/payload";
 import { type DetectedChange, judgeSeries, type PointJudgement } from "./detect";

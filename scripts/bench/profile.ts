@@ -118,11 +118,11 @@ async function countRowsOf(file: string, sql: string): Promise<string> {
 
 /** In the child: each stage of an upload of the vLLM file, as POST /api/runs runs them. */
 async function profileIngest(file: string): Promise<void> {
-  const { readUploadRequest } = await import("@/lib/runs/ingest");
+  const { readUploadRequest } = await import("@/lib/ingest/ingest");
   const { readUploads, planRuns } = await import("@/lib/formats/import");
   const { FORMAT_PARSERS } = await import("@/lib/formats/registry");
   const { decodeFile } = await import("@/lib/formats/decode");
-  const { normalizeRunDocument } = await import("@/lib/runs/normalize");
+  const { normalizeRunDocument } = await import("@/lib/document/normalize");
   const { multipartBody } = await import("./http");
   const bytes = fs.readFileSync(file);
   const { body, contentType } = multipartBody(

@@ -10,8 +10,8 @@
  */
 import http from "node:http";
 import path from "node:path";
-import { normalizeRunDocument } from "@/lib/runs/normalize";
-import type { ResultPoint } from "@/lib/runs/schema";
+import { normalizeRunDocument } from "@/lib/document/normalize";
+import type { ResultPoint } from "@/lib/document/schema";
 import { SERIES_FIGURES } from "@/lib/series/metrics";
 import { option, printTable, runWhenMain } from "./alone";
 import { type HealthFigures, listeningPid, whileSamplingHealth } from "./hostile";

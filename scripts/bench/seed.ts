@@ -10,10 +10,10 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { migrateDatabase } from "@/lib/db/migrate";
-import { headline } from "@/lib/runs/derived";
-import { normalizeRunDocument, type RunDocument } from "@/lib/runs/normalize";
+import { headline } from "@/lib/document/derived";
+import { normalizeRunDocument, type RunDocument } from "@/lib/document/normalize";
+import { LATENCY_KEYS, type ResultPoint, type RunDocumentInput, SERVER_METRIC_KEYS } from "@/lib/document/schema";
 import { searchColumnsOf } from "@/lib/runs/queries";
-import { LATENCY_KEYS, type ResultPoint, type RunDocumentInput, SERVER_METRIC_KEYS } from "@/lib/runs/schema";
 import { seriesIdentity } from "@/lib/series/key";
 
 export interface SeedRun {
@@ -356,7 +356,7 @@ export function runRow(run: SeedRun): Row {
     ciUrl: doc.ci_url ?? null,
     // The series row is inserted beside the run (writeDatabase); its id is derived from the key here.
     seriesId: seriesIdOf(seriesIdentity(doc).key),
-    // Identity of the content (lib/runs/content-hash.ts): SHA-256 of the key-sorted document.
+    // Identity of the content (lib/document/content-hash.ts): SHA-256 of the key-sorted document.
     contentHash: createHash("sha256")
       .update(JSON.stringify(canonical(doc)))
       .digest("hex"),

@@ -20,8 +20,8 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { normalizeRunDocument } from "@/lib/runs/normalize";
-import type { ResultPoint, RunDocumentInput } from "@/lib/runs/schema";
+import { normalizeRunDocument } from "@/lib/document/normalize";
+import type { ResultPoint, RunDocumentInput } from "@/lib/document/schema";
 import { type Cluster, findPostgresBin, startCluster } from "../../tests/support/postgresql";
 import { measure, measurePair, median, quantile, type Series, type Timing, timedRequest } from "./http";
 import type { DatabaseKind } from "./scale";

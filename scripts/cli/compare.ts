@@ -3,12 +3,12 @@
  * what changed between them. RUN is a run id or its URL. Exits 1 when a run cannot be fetched, 2 on bad usage.
  */
 import { parseArgs } from "node:util";
+import type { StoredRun } from "@/lib/document/stored-run";
 import { diffConfigs } from "../../lib/analysis/config-diff";
 import { buildDeltaTable, compareHeadlines, storedFigure } from "../../lib/analysis/deltas";
 import { DELTA_TABLE_METRICS, metricInfo } from "../../lib/analysis/metrics";
 import { meanByLevel } from "../../lib/analysis/repeats";
 import { formatLoadLevel, formatNumber, formatPercentChange } from "../../lib/format";
-import type { StoredRun } from "../../lib/runs/queries";
 import { mdEscape, mdLinkTarget, mdTable } from "./markdown";
 import {
   READ_TIMEOUT_MS,

@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { normalizeRunDocument } from "@/lib/runs/normalize";
+import { normalizeRunDocument } from "@/lib/document/normalize";
 import { type OpenAITestServer, startOpenAITestServer } from "../support/openai-test-server";
 
 const baseUrl = inject("baseUrl");

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildRunDocument } from "@/lib/bench/document";
 import { builtinPrompts, parsePromptFile } from "@/lib/bench/prompts";
 import { type BenchConfig, type BenchEvent, runBenchmark } from "@/lib/bench/runner";
-import { normalizeRunDocument } from "@/lib/runs/normalize";
+import { normalizeRunDocument } from "@/lib/document/normalize";
 import { testBenchConfig } from "../support/bench-config";
 import { type OpenAITestServer, startOpenAITestServer, type TestServerSettings } from "../support/openai-test-server";
 

@@ -12,7 +12,7 @@ import { arrivalTimesMs } from "@/lib/bench/random";
 import { type BenchConfig, type BenchEvent, runBenchmark } from "@/lib/bench/runner";
 import { ContextError } from "@/lib/bench/server-info";
 import { estimateTokens, readShareGpt } from "@/lib/bench/sharegpt";
-import { normalizeRunDocument } from "@/lib/runs/normalize";
+import { normalizeRunDocument } from "@/lib/document/normalize";
 import { mean, std } from "@/lib/stats";
 import { testBenchConfig } from "../support/bench-config";
 import {

@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as listRunsRoute } from "@/app/api/runs/route";
 import { db } from "@/lib/db/client";
-import { normalizeRunDocument } from "@/lib/runs/normalize";
+import { normalizeRunDocument } from "@/lib/document/normalize";
 import { countRuns, createRun, deleteRunOrThrow, listFilterOptions, updateRunOrThrow } from "@/lib/runs/queries";
 import { BASE, clearDatabase, noContext } from "./helpers";
 

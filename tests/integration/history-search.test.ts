@@ -9,10 +9,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { GET as listRunsRoute } from "@/app/api/runs/route";
 import { db, provider } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
+import { normalizeRunDocument } from "@/lib/document/normalize";
+import { searchPairsOf, searchTriplesOf } from "@/lib/document/search-pairs";
 import { databaseTarget } from "@/lib/env";
-import { normalizeRunDocument } from "@/lib/runs/normalize";
 import { createRun, updateRunOrThrow } from "@/lib/runs/queries";
-import { searchPairsOf, searchTriplesOf } from "@/lib/runs/search-pairs";
 import { BASE, clearDatabase, noContext } from "./helpers";
 
 interface ListBody {

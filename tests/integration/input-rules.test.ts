@@ -12,10 +12,10 @@ import { GET as getRun, PATCH as patchRun } from "@/app/api/runs/[id]/route";
 import { GET as listRunsRoute, POST as postRun } from "@/app/api/runs/route";
 import HistoryPage from "@/app/page";
 import { buildComparison, parseCompareView } from "@/lib/analysis/comparison";
+import type { RestoreReport } from "@/lib/backup/restore-report";
 import { db } from "@/lib/db/client";
 import { ID_RULE } from "@/lib/ids";
 import { getRunsByIds, listRuns } from "@/lib/runs/queries";
-import type { RestoreReport } from "@/lib/runs/restore-report";
 import {
   BASE,
   counts,

@@ -11,8 +11,8 @@ import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { counterparts, missingCounterparts } from "@/lib/db/counterpart-files";
 import { MIGRATIONS_DIR, migrateDatabase, POSTGRESQL_MIGRATIONS_DIR } from "@/lib/db/migrate";
+import { searchPairsOf, searchTriplesOf, wordsToken } from "@/lib/document/search-pairs";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { searchPairsOf, searchTriplesOf, wordsToken } from "@/lib/runs/search-pairs";
 
 const dirs: string[] = [];
 function tempFile(): string {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { POST as restore } from "@/app/api/restore/route";
-import { MAX_REPORTED_LINES, type RestoreReport } from "@/lib/runs/restore-report";
+import { MAX_REPORTED_LINES, type RestoreReport } from "@/lib/backup/restore-report";
 import { BASE, noContext } from "./helpers";
 
 describe("the answer to a restore of many unreadable lines", () => {

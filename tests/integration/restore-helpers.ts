@@ -8,8 +8,8 @@ import { POST as restore } from "@/app/api/restore/route";
 import { POST as postRun } from "@/app/api/runs/route";
 import { POST as postAnnotation } from "@/app/api/series/[id]/annotations/route";
 import { GET as getSeries, PATCH as patchSeries } from "@/app/api/series/[id]/route";
+import type { RestoreReport } from "@/lib/backup/restore-report";
 import { db } from "@/lib/db/client";
-import type { RestoreReport } from "@/lib/runs/restore-report";
 import { BASE, idContext, jsonRequest, noContext } from "./helpers";
 
 /** Nothing stored: runs, their series (and so their changes and annotations), saved comparisons, deliveries. */

@@ -16,10 +16,10 @@ import {
   runRestoreJobs,
   waitForRestoreJob,
 } from "@/lib/backup/restore-jobs";
+import type { RestoreReport } from "@/lib/backup/restore-report";
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { MAX_LINE_BYTES } from "@/lib/runs/restore";
-import type { RestoreReport } from "@/lib/runs/restore-report";
+import { MAX_LINE_BYTES } from "@/lib/ingest/restore-lines";
 import { nightlyDocuments } from "@/tests/support/nightly-documents";
 import { BASE, idContext, noContext } from "./helpers";
 import { buildHistory, clearEverything, exportLines, json, restoredState, restoreLines } from "./restore-helpers";

@@ -11,8 +11,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as getAlert } from "@/app/api/alerts/[id]/route";
 import { PATCH as patchSeries } from "@/app/api/series/[id]/route";
+import { createRestoredSeries } from "@/lib/backup/series";
 import { db } from "@/lib/db/client";
-import { createRestoredSeries } from "@/lib/series/export";
 import { exportedSeriesOf } from "@/lib/series/export-schema";
 import { nightlyDocuments } from "@/tests/support/nightly-documents";
 import { BASE, idContext, jsonRequest } from "./helpers";

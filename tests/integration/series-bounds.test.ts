@@ -10,7 +10,7 @@ import { GET as getSeries, PATCH as patchSeries } from "@/app/api/series/[id]/ro
 import SeriesPage from "@/app/series/[id]/page";
 import { AnnotationForm } from "@/components/series/AnnotationForm";
 import { db } from "@/lib/db/client";
-import { normalizeRunDocument } from "@/lib/runs/normalize";
+import { normalizeRunDocument } from "@/lib/document/normalize";
 import { createRuns } from "@/lib/runs/queries";
 import { SERIES_FIGURES } from "@/lib/series/metrics";
 import { SERIES_VIEW_RUNS, type SeriesView } from "@/lib/series/queries";

@@ -12,7 +12,7 @@ import { GET as getCompareRuns } from "@/app/api/compare/runs/route";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { POST as postRun } from "@/app/api/runs/route";
 import { parseCompareView } from "@/lib/analysis/comparison";
-import { loadComparison } from "@/lib/runs/comparison-loader";
+import { loadComparison } from "@/lib/comparisons/loader";
 import { BASE, clearDatabase, counts, FIXTURES, idContext, jsonRequest, noContext } from "./helpers";
 
 const REQUESTS = {

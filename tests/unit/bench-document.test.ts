@@ -6,8 +6,8 @@ import { aggregateLevel, type RequestRecord } from "@/lib/bench/metrics";
 import { builtinPrompts, parsePromptFile, syntheticPrompts } from "@/lib/bench/prompts";
 import { headlineLine, levelLine, summaryTable } from "@/lib/bench/report";
 import type { BenchConfig, BenchResult } from "@/lib/bench/runner";
-import { normalizeRunDocument } from "@/lib/runs/normalize";
-import { runDocumentJsonSchema } from "@/lib/runs/schema";
+import { normalizeRunDocument } from "@/lib/document/normalize";
+import { runDocumentJsonSchema } from "@/lib/document/schema";
 
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 ajv.addFormat("date-time", /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/);

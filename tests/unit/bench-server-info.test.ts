@@ -11,7 +11,7 @@ import {
   type ServerProbe,
   sglangFlags,
 } from "@/lib/bench/server-info";
-import { normalizeRunDocument } from "@/lib/runs/normalize";
+import { normalizeRunDocument } from "@/lib/document/normalize";
 
 /** Shaped like SGLang 0.5's /get_server_info: server arguments, scheduler state, internal states, version. */
 const SGLANG_INFO = {

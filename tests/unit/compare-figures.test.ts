@@ -19,8 +19,8 @@ import { intervalsOverlap, isInconclusive, spreadOf, tQuantile975 } from "@/lib/
 import { linearYScale, lineChart, logYScale, resolveStat } from "@/lib/analysis/lines";
 import { costPerMillionTokens, meetsSlo, priceFor, type SloTargets, sloPoint, sloText } from "@/lib/analysis/slo";
 import { verdictLine, verdictSides } from "@/lib/analysis/verdict";
-import { defaultRunName, engineDisplayName, shortModelName, workloadText } from "@/lib/runs/names";
-import type { ResultPoint } from "@/lib/runs/schema";
+import { defaultRunName, engineDisplayName, shortModelName, workloadText } from "@/lib/document/names";
+import type { ResultPoint } from "@/lib/document/schema";
 
 describe("repeats: intervals and the inconclusive rule", () => {
   test.each([

@@ -18,8 +18,8 @@ import {
 } from "@/lib/analysis/comparison";
 import { paretoFrontier } from "@/lib/analysis/efficiency";
 import { comparisonCsv } from "@/lib/analysis/export";
-import { normalizeRunDocument } from "@/lib/runs/normalize";
-import type { StoredRun } from "@/lib/runs/queries";
+import { normalizeRunDocument } from "@/lib/document/normalize";
+import type { StoredRun } from "@/lib/document/stored-run";
 
 const LEVELS = 1_000;
 

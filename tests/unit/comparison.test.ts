@@ -4,8 +4,8 @@ import { verdictOf } from "@/lib/analysis/deltas";
 import { comparisonCsv } from "@/lib/analysis/export";
 import { checkLikeForLike } from "@/lib/analysis/fairness";
 import { configurationKey, groupRepeats } from "@/lib/analysis/repeats";
-import { normalizeRunDocument } from "@/lib/runs/normalize";
-import type { StoredRun } from "@/lib/runs/queries";
+import { normalizeRunDocument } from "@/lib/document/normalize";
+import type { StoredRun } from "@/lib/document/stored-run";
 import { type SeedRun, SGLANG_GRAPHS_RUN, SGLANG_NO_GRAPHS_RUN, seedDocument, VLLM_RUN } from "./seeds";
 
 let counter = 0;

@@ -10,7 +10,6 @@ import { comparisonMetadata, resolveBaseUrl } from "@/lib/comparisons/metadata";
 import { layoutOgChart, niceStep, spreadLabels } from "@/lib/comparisons/og-chart";
 import { comparisonUrl, newSlug } from "@/lib/comparisons/queries";
 import {
-  comparisonIssues,
   parseComparisonListQuery,
   parseComparisonListQueryLenient,
   SaveComparisonSchema,
@@ -27,12 +26,13 @@ import {
   truncateText,
   withViewOverrides,
 } from "@/lib/comparisons/view";
-import type { ResultPoint } from "@/lib/runs/schema";
+import type { ResultPoint } from "@/lib/document/schema";
+import { zodIssues } from "@/lib/zod-issues";
 
 function issuesOf(value: unknown) {
   const parsed = SaveComparisonSchema.safeParse(value);
   expect(parsed.success).toBe(false);
-  return parsed.success ? [] : comparisonIssues(parsed.error);
+  return parsed.success ? [] : zodIssues(parsed.error);
 }
 
 const A = "AAAAAAAAAAAA";

@@ -1,8 +1,8 @@
 import { describe, expect, it, test } from "vitest";
 import { type ComparableConfig, type ConfigChange, diffConfigs, diffEnv, diffFlags } from "@/lib/analysis/config-diff";
 import { DEMO_RUNS } from "@/lib/demo/runs";
-import { normalizeRunDocument } from "@/lib/runs/normalize";
-import type { Flags } from "@/lib/runs/schema";
+import { normalizeRunDocument } from "@/lib/document/normalize";
+import type { Flags } from "@/lib/document/schema";
 import { SGLANG_GRAPHS_RUN, SGLANG_NO_GRAPHS_RUN, seedDocument, VLLM_RUN } from "./seeds";
 
 const BASE: ComparableConfig = {

@@ -7,7 +7,7 @@ import {
   type Verdict,
   verdictOf,
 } from "@/lib/analysis/deltas";
-import type { ResultPoint } from "@/lib/runs/schema";
+import type { ResultPoint } from "@/lib/document/schema";
 import { SGLANG_GRAPHS_RUN, SGLANG_NO_GRAPHS_RUN, VLLM_RUN } from "./seeds";
 
 const SEEDS = [VLLM_RUN, SGLANG_NO_GRAPHS_RUN, SGLANG_GRAPHS_RUN];

@@ -1,5 +1,5 @@
 import { describe, expect, it, test } from "vitest";
-import { type HeadlinePointInput, headline, peakThroughput, singleStream } from "@/lib/runs/derived";
+import { type HeadlinePointInput, headline, peakThroughput, singleStream } from "@/lib/document/derived";
 import { SGLANG_GRAPHS_RUN, SGLANG_NO_GRAPHS_RUN, VLLM_RUN } from "./seeds";
 
 describe("singleStream", () => {

@@ -3,8 +3,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import {
+  DOCUMENT_KEYS,
+  HardwareSchema,
+  ResultPointSchema,
+  SpeculativeSchema,
+  WorkloadSchema,
+} from "@/lib/document/schema";
 import { ENV_VARIABLES } from "@/lib/env";
-import { DOCUMENT_KEYS, HardwareSchema, ResultPointSchema, SpeculativeSchema, WorkloadSchema } from "@/lib/runs/schema";
 import { schemaDocText } from "@/scripts/write-schema";
 
 const root = path.join(__dirname, "..", "..");

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it, test } from "vitest";
 import { diffConfigs, diffFlags } from "@/lib/analysis/config-diff";
-import { parseCommand } from "@/lib/runs/flags";
-import { normalizeRunDocument, REDACTED, redactCommand } from "@/lib/runs/normalize";
+import { parseCommand } from "@/lib/document/flags";
+import { normalizeRunDocument, REDACTED, redactCommand } from "@/lib/document/normalize";
 
 describe("commands from the engines' docs", () => {
   test.each<[string, Record<string, unknown>, Record<string, string>]>([

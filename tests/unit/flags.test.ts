@@ -7,7 +7,7 @@ import {
   parseCommand,
   parseFlagTokens,
   tokenizeCommand,
-} from "@/lib/runs/flags";
+} from "@/lib/document/flags";
 
 const SGLANG_SEED_BASE =
   "python -m sglang.launch_server --model-path moonshotai/Kimi-K2.5 --tp 8 --attention-backend triton";

@@ -6,10 +6,10 @@
  */
 import { describe, expect, it, test } from "vitest";
 import { SaveComparisonSchema, SLUG_PATTERN } from "@/lib/comparisons/schema";
+import { parseCommand } from "@/lib/document/flags";
+import { normalizeRunDocument } from "@/lib/document/normalize";
+import { RunDocumentSchema } from "@/lib/document/schema";
 import { ID_PATTERN, ID_RULE, isId } from "@/lib/ids";
-import { parseCommand } from "@/lib/runs/flags";
-import { normalizeRunDocument } from "@/lib/runs/normalize";
-import { RunDocumentSchema } from "@/lib/runs/schema";
 import { exportedSeriesOf } from "@/lib/series/export-schema";
 import { isFigure, parseMetricKey } from "@/lib/series/metrics";
 import { resolveSettings, SeriesSettingsPatchSchema } from "@/lib/series/settings";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { ResultPoint } from "@/lib/document/schema";
 import { type IndexedFragment, type ParsedUpload, planRuns } from "@/lib/formats/import";
 import type { RunContext } from "@/lib/formats/types";
-import type { ResultPoint } from "@/lib/runs/schema";
 
 function fragment(
   index: number,
@@ -54,7 +54,7 @@ describe("planRuns", () => {
     expect(run.document.measured_at).toBe("2026-03-02T09:00:00Z");
     expect(run.document.model).toBe("facebook/opt-125m");
     expect(run.document.source_format).toBe("vllm-bench-serve");
-    // Named later, once the person's context says which engine it was (lib/runs/ingest.ts).
+    // Named later, once the person's context says which engine it was (lib/ingest/ingest.ts).
     expect(run.document.name).toBeUndefined();
     expect(run.nameSuffix).toBe("");
     expect(run.document.metadata).toEqual({ source_files: "c8.json, c1.json" });

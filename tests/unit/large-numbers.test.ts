@@ -4,10 +4,10 @@
  * refuses them, naming itself.
  */
 import { describe, expect, it, test } from "vitest";
+import { normalizeRunDocument } from "@/lib/document/normalize";
+import { keepsExactDigits } from "@/lib/document/schema";
 import { findLargeNumbers, MAX_EXACT_JSON_INTEGER } from "@/lib/formats/decode";
 import { parseWriteJson } from "@/lib/http/body";
-import { normalizeRunDocument } from "@/lib/runs/normalize";
-import { keepsExactDigits } from "@/lib/runs/schema";
 import { refusal } from "@/tests/support/refusal";
 
 describe("findLargeNumbers", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it, test } from "vitest";
 import { compareLevels, type LoadLevel, levelOf, pointAt, unionLevels } from "@/lib/analysis/levels";
-import type { ResultPoint } from "@/lib/runs/schema";
+import type { ResultPoint } from "@/lib/document/schema";
 
 const c = (concurrency: number): LoadLevel => ({ key: `c:${concurrency}`, concurrency, request_rate: null });
 const r = (rate: number | "inf"): LoadLevel => ({ key: `r:${rate}`, concurrency: null, request_rate: rate });

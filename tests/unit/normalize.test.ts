@@ -1,8 +1,8 @@
 import { describe, expect, it, test } from "vitest";
 import { z } from "zod";
+import { defaultRunName, issuesFromZod, normalizeRunDocument, validationError } from "@/lib/document/normalize";
+import { RunDocumentSchema } from "@/lib/document/schema";
 import { AppError, type ErrorIssue } from "@/lib/errors";
-import { defaultRunName, issuesFromZod, normalizeRunDocument, validationError } from "@/lib/runs/normalize";
-import { RunDocumentSchema } from "@/lib/runs/schema";
 
 const MINIMAL = {
   format: "servebench/v1",

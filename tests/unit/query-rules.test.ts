@@ -4,8 +4,9 @@
  * while a page keeps it (and finds no run holding it).
  */
 import { describe, expect, it, test } from "vitest";
+import { parseQuery } from "@/lib/http/request";
 import { parseListQuery, parseListQueryLenient } from "@/lib/runs/list-query";
-import { AlertListQuerySchema, parseQuery, SeriesListQuerySchema } from "@/lib/series/schema";
+import { AlertListQuerySchema, SeriesListQuerySchema } from "@/lib/series/schema";
 import { refusal } from "@/tests/support/refusal";
 
 describe("the series and alerts queries", () => {

@@ -4,8 +4,8 @@
  * Authorization=…`, JSON headers). The command, the flags parsed from it and a second normalization agree.
  */
 import { describe, expect, it, test } from "vitest";
-import { REDACTED, redactCommand, redactHeaderLine, redactUrlPasswords, redactValues } from "@/lib/runs/flags";
-import { normalizeRunDocument } from "@/lib/runs/normalize";
+import { REDACTED, redactCommand, redactHeaderLine, redactUrlPasswords, redactValues } from "@/lib/document/flags";
+import { normalizeRunDocument } from "@/lib/document/normalize";
 
 function normalized(fields: Record<string, unknown>) {
   return normalizeRunDocument({

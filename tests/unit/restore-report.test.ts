@@ -1,7 +1,7 @@
 /** The restore's answer lists at most MAX_REPORTED_LINES entries, the ones that say something first. */
 import { describe, expect, it } from "vitest";
-import type { RestoreLine } from "@/lib/runs/restore";
-import { buildRestoreReport, MAX_REPORTED_LINES } from "@/lib/runs/restore-report";
+import { buildRestoreReport, MAX_REPORTED_LINES } from "@/lib/backup/restore-report";
+import type { RestoreLine } from "@/lib/ingest/restore-lines";
 
 const unreadable = (line: number): RestoreLine => ({
   line,

@@ -6,7 +6,7 @@ import {
   ResultPointSchema,
   RunDocumentSchema,
   runDocumentJsonSchema,
-} from "@/lib/runs/schema";
+} from "@/lib/document/schema";
 
 interface JsonSchemaObject {
   $id?: string;

@@ -8,7 +8,7 @@ import {
   triplesOfQuery,
   triplesOfText,
   wordsToken,
-} from "@/lib/runs/search-pairs";
+} from "@/lib/document/search-pairs";
 
 describe("pairsOfText", () => {
   it("pairs each word with the next, skipping parts without a letter or digit, once each", () => {

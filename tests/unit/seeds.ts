@@ -1,4 +1,4 @@
-import type { ResultPoint } from "@/lib/runs/schema";
+import type { ResultPoint } from "@/lib/document/schema";
 
 export const SEED_HARDWARE = { gpu: "RTX PRO 6000 Blackwell", gpu_count: 8, gpu_memory_mib: 97887 };
 export const SEED_WORKLOAD = { dataset: "fixed chat prompt", output_len: 256, temperature: 0 };

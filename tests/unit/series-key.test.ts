@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normalizeRunDocument } from "@/lib/runs/normalize";
+import { normalizeRunDocument } from "@/lib/document/normalize";
 import { seriesIdentity } from "@/lib/series/key";
 import { parseMetricKey } from "@/lib/series/metrics";
 import { mergeSettings, resolveSettings } from "@/lib/series/settings";

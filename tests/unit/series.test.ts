@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { RUN_COLORS, runColor } from "@/lib/analysis/colors";
 import { seriesOf, singleStreamBars } from "@/lib/analysis/series";
-import type { ResultPoint } from "@/lib/runs/schema";
+import type { ResultPoint } from "@/lib/document/schema";
 import { SGLANG_GRAPHS_RUN, SGLANG_NO_GRAPHS_RUN, VLLM_RUN } from "./seeds";
 
 const SEEDS = [VLLM_RUN, SGLANG_NO_GRAPHS_RUN, SGLANG_GRAPHS_RUN];

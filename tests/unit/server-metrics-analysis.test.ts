@@ -15,7 +15,7 @@ import {
   serverMetricsChart,
   serverSummaryLines,
 } from "@/lib/analysis/server-metrics";
-import type { ResultPoint } from "@/lib/runs/schema";
+import type { ResultPoint } from "@/lib/document/schema";
 
 const run = (id: string, results: ResultPoint[]) => ({ id, name: `run ${id}`, results });
 

@@ -1,5 +1,5 @@
 /**
- * The character rules every write applies (lib/runs/schema.ts), reused by alert and annotation notes, series names
+ * The character rules every write applies (lib/document/schema.ts), reused by alert and annotation notes, series names
  * and comparison titles: bidi marks and line separators refused in one-line text, something visible in every name,
  * unpaired surrogates refused everywhere; right-to-left text itself passes.
  */
@@ -12,7 +12,7 @@ import {
   lineText,
   RunPatchSchema,
   TagsSchema,
-} from "@/lib/runs/schema";
+} from "@/lib/document/schema";
 import { exportedSeriesOf } from "@/lib/series/export-schema";
 import { AlertPatchSchema, AnnotationCreateSchema, NoteSchema } from "@/lib/series/schema";
 

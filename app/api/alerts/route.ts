@@ -1,8 +1,9 @@
 import { NextResponse } from "next/server";
 import { queryParams } from "@/lib/http/query";
+import { parseQuery } from "@/lib/http/request";
 import { apiRoute } from "@/lib/http/route";
 import { listAlerts } from "@/lib/series/queries";
-import { AlertListQuerySchema, parseQuery } from "@/lib/series/schema";
+import { AlertListQuerySchema } from "@/lib/series/schema";
 
 export const dynamic = "force-dynamic";
 

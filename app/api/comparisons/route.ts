@@ -1,12 +1,13 @@
 import { NextResponse } from "next/server";
 import { listComparisons } from "@/lib/comparisons/queries";
 import { saveComparison } from "@/lib/comparisons/save";
-import { comparisonIssues, parseComparisonListQuery } from "@/lib/comparisons/schema";
+import { parseComparisonListQuery } from "@/lib/comparisons/schema";
 import { AppError } from "@/lib/errors";
 import { requireWriteAccess } from "@/lib/http/auth";
 import { readJsonBody } from "@/lib/http/body";
 import { queryParams } from "@/lib/http/query";
 import { apiRoute, methodsNotAllowed } from "@/lib/http/route";
+import { zodIssues } from "@/lib/zod-issues";
 
 export const dynamic = "force-dynamic";
 
@@ -16,7 +17,7 @@ const BODY_LIMIT_BYTES = 200_000;
 export const GET = apiRoute(async (request) => {
   const parsed = parseComparisonListQuery(queryParams(request));
   if (!parsed.success) {
-    const issues = comparisonIssues(parsed.error);
+    const issues = zodIssues(parsed.error);
     throw new AppError("bad_request", `Invalid query parameter ${issues[0]?.path}: ${issues[0]?.message}`, issues);
   }
   return NextResponse.json(await listComparisons(parsed.data));

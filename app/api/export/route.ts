@@ -1,8 +1,8 @@
+import { allSeriesExports } from "@/lib/backup/series";
 import { allComparisons } from "@/lib/comparisons/queries";
 import { apiRoute, methodsNotAllowed } from "@/lib/http/route";
+import { COMPARISON_FORMAT } from "@/lib/ingest/restore-lines";
 import { allRunDocuments } from "@/lib/runs/queries";
-import { COMPARISON_FORMAT } from "@/lib/runs/restore";
-import { allSeriesExports } from "@/lib/series/export";
 
 export const dynamic = "force-dynamic";
 

@@ -6,13 +6,13 @@
 import type { ImageResponse } from "next/og";
 import type { ReactElement } from "react";
 import { parseCompareView } from "@/lib/analysis/comparison";
+import { loadComparison } from "@/lib/comparisons/loader";
 import { OG_IMAGE_HEIGHT, OG_IMAGE_WIDTH } from "@/lib/comparisons/metadata";
 import { offlineImageResponse } from "@/lib/comparisons/og-fonts";
 import { comparisonImage, notFoundImage } from "@/lib/comparisons/og-image";
 import { openSavedComparison } from "@/lib/comparisons/save";
 import { AppError } from "@/lib/errors";
 import { apiRoute, methodsNotAllowed } from "@/lib/http/route";
-import { loadComparison } from "@/lib/runs/comparison-loader";
 
 export const dynamic = "force-dynamic";
 

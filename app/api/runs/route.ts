@@ -3,21 +3,22 @@ import { maxBodyBytes } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { requireWriteAccess } from "@/lib/http/auth";
 import { readBodyWithLimit } from "@/lib/http/body";
-import { queryIssues, queryParams } from "@/lib/http/query";
+import { queryParams } from "@/lib/http/query";
 import { apiRoute, methodsNotAllowed } from "@/lib/http/route";
-import { uploadMediaType } from "@/lib/runs/ingest";
+import { uploadMediaType } from "@/lib/ingest/ingest";
+import { outcomeError, runUploadTask } from "@/lib/ingest/upload-pool";
 import { parseListQuery } from "@/lib/runs/list-query";
 import { listRuns, storeRuns } from "@/lib/runs/queries";
-import { outcomeError, runUploadTask } from "@/lib/runs/upload-pool";
 import { publicBaseUrl } from "@/lib/series/base-url";
 import { judgeUploadedRuns } from "@/lib/series/queries";
+import { zodIssues } from "@/lib/zod-issues";
 
 export const dynamic = "force-dynamic";
 
 export const GET = apiRoute(async (request) => {
   const parsed = parseListQuery(queryParams(request));
   if (!parsed.success) {
-    const issues = queryIssues(parsed.error);
+    const issues = zodIssues(parsed.error);
     throw new AppError("bad_request", `Invalid query parameter ${issues[0]?.path}: ${issues[0]?.message}`, issues);
   }
   return NextResponse.json(await listRuns(parsed.data));

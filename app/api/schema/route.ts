@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
+import { runDocumentJsonSchema } from "@/lib/document/schema";
 import { methodsNotAllowed } from "@/lib/http/route";
-import { runDocumentJsonSchema } from "@/lib/runs/schema";
 
 export const dynamic = "force-static";
 

@@ -1,8 +1,9 @@
 import { NextResponse } from "next/server";
 import { queryParams } from "@/lib/http/query";
+import { parseQuery } from "@/lib/http/request";
 import { apiRoute } from "@/lib/http/route";
 import { listSeries } from "@/lib/series/queries";
-import { parseQuery, SeriesListQuerySchema } from "@/lib/series/schema";
+import { SeriesListQuerySchema } from "@/lib/series/schema";
 
 export const dynamic = "force-dynamic";
 

@@ -16,11 +16,12 @@ import { buttonClass, Card, DefinitionList, DemoBadge, PageHeader, Section, Tag 
 import { runColor } from "@/lib/analysis/colors";
 import { buildComparison, parseCompareView } from "@/lib/analysis/comparison";
 import { hasRequestDetail, latencyDistributions } from "@/lib/analysis/server-metrics";
+import { headline } from "@/lib/document/derived";
+import type { StoredRun } from "@/lib/document/stored-run";
 import { AppError } from "@/lib/errors";
 import { formatDateTime, formatDuration, formatHardware, formatLoadLevel, formatNumber } from "@/lib/format";
 import { formatName } from "@/lib/formats/names";
-import { headline } from "@/lib/runs/derived";
-import { getRunOrThrow, type StoredRun } from "@/lib/runs/queries";
+import { getRunOrThrow } from "@/lib/runs/queries";
 
 export const dynamic = "force-dynamic";
 

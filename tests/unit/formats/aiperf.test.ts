@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it, test } from "vitest";
+import type { ResultPoint } from "@/lib/document/schema";
 import {
   aiperfAggregateParser,
   aiperfCsvFigures,
@@ -14,7 +15,6 @@ import { decodeFile, decodeText } from "@/lib/formats/decode";
 import { readUploads } from "@/lib/formats/import";
 import { inferencePerfParsers } from "@/lib/formats/inference-perf";
 import { FormatError, type FormatParser, type Fragment, type SourceFile } from "@/lib/formats/types";
-import type { ResultPoint } from "@/lib/runs/schema";
 import { FIXTURES_DIR, fixtureFiles, loadFixture, readFixtureJson } from "./fixtures";
 
 type Raw = Record<string, unknown>;

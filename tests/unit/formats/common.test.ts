@@ -3,9 +3,9 @@
  * reasons for the statistics no point keeps.
  */
 import { describe, expect, it } from "vitest";
+import { LIMITS, ResultPointSchema } from "@/lib/document/schema";
 import { PointBuilder, percentileKey } from "@/lib/formats/common";
 import { REASONS, statisticReason } from "@/lib/formats/report";
-import { LIMITS, ResultPointSchema } from "@/lib/runs/schema";
 
 describe("percentileKey", () => {
   it("names a percentile as the keys of `percentiles` do", () => {

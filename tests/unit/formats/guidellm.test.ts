@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it, test } from "vitest";
+import type { ResultPoint } from "@/lib/document/schema";
 import { decodeText } from "@/lib/formats/decode";
 import { guidellmParser } from "@/lib/formats/guidellm";
 import { readUploads } from "@/lib/formats/import";
@@ -8,7 +9,6 @@ import { llmperfIndividualParser, llmperfSummaryParser } from "@/lib/formats/llm
 import { FORMAT_PARSERS } from "@/lib/formats/registry";
 import { REASONS } from "@/lib/formats/report";
 import { FormatError, type Fragment, type SourceFile } from "@/lib/formats/types";
-import type { ResultPoint } from "@/lib/runs/schema";
 import { FIXTURES_DIR, fixtureFiles, loadFixture, readFixtureJson } from "./fixtures";
 
 const QWEN = "guidellm/Qwen_Qwen3-4B-Thinking-2507_tp4_quant-fp8_benchmarks.json";

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it, test } from "vitest";
+import type { ResultPoint } from "@/lib/document/schema";
 import { aiperfParsers } from "@/lib/formats/aiperf";
 import { decodeFile, decodeText } from "@/lib/formats/decode";
 import { readUploads } from "@/lib/formats/import";
@@ -10,7 +11,6 @@ import {
   inferencePerfPrometheusParser,
 } from "@/lib/formats/inference-perf";
 import { FormatError, type FormatParser, type Fragment, type SourceFile } from "@/lib/formats/types";
-import type { ResultPoint } from "@/lib/runs/schema";
 import { FIXTURES_DIR, fixtureFiles, loadFixture, readFixtureJson } from "./fixtures";
 
 type Raw = Record<string, unknown>;

@@ -1,12 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it, test } from "vitest";
+import { normalizeRunDocument } from "@/lib/document/normalize";
 import { decodeText } from "@/lib/formats/decode";
 import { planRuns, readUploads } from "@/lib/formats/import";
 import { llamaBenchParser, MAX_TEST_SPEEDS } from "@/lib/formats/llama-bench";
 import { FORMAT_PARSERS } from "@/lib/formats/registry";
 import { FormatError, type Fragment, type SourceFile } from "@/lib/formats/types";
-import { normalizeRunDocument } from "@/lib/runs/normalize";
 import { FIXTURES_DIR, fixtureFiles, loadFixture, readFixtureJson } from "./fixtures";
 
 type Raw = Record<string, unknown>;

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it, test } from "vitest";
+import type { ResultPoint } from "@/lib/document/schema";
 import { decodeText } from "@/lib/formats/decode";
 import { guidellmParser } from "@/lib/formats/guidellm";
 import {
@@ -10,7 +11,6 @@ import {
   summarizeIndividualResponses,
 } from "@/lib/formats/llmperf";
 import { FormatError, type Fragment, type SourceFile } from "@/lib/formats/types";
-import type { ResultPoint } from "@/lib/runs/schema";
 import { FIXTURES_DIR, fixtureFiles, loadFixture, readFixtureJson } from "./fixtures";
 
 const SUMMARIES = ["llmperf/summary/groq_70b.json", "llmperf/summary/together_7b.json"];

@@ -2,9 +2,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import type { ResultPoint } from "@/lib/document/schema";
 import { planRuns, readUploads } from "@/lib/formats/import";
 import { FORMAT_PARSERS } from "@/lib/formats/registry";
-import type { ResultPoint } from "@/lib/runs/schema";
 import { FIXTURES_DIR } from "./fixtures";
 
 type Doc = {

@@ -1,13 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it, test } from "vitest";
+import type { ResultPoint } from "@/lib/document/schema";
 import { decodeText } from "@/lib/formats/decode";
 import { readUploads } from "@/lib/formats/import";
 import { FORMAT_PARSERS } from "@/lib/formats/registry";
 import { sglangBenchServingParser, sglangOneBatchServerParser } from "@/lib/formats/sglang";
 import { FormatError, type Fragment, type SourceFile } from "@/lib/formats/types";
 import { vllmBenchServeParser, vllmSweepParser } from "@/lib/formats/vllm";
-import type { ResultPoint } from "@/lib/runs/schema";
 import { FIXTURES_DIR, fixtureFiles, loadFixture, readFixtureJson } from "./fixtures";
 
 type Json = Record<string, unknown>;

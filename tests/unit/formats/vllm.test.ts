@@ -1,9 +1,9 @@
 import { describe, expect, it, test } from "vitest";
+import type { ResultPoint } from "@/lib/document/schema";
 import { decodeText } from "@/lib/formats/decode";
 import { sglangBenchServingParser, sglangOneBatchServerParser } from "@/lib/formats/sglang";
 import { FormatError, type Fragment, type SourceFile } from "@/lib/formats/types";
 import { vllmBenchServeParser, vllmSweepParser } from "@/lib/formats/vllm";
-import type { ResultPoint } from "@/lib/runs/schema";
 import { fixtureFiles, loadFixture, readFixtureJson } from "./fixtures";
 
 type Json = Record<string, unknown>;

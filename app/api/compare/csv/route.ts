@@ -1,10 +1,10 @@
 import { parseCompareView } from "@/lib/analysis/comparison";
 import { comparisonCsv } from "@/lib/analysis/export";
 import { exportFileName } from "@/lib/comparisons/file-name";
+import { loadComparison } from "@/lib/comparisons/loader";
 import { AppError } from "@/lib/errors";
 import { queryParams } from "@/lib/http/query";
 import { apiRoute, methodsNotAllowed } from "@/lib/http/route";
-import { loadComparison } from "@/lib/runs/comparison-loader";
 
 export const dynamic = "force-dynamic";
 

@@ -1,10 +1,10 @@
 import { NextResponse } from "next/server";
 import { parseCompareView } from "@/lib/analysis/comparison";
 import { exportFileName } from "@/lib/comparisons/file-name";
+import { loadComparison } from "@/lib/comparisons/loader";
 import { AppError } from "@/lib/errors";
 import { queryParams } from "@/lib/http/query";
 import { apiRoute, methodsNotAllowed } from "@/lib/http/route";
-import { loadComparison } from "@/lib/runs/comparison-loader";
 import { getRunsByIds } from "@/lib/runs/queries";
 
 export const dynamic = "force-dynamic";

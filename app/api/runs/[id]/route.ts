@@ -1,10 +1,10 @@
 import { NextResponse } from "next/server";
+import { issuesFromZod, validationError } from "@/lib/document/normalize";
 import { AppError } from "@/lib/errors";
 import { requireWriteAccess } from "@/lib/http/auth";
 import { readJsonBody } from "@/lib/http/body";
 import { apiRoute, methodsNotAllowed } from "@/lib/http/route";
-import { RunPatchSchema } from "@/lib/runs/ingest";
-import { issuesFromZod, validationError } from "@/lib/runs/normalize";
+import { RunPatchSchema } from "@/lib/ingest/ingest";
 import { deleteRunOrThrow, getRunOrThrow, updateRunOrThrow } from "@/lib/runs/queries";
 import { rejudgeSeriesOf } from "@/lib/series/queries";
 

@@ -2,9 +2,10 @@ import { NextResponse } from "next/server";
 import { requireWriteAccess } from "@/lib/http/auth";
 import { readJsonBody } from "@/lib/http/body";
 import { queryParams } from "@/lib/http/query";
+import { parseBody, parseQuery } from "@/lib/http/request";
 import { apiRoute } from "@/lib/http/route";
 import { getSeriesViewOrThrow, updateSeriesSettingsOrThrow } from "@/lib/series/queries";
-import { parseBody, parseQuery, SeriesPatchSchema, SeriesViewQuerySchema } from "@/lib/series/schema";
+import { SeriesPatchSchema, SeriesViewQuerySchema } from "@/lib/series/schema";
 
 export const dynamic = "force-dynamic";
 

@@ -1,9 +1,10 @@
 import { NextResponse } from "next/server";
 import { requireWriteAccess } from "@/lib/http/auth";
 import { readJsonBody } from "@/lib/http/body";
+import { parseBody } from "@/lib/http/request";
 import { apiRoute } from "@/lib/http/route";
 import { addAnnotationOrThrow } from "@/lib/series/queries";
-import { AnnotationCreateSchema, parseBody } from "@/lib/series/schema";
+import { AnnotationCreateSchema } from "@/lib/series/schema";
 
 export const dynamic = "force-dynamic";
 

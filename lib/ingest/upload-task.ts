@@ -1,15 +1,15 @@
 /**
  * The part of an upload that costs CPU and memory in proportion to what was sent: unzipping, decoding,
- * parsing, planning and validating. It runs in a worker thread (lib/runs/upload-pool.ts), so however long a
+ * parsing, planning and validating. It runs in a worker thread (lib/ingest/upload-pool.ts), so however long a
  * hostile or huge body takes, the server's event loop keeps answering every other request. Input and output
  * are plain data, copied between threads: the request's bytes (transferred, not copied) and either the preview
  * as JSON text, the runs to store, or the error to answer with.
  */
 import { AppError, type ErrorCode, type ErrorIssue } from "@/lib/errors";
+import type { RunToStore } from "@/lib/runs/queries";
 import { documentsToStore, prepareUploadRequest, uploadRequestFromBytes } from "./ingest";
 import { previewOf } from "./preview";
-import type { RunToStore } from "./queries";
-import { type RestoreLine, readRestoreLines } from "./restore";
+import { type RestoreLine, readRestoreLines } from "./restore-lines";
 
 export type UploadTask =
   | {

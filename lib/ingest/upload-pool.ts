@@ -1,5 +1,5 @@
 /**
- * One worker thread that does the heavy part of uploads and restores (lib/runs/upload-task.ts), one task at a
+ * One worker thread that does the heavy part of uploads and restores (lib/ingest/upload-task.ts), one task at a
  * time in arrival order. The server's own thread only streams request bodies in and answers, so /api/health
  * and every page keep answering while a 100 MB body is parsed. The worker's heap is capped and each task has a
  * deadline: a task that would take the worker past either is stopped, the worker replaced, and the upload

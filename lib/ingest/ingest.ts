@@ -3,6 +3,9 @@
  * supported benchmark tool writes, a zip of a results folder included) or a multipart form with one or
  * more `file` fields plus context fields that fill or override what the files say.
  */
+
+import { defaultRunName, fittedName, normalizeRunDocument, type RunDocument } from "@/lib/document/normalize";
+import { RUN_FORMAT, type Workload } from "@/lib/document/schema";
 import { AppError, type ErrorIssue, excerpt } from "@/lib/errors";
 import { expandArchives } from "@/lib/formats/archive";
 import {
@@ -18,11 +21,9 @@ import { checkUploadFiles } from "@/lib/formats/upload-checks";
 import { decodeUtf8, mediaTypeOf, readBodyWithLimit } from "@/lib/http/body";
 import { parseMultipart } from "@/lib/http/multipart";
 import { ownValue } from "@/lib/own-value";
+import type { RunToStore } from "@/lib/runs/queries";
 import { SERIES_FORMAT } from "@/lib/series/export-schema";
-import { defaultRunName, fittedName, normalizeRunDocument, type RunDocument } from "./normalize";
-import type { RunToStore } from "./queries";
-import { COMPARISON_FORMAT } from "./restore";
-import { RUN_FORMAT, type Workload } from "./schema";
+import { COMPARISON_FORMAT } from "./restore-lines";
 
 /** Form fields that may accompany uploaded files. Empty fields are ignored. */
 export const UPLOAD_CONTEXT_FIELDS = [
@@ -253,7 +254,7 @@ const MISSING_HINT: Record<string, string> = {
 /**
  * Name an imported run once its engine and model are known (from the files or the form): "vLLM 0.25.1 ·
  * opt-125m · random 1024→128", plus what tells it apart from the other runs of the same upload
- * ("--max-num-seqs 4"), in the words of lib/runs/names.ts.
+ * ("--max-num-seqs 4"), in the words of lib/document/names.ts.
  */
 function nameRun(raw: Record<string, unknown>, suffix: string, namedByPerson: boolean): void {
   if (typeof raw.name === "string" && raw.name.trim() !== "") {
@@ -385,4 +386,4 @@ export function documentsToStore(prepared: PreparedUpload): RunToStore[] {
   );
 }
 
-export { type RunPatchInput, RunPatchSchema } from "./schema";
+export { type RunPatchInput, RunPatchSchema } from "@/lib/document/schema";

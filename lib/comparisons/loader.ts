@@ -7,7 +7,8 @@ import {
   type Comparison,
   MAX_COMPARED_RUNS,
 } from "@/lib/analysis/comparison";
-import { getRunsByIds, type StoredRun } from "./queries";
+import type { StoredRun } from "@/lib/document/stored-run";
+import { getRunsByIds } from "@/lib/runs/queries";
 
 export interface LoadedComparison {
   comparison: Comparison | null;

@@ -3,12 +3,12 @@
  * what is missing or in conflict, so the upload page can show it before anything is stored.
  */
 import { levelOf } from "@/lib/analysis/levels";
+import { type Headline, headline } from "@/lib/document/derived";
+import { LIMITS, type ResultPoint } from "@/lib/document/schema";
 import type { ErrorIssue } from "@/lib/errors";
 import { formatLoadLevel } from "@/lib/format";
 import type { SkippedFile } from "@/lib/formats/import";
-import { type Headline, headline } from "./derived";
 import type { PreparedUpload } from "./ingest";
-import { LIMITS, type ResultPoint } from "./schema";
 
 export interface FragmentSummary {
   index: number;

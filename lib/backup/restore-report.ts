@@ -5,10 +5,11 @@
  * comparison line, every refused or unreadable line), then runs stored or already present, and `lines_omitted`
  * counts the rest.
  */
+
+import type { RestoredSeries } from "@/lib/backup/series";
 import type { RestoredComparison } from "@/lib/comparisons/queries";
-import type { RestoredSeries } from "@/lib/series/export";
-import type { RestoredRun } from "./queries";
-import type { RestoreError, RestoreLine } from "./restore";
+import type { RestoreError, RestoreLine } from "@/lib/ingest/restore-lines";
+import type { RestoredRun } from "@/lib/runs/queries";
 
 export type LineStatus = "stored" | "already_present" | "refused";
 

@@ -2,21 +2,21 @@
  * Restoring an export (GET /api/export → POST /api/restore), line by line. Each line is read and validated on
  * its own, so one broken or refused line never stops the rest: the answer says, line by line, what was stored,
  * what was there already, and what was refused and why. This part runs in the upload worker
- * (lib/runs/upload-task.ts); storing happens on the server's thread (lib/runs/queries.ts, restoreRuns).
+ * (lib/ingest/upload-task.ts); storing happens on the server's thread (lib/runs/queries.ts, restoreRuns).
  */
 import {
-  comparisonIssues,
   SaveComparisonSchema,
   SLUG_PATTERN,
   type StoredComparisonView,
   storedComparisonView,
 } from "@/lib/comparisons/schema";
+import { normalizeRunDocument } from "@/lib/document/normalize";
+import { keepsExactDigits, RUN_FORMAT } from "@/lib/document/schema";
 import { AppError } from "@/lib/errors";
 import { decodeUtf8, parseWriteJson } from "@/lib/http/body";
 import { ID_RULE } from "@/lib/ids";
 import { type ExportedSeries, exportedSeriesOf, SERIES_FORMAT } from "@/lib/series/export-schema";
-import { normalizeRunDocument } from "./normalize";
-import { keepsExactDigits, RUN_FORMAT } from "./schema";
+import { zodIssues } from "@/lib/zod-issues";
 
 /** The format of an export's saved-comparison lines. */
 export const COMPARISON_FORMAT = "servebench/comparison-v1" as const;
@@ -77,7 +77,7 @@ function comparisonOf(raw: Record<string, unknown>): ExportedComparison {
     baseline: rest.baseline ?? undefined,
     notes: rest.notes ?? undefined,
   });
-  if (!parsed.success) problems.push(...comparisonIssues(parsed.error));
+  if (!parsed.success) problems.push(...zodIssues(parsed.error));
   if (problems.length > 0 || !parsed.success || typeof slug !== "string" || created === undefined) {
     const first = problems[0];
     throw new AppError(

@@ -10,10 +10,10 @@
  */
 import { db } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
-import { type ExportedSeries, SERIES_FORMAT } from "./export-schema";
-import { newSeriesId } from "./key";
-import { judgeStoredSeries } from "./queries";
-import { SeriesSettingsPatchSchema } from "./settings";
+import { type ExportedSeries, SERIES_FORMAT } from "@/lib/series/export-schema";
+import { newSeriesId } from "@/lib/series/key";
+import { judgeStoredSeries } from "@/lib/series/queries";
+import { SeriesSettingsPatchSchema } from "@/lib/series/settings";
 
 /**
  * Every series worth a line: those with settings, annotations or detected changes, and every series of two runs

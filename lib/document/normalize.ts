@@ -5,7 +5,8 @@
  */
 import type { z } from "zod";
 import { AppError, type ErrorIssue } from "@/lib/errors";
-import { FORBIDDEN_KEYS, forbiddenKeyPath } from "@/lib/http/body";
+import { FORBIDDEN_KEYS, forbiddenKeyPath } from "@/lib/forbidden-keys";
+import { zodIssues } from "@/lib/zod-issues";
 import {
   normalizeFlagObject,
   parseCommand,
@@ -65,90 +66,28 @@ export interface RunDocument {
 
 export { defaultRunName };
 
-function pathOf(path: readonly PropertyKey[]): string {
-  return path.map((part) => String(part)).join(".");
-}
-
-type ZodIssue = z.ZodError["issues"][number];
-
 /**
- * A union's issues from the branch that got furthest: not one that failed on the value's type alone ("expected
- * array, received object") when another failed on what the value holds ("must not contain a control character").
+ * zod issues of a run document → `{ path, message }` pairs that name every violated field: an unknown top-level
+ * field is an extra field kept as metadata, so its issue says what such a field may hold.
  */
-function unionBranch(issue: Extract<ZodIssue, { code: "invalid_union" }>): ZodIssue[] | null {
-  const typeOnly = (issues: readonly ZodIssue[]) =>
-    issues.every(
-      (inner) => (inner.code === "invalid_type" || inner.code === "invalid_value") && inner.path.length === 0,
-    );
-  const telling = issue.errors.filter((branch) => branch.length > 0 && !typeOnly(branch));
-  return telling.length === 1 ? telling[0]! : null;
-}
-
-function flattenIssues(issues: readonly ZodIssue[], prefix: readonly PropertyKey[] = []): ZodIssue[] {
-  const out: ZodIssue[] = [];
-  for (const issue of issues) {
-    const path = [...prefix, ...issue.path];
-    if (issue.code === "invalid_union") {
-      const branch = unionBranch(issue);
-      if (branch) {
-        out.push(...flattenIssues(branch, path));
-        continue;
-      }
-    }
-    if (issue.code === "invalid_key" && issue.issues.length > 0) {
-      // A record key that failed its own schema: its message says why, at the key's path.
-      out.push(...flattenIssues(issue.issues, path).map((inner) => ({ ...inner, path: path })));
-      continue;
-    }
-    out.push({ ...issue, path } as ZodIssue);
-  }
-  return out;
-}
-
-/**
- * zod issues → `{ path, message }` pairs that name every violated field, for any body or line (a series change,
- * an alert's patch, a restored series): unknown keys each named, a missing field "is required".
- */
-export function zodIssues(error: z.ZodError): ErrorIssue[] {
-  return issuesOf(error, false);
-}
-
-/** zod issues of a run document → `{ path, message }` pairs that name every violated field. */
 export function issuesFromZod(error: z.ZodError): ErrorIssue[] {
-  return issuesOf(error, true);
-}
-
-function issuesOf(error: z.ZodError, runDocument: boolean): ErrorIssue[] {
-  const issues: ErrorIssue[] = [];
-  for (const issue of flattenIssues(error.issues)) {
-    const path = pathOf(issue.path);
-    if (issue.code === "unrecognized_keys") {
-      for (const key of issue.keys) {
-        issues.push({ path: path ? `${path}.${key}` : key, message: `unknown field "${key}"` });
-      }
-      continue;
-    }
+  return zodIssues(error, (issue, converted) => {
     if (
-      runDocument &&
       issue.path.length === 1 &&
       typeof issue.path[0] === "string" &&
       !DOCUMENT_KEYS.has(issue.path[0]) &&
       issue.code !== "custom"
     ) {
-      issues.push({
-        path,
+      return {
+        path: converted.path,
         message: "unknown top-level field: extra fields are kept as metadata and must be a string, number or boolean",
-      });
-      continue;
+      };
     }
-    let message = issue.message;
-    if (issue.code === "invalid_type" && /received undefined$/.test(message)) message = "is required";
-    if (runDocument && issue.code === "invalid_value" && path === "format") {
-      message = `must be "${RUN_FORMAT}"`;
+    if (issue.code === "invalid_value" && converted.path === "format") {
+      return { path: converted.path, message: `must be "${RUN_FORMAT}"` };
     }
-    issues.push({ path, message });
-  }
-  return issues;
+    return converted;
+  });
 }
 
 export function validationError(issues: ErrorIssue[]): AppError {
