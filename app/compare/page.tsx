@@ -5,10 +5,10 @@ import { ComparisonView } from "@/components/compare/ComparisonView";
 import { SaveComparisonForm } from "@/components/compare/SaveComparisonForm";
 import { Card, PageHeader } from "@/components/ui/primitives";
 import { compareHref, parseCompareView } from "@/lib/analysis/comparison";
-import { requestBaseUrl } from "@/lib/comparisons/base-url";
 import { loadComparison } from "@/lib/comparisons/loader";
 import { comparisonMetadata } from "@/lib/comparisons/metadata";
 import { defaultComparisonTitle, ogImagePath, saveFieldsOf } from "@/lib/comparisons/view";
+import { requestBaseUrl } from "@/lib/http/base-url";
 import { pageSearchParams } from "@/lib/http/query";
 import { listRuns } from "@/lib/runs/queries";
 

@@ -1,6 +1,6 @@
 /**
  * Link previews: the Open Graph and Twitter card tags of a comparison page, with absolute URLs. Pure, so the
- * tags can be tested without a request; lib/comparisons/base-url.ts finds the base URL.
+ * tags can be tested without a request; lib/http/base-url.ts finds the base URL.
  */
 import type { Metadata } from "next";
 
@@ -48,31 +48,4 @@ export function comparisonMetadata({
       images: [image],
     },
   };
-}
-
-type HeaderGetter = { get(name: string): string | null };
-
-function firstOf(value: string | null): string | null {
-  const first = value?.split(",")[0]?.trim();
-  return first ? first : null;
-}
-
-// A host name or address with an optional port; anything else in a header is not trusted as a host.
-const HOST_PATTERN = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
-
-/**
- * The site's base URL: the configured SERVEBENCH_PUBLIC_URL when set, else the request's own address from
- * X-Forwarded-Proto / X-Forwarded-Host (set by a reverse proxy) or Host.
- */
-export function resolveBaseUrl(
-  configured: string | undefined,
-  headers: HeaderGetter,
-  fallback = "http://localhost:3000",
-): string {
-  if (configured) return configured.replace(/\/+$/, "");
-  const host = firstOf(headers.get("x-forwarded-host")) ?? firstOf(headers.get("host"));
-  if (!host || !HOST_PATTERN.test(host)) return fallback;
-  const proto = firstOf(headers.get("x-forwarded-proto"))?.toLowerCase();
-  const scheme = proto === "https" || proto === "http" ? proto : "http";
-  return `${scheme}://${host}`;
 }

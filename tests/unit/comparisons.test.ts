@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { loadDomain } from "@/lib/analysis/axis";
 import { type CompareView, parseCompareView } from "@/lib/analysis/comparison";
 import { type LineChartData, lineChart } from "@/lib/analysis/lines";
-import { comparisonMetadata, resolveBaseUrl } from "@/lib/comparisons/metadata";
+import { comparisonMetadata } from "@/lib/comparisons/metadata";
 import { layoutOgChart, niceStep, spreadLabels } from "@/lib/comparisons/og-chart";
 import { comparisonUrl, newSlug } from "@/lib/comparisons/queries";
 import {
@@ -27,6 +27,7 @@ import {
   withViewOverrides,
 } from "@/lib/comparisons/view";
 import type { ResultPoint } from "@/lib/document/schema";
+import { resolveBaseUrl } from "@/lib/http/base-url";
 import { zodIssues } from "@/lib/zod-issues";
 
 function issuesOf(value: unknown) {

@@ -2,6 +2,7 @@ import { NextResponse } from "next/server";
 import { maxBodyBytes } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { requireWriteAccess } from "@/lib/http/auth";
+import { publicBaseUrl } from "@/lib/http/base-url";
 import { readBodyWithLimit } from "@/lib/http/body";
 import { queryParams } from "@/lib/http/query";
 import { apiRoute, methodsNotAllowed } from "@/lib/http/route";
@@ -9,7 +10,6 @@ import { uploadMediaType } from "@/lib/ingest/ingest";
 import { outcomeError, runUploadTask } from "@/lib/ingest/upload-pool";
 import { parseListQuery } from "@/lib/runs/list-query";
 import { listRuns, storeRuns } from "@/lib/runs/queries";
-import { publicBaseUrl } from "@/lib/series/base-url";
 import { judgeUploadedRuns } from "@/lib/series/queries";
 import { zodIssues } from "@/lib/zod-issues";
 

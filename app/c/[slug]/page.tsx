@@ -6,12 +6,12 @@ import { CopyLinkButton } from "@/components/compare/CompareControls";
 import { ComparisonView } from "@/components/compare/ComparisonView";
 import { buttonClass, Card, PageHeader } from "@/components/ui/primitives";
 import { compareHref } from "@/lib/analysis/comparison";
-import { requestBaseUrl } from "@/lib/comparisons/base-url";
 import { comparisonMetadata } from "@/lib/comparisons/metadata";
 import { type OpenedComparison, openSavedComparison } from "@/lib/comparisons/save";
 import { notesExcerpt, overrideQuery, savedOgImagePath } from "@/lib/comparisons/view";
 import { AppError } from "@/lib/errors";
 import { formatDate } from "@/lib/format";
+import { requestBaseUrl } from "@/lib/http/base-url";
 import { pageSearchParams } from "@/lib/http/query";
 
 export const dynamic = "force-dynamic";
