@@ -3,10 +3,11 @@ import { RunHistoryTable, type SortableColumn } from "@/components/history/RunHi
 import { Collapsible } from "@/components/ui/Collapsible";
 import { buttonClass, inputClass, labelClass, PageHeader, primaryButtonClass } from "@/components/ui/primitives";
 import { pageSearchParams } from "@/lib/http/query";
+import { listRuns, type RunListQuery, type SortKey } from "@/lib/runs/history";
 import { historyRowOf } from "@/lib/runs/history-rows";
 import { historyHref, parseListQueryLenient } from "@/lib/runs/list-query";
-import { countRuns, listFilterOptions, listRuns, type RunListQuery, type SortKey } from "@/lib/runs/queries";
-import { changeBadgesOfRuns } from "@/lib/series/queries";
+import { countRuns, listFilterOptions } from "@/lib/runs/summaries";
+import { changeBadgesOfRuns } from "@/lib/series/alerts";
 
 export const dynamic = "force-dynamic";
 

@@ -5,7 +5,7 @@ import { StatusBadge } from "@/components/series/StatusBadge";
 import { Card, PageHeader, Section, tableClass, tdClass, thClass } from "@/components/ui/primitives";
 import { formatDateTime, formatNumber, formatPercentChange } from "@/lib/format";
 import { pageSearchParams } from "@/lib/http/query";
-import { listAlerts } from "@/lib/series/queries";
+import { listAlerts } from "@/lib/series/alerts";
 import { ALERT_STATUSES, type AlertStatus } from "@/lib/series/schema";
 import { listDeliveries, sweepDeliveries, webhookUrls } from "@/lib/webhooks/deliveries";
 import { redactWebhookUrl } from "@/lib/webhooks/payload";

@@ -4,13 +4,18 @@ import { AddRunPicker, CopyLinkButton } from "@/components/compare/CompareContro
 import { ComparisonView } from "@/components/compare/ComparisonView";
 import { SaveComparisonForm } from "@/components/compare/SaveComparisonForm";
 import { Card, PageHeader } from "@/components/ui/primitives";
-import { compareHref, parseCompareView } from "@/lib/analysis/comparison";
 import { loadComparison } from "@/lib/comparisons/loader";
 import { comparisonMetadata } from "@/lib/comparisons/metadata";
-import { defaultComparisonTitle, ogImagePath, saveFieldsOf } from "@/lib/comparisons/view";
+import {
+  compareHref,
+  defaultComparisonTitle,
+  ogImagePath,
+  parseCompareView,
+  saveFieldsOf,
+} from "@/lib/comparisons/view";
 import { requestBaseUrl } from "@/lib/http/base-url";
 import { pageSearchParams } from "@/lib/http/query";
-import { listRuns } from "@/lib/runs/queries";
+import { listRuns } from "@/lib/runs/history";
 
 export const dynamic = "force-dynamic";
 

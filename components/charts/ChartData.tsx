@@ -5,9 +5,9 @@
  */
 import type { ReactNode } from "react";
 import { tableClass, tdClass, thClass } from "@/components/ui/primitives";
-import type { EfficiencyChartData } from "@/lib/analysis/comparison";
 import type { LineChartData } from "@/lib/analysis/lines";
 import type { SingleStreamBar } from "@/lib/analysis/series";
+import type { EfficiencyChartData } from "@/lib/comparisons/model";
 import { formatNumber } from "@/lib/format";
 
 function Disclosure({ title, children }: { title: string; children: ReactNode }) {

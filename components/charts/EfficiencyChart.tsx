@@ -6,7 +6,7 @@
  * the series beats on both. Up and to the right is better on both counts.
  */
 import dynamic from "next/dynamic";
-import type { EfficiencyChartData } from "@/lib/analysis/comparison";
+import type { EfficiencyChartData } from "@/lib/comparisons/model";
 import { ChartPlaceholder, InView } from "./InView";
 import { ToggleLegend } from "./ToggleLegend";
 

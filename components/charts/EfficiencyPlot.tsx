@@ -2,8 +2,8 @@
 
 /** The Recharts drawing of an EfficiencyChart, loaded only when the chart comes into view (see InView). */
 import { CartesianGrid, LabelList, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from "recharts";
-import type { EfficiencyChartData } from "@/lib/analysis/comparison";
 import type { EfficiencyPoint } from "@/lib/analysis/efficiency";
+import type { EfficiencyChartData } from "@/lib/comparisons/model";
 import { formatNumber } from "@/lib/format";
 import { TooltipBox } from "./TooltipBox";
 

@@ -6,7 +6,7 @@
  * handed to the page once, through this context, instead of once per chart.
  */
 import { createContext, type ReactNode, useContext } from "react";
-import type { TooltipEntry, TooltipFigure } from "@/lib/analysis/comparison";
+import type { TooltipEntry, TooltipFigure } from "@/lib/comparisons/model";
 import { TooltipBox } from "./TooltipBox";
 
 interface Rows {

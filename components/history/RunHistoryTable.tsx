@@ -44,7 +44,7 @@ export function RunHistoryTable({
   /** The page's runs as they read (lib/runs/history-rows.ts): formatted on the server, so little is sent. */
   runs: HistoryRow[];
   columns: Record<string, SortableColumn>;
-  /** Per run, the series changes it is part of (lib/series/queries.ts changeBadgesOfRuns). */
+  /** Per run, the series changes it is part of (lib/series/alerts.ts changeBadgesOfRuns). */
   changeBadges?: ReadonlyMap<string, ChangeBadge[]>;
 }) {
   const router = useRouter();

@@ -7,7 +7,6 @@
 import { ServerMetricsChart } from "@/components/charts/ServerMetricsChart";
 import { Section } from "@/components/ui/primitives";
 import { axisName, type LoadDomain } from "@/lib/analysis/axis";
-import type { Comparison } from "@/lib/analysis/comparison";
 import {
   hasServerMetrics,
   type ServerMetricsOptions,
@@ -15,6 +14,7 @@ import {
   type ServerMetricsSeriesInput,
   serverMetricsChart,
 } from "@/lib/analysis/server-metrics";
+import type { Comparison } from "@/lib/comparisons/model";
 
 export function ServerMetricsPanel({
   runs,

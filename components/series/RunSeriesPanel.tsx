@@ -1,11 +1,10 @@
-/** On a run's page: its series and the changes it is part of. A server component. */
+/** On a run's page: its series and the changes it is part of, as the page read them (changesOfRun). */
 import Link from "next/link";
 import { formatNumber, formatPercentChange } from "@/lib/format";
-import { changesOfRun } from "@/lib/series/queries";
+import type { RunChanges } from "@/lib/series/change-summary";
 import { StatusBadge } from "./StatusBadge";
 
-export async function RunSeriesPanel({ runId }: { runId: string }) {
-  const { series, changes } = await changesOfRun(runId);
+export function RunSeriesPanel({ series, changes }: RunChanges) {
   if (!series) return null;
   return (
     <div className="mb-6 rounded-md border border-zinc-200 p-3 text-sm dark:border-zinc-800" data-testid="run-series">

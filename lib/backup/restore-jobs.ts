@@ -43,7 +43,7 @@ import { publicError } from "@/lib/http/errors";
 import { mayHoldSeries, oversizeLine, type RestoreLine } from "@/lib/ingest/restore-lines";
 import { outcomeError, runUploadTask } from "@/lib/ingest/upload-pool";
 import { randomId } from "@/lib/random-id";
-import { type RunToRestore, restoreRuns } from "@/lib/runs/queries";
+import { type RunToRestore, restoreRuns } from "@/lib/runs/restore";
 import { type ExportPart, ExportPartSplitter } from "./export-parts";
 
 /** How long a job stays with the process working on it without a sign of life from it. */

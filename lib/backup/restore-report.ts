@@ -9,7 +9,7 @@
 import type { RestoredSeries } from "@/lib/backup/series";
 import type { RestoredComparison } from "@/lib/comparisons/queries";
 import type { RestoreError, RestoreLine } from "@/lib/ingest/restore-lines";
-import type { RestoredRun } from "@/lib/runs/queries";
+import type { RestoredRun } from "@/lib/runs/restore";
 
 export type LineStatus = "stored" | "already_present" | "refused";
 

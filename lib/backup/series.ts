@@ -11,8 +11,8 @@
 import { db } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
 import { type ExportedSeries, SERIES_FORMAT } from "@/lib/series/export-schema";
+import { judgeStoredSeries } from "@/lib/series/judging";
 import { newSeriesId } from "@/lib/series/key";
-import { judgeStoredSeries } from "@/lib/series/queries";
 import { SeriesSettingsPatchSchema } from "@/lib/series/settings";
 
 /**

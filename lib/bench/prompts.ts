@@ -4,7 +4,8 @@
  * dataset), or conversations sampled from a ShareGPT file (sharegpt.ts).
  */
 import type { Workload } from "@/lib/document/schema";
-import { integerBetween, seededUniform } from "./random";
+import { seededUniform } from "@/lib/seeded-random";
+import { integerBetween } from "./random";
 
 export interface ChatMessage {
   role: string;

@@ -1,22 +1,9 @@
 /**
  * Seeded randomness for the benchmark: the same seed sends the same prompts at the same times, on any
- * machine. Uniform numbers come from mulberry32 (a small 32-bit generator with good statistical quality for
- * this use); normal and gamma variates are built on it, so nothing depends on Math.random.
+ * machine. Uniform numbers come from mulberry32 (lib/seeded-random.ts: a small 32-bit generator with good
+ * statistical quality for this use); normal and gamma variates are built on it, so nothing depends on Math.random.
  */
-
-export type Uniform = () => number;
-
-/** mulberry32: uniform numbers in [0, 1) from a 32-bit seed. */
-export function seededUniform(seed: number): Uniform {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+import { seededUniform, type Uniform } from "@/lib/seeded-random";
 
 /** A uniform number in (0, 1): never 0, so it can go through a logarithm. */
 function open(uniform: Uniform): number {

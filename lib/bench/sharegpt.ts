@@ -14,8 +14,9 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { JSONParser, TokenType } from "@streamparser/json";
+import { seededUniform, type Uniform } from "@/lib/seeded-random";
 import { type Prompt, PromptFileError, type PromptSource } from "./prompts";
-import { seededUniform, shuffle, type Uniform } from "./random";
+import { shuffle } from "./random";
 
 export const SHAREGPT_DATASET = "sharegpt";
 

@@ -1,14 +1,10 @@
 /** Load the runs a comparison view names and build the comparison. */
 import { cache } from "react";
-import {
-  type BuildOptions,
-  buildComparison,
-  type CompareView,
-  type Comparison,
-  MAX_COMPARED_RUNS,
-} from "@/lib/analysis/comparison";
 import type { StoredRun } from "@/lib/document/stored-run";
-import { getRunsByIds } from "@/lib/runs/queries";
+import { getRunsByIds } from "@/lib/runs/read";
+import { buildComparison } from "./build";
+import { type BuildOptions, type Comparison, MAX_COMPARED_RUNS } from "./model";
+import type { CompareView } from "./view";
 
 export interface LoadedComparison {
   comparison: Comparison | null;

@@ -1,7 +1,7 @@
 /**
  * The throughput-vs-concurrency chart of the link-preview image, laid out as plain geometry: polylines per
  * series on a log2 x axis, axis ticks, and tok/s labels placed so they do not overlap. Pure, so it is tested
- * without rendering; app/api/og/route.tsx draws it as inline SVG plus positioned text.
+ * without rendering; og-image.tsx draws it as inline SVG plus positioned text.
  */
 import type { LineChartData } from "@/lib/analysis/lines";
 import { formatNumber } from "@/lib/format";

@@ -1,12 +1,12 @@
 /**
  * The link-preview image of a comparison, drawn: a 1200×630 card with the title, the verdict line, the
  * headline deltas of each series against the baseline and the throughput-vs-load chart (laid out by
- * og-chart.ts). Elements only; app/api/og/route.tsx turns them into the PNG.
+ * og-chart.ts). Elements only; og-png.ts turns them into the PNG.
  */
 import type { ReactElement } from "react";
-import type { Comparison, ComparisonSeries } from "@/lib/analysis/comparison";
 import type { HeadlineDelta } from "@/lib/analysis/deltas";
 import { formatChangeLine, formatLoadLevel, formatNumber } from "@/lib/format";
+import type { Comparison, ComparisonSeries } from "./model";
 import { LABEL_HEIGHT, layoutOgChart, type OgChartBox } from "./og-chart";
 import { graphemeLength, truncateText } from "./view";
 

@@ -2,7 +2,7 @@
  * Every database access for saved comparisons. Pages and route handlers call these functions; nothing else
  * touches the Comparison table.
  */
-import { COMPARE_STATS, type CompareStat } from "@/lib/analysis/comparison";
+import { COMPARE_STATS, type CompareStat } from "@/lib/analysis/lines";
 import { DEFAULT_SLO_STAT } from "@/lib/analysis/slo";
 import { db } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";

@@ -2,15 +2,16 @@
  * Saving a comparison (POST /api/comparisons) and opening a saved one (/c/<slug>, the preview image): the
  * steps between the request, the runs and the Comparison table.
  */
-import { buildComparison, type CompareView, parsePrices } from "@/lib/analysis/comparison";
+
 import { DEFAULT_SLO_STAT } from "@/lib/analysis/slo";
 import { type LoadedComparison, loadComparison } from "@/lib/comparisons/loader";
 import { AppError, type ErrorIssue } from "@/lib/errors";
-import { getRunsByIds } from "@/lib/runs/queries";
+import { getRunsByIds } from "@/lib/runs/read";
 import { zodIssues } from "@/lib/zod-issues";
+import { buildComparison } from "./build";
 import { createComparison, getComparisonOrThrow, type SavedComparison } from "./queries";
 import { SaveComparisonSchema, storedComparisonView } from "./schema";
-import { defaultComparisonTitle, savedCompareView, withViewOverrides } from "./view";
+import { type CompareView, defaultComparisonTitle, parsePrices, savedCompareView, withViewOverrides } from "./view";
 
 function invalid(issues: ErrorIssue[]): AppError {
   const first = issues[0];

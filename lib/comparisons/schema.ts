@@ -3,19 +3,13 @@
  * of the view, a title and notes. Whether the runs exist is checked against the database (lib/comparisons/save.ts).
  */
 import { z } from "zod";
-import {
-  COMPARE_STATS,
-  type CompareStat,
-  MAX_COMPARED_RUNS,
-  parsePrices,
-  priceProblem,
-  pricesQuery,
-} from "@/lib/analysis/comparison";
+import { COMPARE_STATS, type CompareStat } from "@/lib/analysis/lines";
 import { DEFAULT_SLO_STAT } from "@/lib/analysis/slo";
 import { freeText, lineText } from "@/lib/document/schema";
-import type { ErrorIssue } from "@/lib/errors";
 import { decimalInteger, isOwnKey } from "@/lib/http/query";
 import { ID_PATTERN, idSchema } from "@/lib/ids";
+import { MAX_COMPARED_RUNS } from "./model";
+import { parsePrices, priceProblem, pricesQuery } from "./view";
 
 export const MAX_TITLE_LENGTH = 200;
 export const MAX_NOTES_LENGTH = 20_000;

@@ -1,20 +1,149 @@
 /**
- * Pure helpers between a saved comparison and the view it opens with: the saved view, the URL parameters
- * that override it on /c/<slug>, the link-preview image's address, and short texts for lists.
+ * A comparison's view, in one place: what its URL holds (`CompareView`: runs, baseline, noise, hidden series,
+ * statistic, SLO targets, prices), read from and written to query strings, and the converters between a saved
+ * comparison and the view it opens with (the URL parameters that override it on /c/<slug>, the link-preview
+ * image's address, short texts for lists). Pure.
  */
-import {
-  COMPARE_STATS,
-  type CompareStat,
-  type CompareView,
-  compareQuery,
-  parseCompareView,
-  parsePrices,
-  pricesQuery,
-} from "@/lib/analysis/comparison";
-import { DEFAULT_SLO_STAT } from "@/lib/analysis/slo";
+import { DEFAULT_NOISE } from "@/lib/analysis/deltas";
+import { COMPARE_STATS, type CompareStat } from "@/lib/analysis/lines";
+import { DEFAULT_SLO_STAT, type GpuPrices, hasPrices, hasTargets, type SloTargets } from "@/lib/analysis/slo";
 import { MAX_TITLE_LENGTH } from "./schema";
 
 type Params = Record<string, string | string[] | undefined>;
+
+function first(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Everything the URL of a comparison holds. */
+export interface CompareView {
+  runIds: string[];
+  /** A run id; its configuration's series is the baseline. Null means the first run. */
+  baselineId: string | null;
+  /** Noise threshold in percent: changes smaller than this are "within noise". Null: the default (see noiseOf). */
+  noisePct: number | null;
+  /** Series hidden from the charts, by the id of their first run. */
+  hidden: string[];
+  /** The latency statistic the TTFT and TPOT charts, tooltips and interactivity use. */
+  stat: CompareStat;
+  /** Line charts on a log y axis. */
+  logY: boolean;
+  /** Latency targets for the SLO view. */
+  slo: SloTargets;
+  /** $/GPU-hour, one price or one per GPU model. */
+  prices: GpuPrices;
+  /** The interactivity (tok/s/user) to compare throughput per GPU at; null picks one per pair. */
+  atUser: number | null;
+}
+
+export const DEFAULT_NOISE_PCT = DEFAULT_NOISE * 100;
+
+function list(value: string | string[] | undefined): string[] {
+  const parts = (Array.isArray(value) ? value : value ? [value] : []).flatMap((item) => item.split(","));
+  return [...new Set(parts.map((part) => part.trim()).filter(Boolean))];
+}
+
+/** A positive number of at most `max`, else null. */
+function positive(value: string | undefined, max: number): number | null {
+  if (value === undefined || value.trim() === "") return null;
+  const number = Number(value);
+  return Number.isFinite(number) && number > 0 && number <= max ? number : null;
+}
+
+const MAX_PRICE = 10_000;
+const MAX_LATENCY_MS = 3_600_000;
+
+/**
+ * `price=2.5` (every GPU) or `price=H100:3.1,RTX PRO 6000 Blackwell:2.5` (per GPU model, matched
+ * case-insensitively; a bare number among them prices the rest). Invalid entries are ignored.
+ */
+export function parsePrices(value: string | undefined): GpuPrices {
+  const prices: GpuPrices = { all: null, byGpu: {} };
+  if (!value) return prices;
+  for (const entry of value.split(",")) {
+    const colon = entry.lastIndexOf(":");
+    if (colon === -1) {
+      const price = positive(entry, MAX_PRICE);
+      if (price !== null) prices.all = price;
+      continue;
+    }
+    const gpu = entry.slice(0, colon).trim().toLowerCase();
+    const price = positive(entry.slice(colon + 1), MAX_PRICE);
+    if (gpu && gpu.length <= 200 && price !== null) prices.byGpu[gpu] = price;
+  }
+  return prices;
+}
+
+/**
+ * Why a `price` value the API was sent is not one (the page's URL ignores a bad entry; a saved comparison
+ * refuses it, naming the entry): null when every entry is a price or a `GPU:price` pair.
+ */
+export function priceProblem(value: string): string | null {
+  for (const raw of value.split(",")) {
+    const entry = raw.trim();
+    if (entry === "") continue;
+    const colon = entry.lastIndexOf(":");
+    const gpu = colon === -1 ? null : entry.slice(0, colon).trim();
+    const price = positive(colon === -1 ? entry : entry.slice(colon + 1), MAX_PRICE);
+    if (price === null)
+      return `"${entry.slice(0, 60)}" is not a price: a $/GPU-hour above 0 and at most ${MAX_PRICE}, alone or as GPU:price`;
+    if (gpu !== null && (gpu === "" || gpu.length > 200))
+      return `"${entry.slice(0, 60)}" needs a GPU name before its price`;
+  }
+  return null;
+}
+
+export function pricesQuery(prices: GpuPrices): string {
+  const parts = Object.entries(prices.byGpu).map(([gpu, price]) => `${gpu}:${price}`);
+  if (prices.all !== null) parts.unshift(String(prices.all));
+  return parts.join(",");
+}
+
+/** Read a comparison's view from query parameters; anything invalid falls back to its default. */
+export function parseCompareView(params: Params): CompareView {
+  const noiseText = first(params.noise);
+  const noise = noiseText === undefined || noiseText.trim() === "" ? Number.NaN : Number(noiseText);
+  const stat = first(params.stat);
+  const sloStat = first(params.slo_stat);
+  return {
+    runIds: list(params.runs),
+    baselineId: first(params.baseline)?.trim() || null,
+    noisePct: Number.isFinite(noise) && noise >= 0 && noise <= 100 ? noise : null,
+    hidden: list(params.hide),
+    stat: COMPARE_STATS.includes(stat as CompareStat) ? (stat as CompareStat) : "mean",
+    logY: first(params.logy) === "1",
+    slo: {
+      ttft_ms: positive(first(params.slo_ttft), MAX_LATENCY_MS),
+      tpot_ms: positive(first(params.slo_tpot), MAX_LATENCY_MS),
+      stat: COMPARE_STATS.includes(sloStat as CompareStat) ? (sloStat as CompareStat) : DEFAULT_SLO_STAT,
+    },
+    prices: parsePrices(first(params.price)),
+    atUser: positive(first(params.at_user), 1_000_000),
+  };
+}
+
+/** The query string of a view, defaults left out and commas kept readable: `runs=a,b&baseline=b`. */
+export function compareQuery(view: CompareView): string {
+  const params = new URLSearchParams();
+  params.set("runs", view.runIds.join(","));
+  if (view.baselineId && view.runIds.includes(view.baselineId) && view.runIds[0] !== view.baselineId)
+    params.set("baseline", view.baselineId);
+  if (view.noisePct !== null) params.set("noise", String(view.noisePct));
+  const hidden = view.hidden.filter((id) => view.runIds.includes(id));
+  if (hidden.length > 0) params.set("hide", hidden.join(","));
+  if (view.stat !== "mean") params.set("stat", view.stat);
+  if (view.logY) params.set("logy", "1");
+  if (view.slo.ttft_ms !== null) params.set("slo_ttft", String(view.slo.ttft_ms));
+  if (view.slo.tpot_ms !== null) params.set("slo_tpot", String(view.slo.tpot_ms));
+  if (hasTargets(view.slo) && view.slo.stat !== DEFAULT_SLO_STAT) params.set("slo_stat", view.slo.stat);
+  if (hasPrices(view.prices)) params.set("price", pricesQuery(view.prices));
+  if (view.atUser !== null) params.set("at_user", String(view.atUser));
+  return params.toString().replace(/%2C/g, ",").replace(/%3A/g, ":");
+}
+
+export function compareHref(view: CompareView): string {
+  return `/compare?${compareQuery(view)}`;
+}
 
 /** The query parameters a saved comparison's page accepts on top of its saved view. */
 export const VIEW_OVERRIDE_KEYS = [
@@ -54,10 +183,6 @@ export function savedCompareView(saved: SavedViewFields): CompareView {
     prices: parsePrices(saved.price),
     atUser: saved.at_user ?? null,
   };
-}
-
-function first(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }
 
 /**

@@ -110,7 +110,7 @@ export function sqliteRowsReady(): boolean {
   return globalForPrisma.servebenchRowsReady?.get(db()) === true;
 }
 
-/** Which database the process runs on, for the few queries written per database (lib/db/sql.ts). */
+/** Which database the process runs on, for the few queries written per database (the text search, lib/runs/search.ts). */
 export function provider(): Provider {
   if (!globalForPrisma.servebenchProvider) db();
   return globalForPrisma.servebenchProvider as Provider;

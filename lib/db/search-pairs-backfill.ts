@@ -2,7 +2,7 @@
  * Fills in `Run.searchPairs` and `Run.searchTriples` (lib/document/search-pairs.ts) for runs stored before those
  * existed, or by an older app instance during an upgrade: part of every migrate, after the migrations, in batches
  * so that a large history never holds one long transaction. Both are a function of the stored search text alone.
- * Until every run has them the search does not ask their index (lib/runs/queries.ts), so a run is never missed
+ * Until every run has them the search does not ask their index (lib/runs/search.ts), so a run is never missed
  * meanwhile.
  */
 import type Database from "better-sqlite3";

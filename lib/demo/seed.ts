@@ -1,5 +1,6 @@
 import { normalizeRunDocument } from "@/lib/document/normalize";
-import { countRuns, createRun } from "@/lib/runs/queries";
+import { createRun } from "@/lib/runs/store";
+import { countRuns } from "@/lib/runs/summaries";
 import { DEMO_RUNS } from "./runs";
 
 /** Load the demo runs into an empty database. Returns how many were loaded (0 when it was not empty). */

@@ -10,7 +10,7 @@
  *   that is either the flat argparse namespace (`concurrency`, `request_rate`) or, in later versions,
  *   sections (`perf_analyzer.stimulus`).
  * - `profile_export_aiperf.csv`: the same summary, rounded to two decimals, without the configuration
- *   (so without the load level or the model). Recognized, not imported: see `aiperfCsvFigures`.
+ *   (so without the load level or the model). Recognized, not imported: see `aiperfCsvFigures` (aiperf-csv.ts).
  * - `profile_export.jsonl`: one record per request. Recognized, not imported: it states no load level
  *   either. `summarizeAiperfRecords` derives the summary's figures from it.
  * - `sweep_aggregate/profile_export_aiperf_sweep.json` (and the multi-run `*_aggregate.json`): statistics
@@ -21,41 +21,30 @@
  */
 
 import type { LatencyMetric, ResultPoint } from "@/lib/document/schema";
-import { ownValue } from "@/lib/own-value";
 import { summarize } from "@/lib/stats";
+import { aiperfCsvParser } from "./aiperf-csv";
+import {
+  describeValue,
+  finish,
+  LATENCIES,
+  type MetricLookup,
+  objectMetrics,
+  type Stat,
+  setFigures,
+  timeUnit,
+} from "./aiperf-metrics";
 import {
   asRecord,
   get,
-  isNaNValue,
   isoTimestamp,
   PointBuilder,
   requestRate,
-  type TimeUnit,
   TO_MS,
   toConcurrency,
   toCount,
   toNumber,
 } from "./common";
 import { FormatError, type FormatParser, type Fragment, type RunContext, type SourceFile } from "./types";
-
-type Stat = "mean" | "std";
-
-/** servebench statistic ← AIPerf/GenAI-Perf statistic key; the percentiles (`p1` … `p99`) are read by name. */
-const STATS: ReadonlyArray<[Stat, string]> = [
-  ["mean", "avg"],
-  ["std", "std"],
-];
-
-/** A percentile statistic's key: `p1`, `p25`, `p99.9`. */
-const PERCENTILE_STAT = /^p(\d+(?:\.\d+)?)$/;
-
-/** Latency metrics: the tags each generation uses, and the servebench metric they are. */
-const LATENCIES: ReadonlyArray<{ tags: readonly string[]; metric: Exclude<LatencyMetric, "e2el_per_token"> }> = [
-  { tags: ["time_to_first_token", "ttft"], metric: "ttft" },
-  { tags: ["inter_token_latency"], metric: "tpot" },
-  { tags: ["inter_chunk_latency"], metric: "itl" },
-  { tags: ["request_latency"], metric: "e2el" },
-];
 
 /** Tags whose presence (as an object with a unit) marks a metrics container of these tools. */
 const CORE_TAGS = [
@@ -66,202 +55,6 @@ const CORE_TAGS = [
   "output_token_throughput",
   "request_count",
 ];
-
-const TIME_UNITS: Record<string, TimeUnit> = {
-  ms: "ms",
-  msec: "ms",
-  millisecond: "ms",
-  milliseconds: "ms",
-  us: "us",
-  µs: "us",
-  usec: "us",
-  microsecond: "us",
-  microseconds: "us",
-  ns: "ns",
-  nsec: "ns",
-  nanosecond: "ns",
-  nanoseconds: "ns",
-  s: "s",
-  sec: "s",
-  secs: "s",
-  second: "s",
-  seconds: "s",
-};
-
-const describeValue = (value: unknown): string =>
-  Array.isArray(value) ? "a list" : typeof value === "object" && value !== null ? "an object" : JSON.stringify(value);
-
-/** A statistic as written (number, numeric string, NaN); anything else where a number belongs breaks the file. */
-function figure(stats: Record<string, unknown>, key: string, path: string): unknown {
-  const value = stats[key];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value === "number") return value;
-  if (typeof value === "string" && (toNumber(value) !== null || isNaNValue(value))) return value;
-  throw new FormatError(`${path}.${key}`, `${path}.${key} should be a number, but it is ${describeValue(value)}.`);
-}
-
-function unitText(unit: unknown): string {
-  return typeof unit === "string" ? unit.trim().toLowerCase().replace(/\s+/g, " ") : "";
-}
-
-function timeUnit(unit: unknown, path: string): TimeUnit {
-  const found = ownValue(TIME_UNITS, unitText(unit));
-  if (!found) {
-    throw new FormatError(
-      `${path}.unit`,
-      `${path}.unit should be a time unit (ms, us, ns, sec), but it is ${unit === undefined ? "missing" : describeValue(unit)}.`,
-    );
-  }
-  return found;
-}
-
-/** A per-second rate unit ("tokens/sec", "requests/sec", "tokens per sec", GenAI-Perf's CSV "per sec"). */
-function checkPerSecond(unit: unknown, noun: "tokens" | "requests", path: string): void {
-  const match = /^(?:(tokens?|requests?|reqs?)\s*)?(?:\/|per )\s*(?:s|sec|secs|second|seconds)$/.exec(unitText(unit));
-  const ok = match !== null && (match[1] === undefined || match[1].startsWith(noun === "tokens" ? "token" : "req"));
-  if (!ok) {
-    throw new FormatError(
-      `${path}.unit`,
-      `${path}.unit should be ${noun} per second, but it is ${unit === undefined ? "missing" : describeValue(unit)}.`,
-    );
-  }
-}
-
-/* ------------------------------------------------------------------------------------------------------ */
-/* Metrics → a point                                                                                        */
-
-interface Metric {
-  /** Where the metric is, for error messages: "records.ttft", "Time to First Token (ms)". */
-  path: string;
-  unit: unknown;
-  /** The statistic, validated (undefined when absent). */
-  stat(key: string): unknown;
-  /** The source name of one statistic, for `sources`. */
-  source(key: string): string;
-  /** The statistics' keys, as written (`avg`, `p1`, `p50`, `std`…). */
-  keys(): string[];
-}
-
-type MetricLookup = (tag: string) => Metric | undefined;
-
-/** Metrics kept as objects `{ unit, avg, p50, … }` under `container` (the file's top level, or `records`). */
-function objectMetrics(container: Record<string, unknown>, prefix: string): MetricLookup {
-  return (tag) => {
-    const value = container[tag];
-    if (value === undefined || value === null) return undefined;
-    const path = `${prefix}${tag}`;
-    const stats = asRecord(value);
-    if (!stats)
-      throw new FormatError(
-        path,
-        `${path} should be an object with a unit and statistics, but it is ${describeValue(value)}.`,
-      );
-    return {
-      path,
-      unit: stats.unit,
-      stat: (key) => figure(stats, key, path),
-      source: (key) => `${path}.${key}`,
-      keys: () => Object.keys(stats),
-    };
-  };
-}
-
-function firstMetric(metrics: MetricLookup, tags: readonly string[]): Metric | undefined {
-  for (const tag of tags) {
-    const metric = metrics(tag);
-    if (metric) return metric;
-  }
-  return undefined;
-}
-
-/** Every figure the summary states, converted by the unit each metric states. */
-function setFigures(builder: PointBuilder, metrics: MetricLookup, errorSummary?: unknown): void {
-  const completed = metrics("request_count");
-  if (completed) builder.set("completed", completed.stat("avg"), completed.source("avg"));
-  const failed = metrics("error_request_count");
-  if (failed) builder.set("failed", failed.stat("avg"), failed.source("avg"));
-  else if (Array.isArray(errorSummary)) {
-    // No error_request_count: the error summary lists the failures (an empty list: none).
-    let total = 0;
-    errorSummary.forEach((entry, index) => {
-      const count = toCount(asRecord(entry)?.count);
-      if (count === null)
-        throw new FormatError(`error_summary.${index}.count`, `error_summary.${index}.count should be a whole number.`);
-      total += count;
-    });
-    builder.set("failed", total, "error_summary");
-  }
-
-  const duration = metrics("benchmark_duration");
-  if (duration) {
-    const value = duration.stat("avg");
-    if (value !== undefined)
-      builder.set("duration_s", value, duration.source("avg"), timeUnit(duration.unit, duration.path));
-  }
-
-  const totalIn = metrics("total_isl");
-  if (totalIn) builder.set("total_input_tokens", totalIn.stat("avg"), totalIn.source("avg"));
-  // total_osl counts reasoning tokens too, as output_token_throughput does; total_output_tokens does not.
-  const totalOut =
-    metrics("total_osl") ?? (metrics("total_reasoning_tokens") ? undefined : metrics("total_output_tokens"));
-  if (totalOut) builder.set("total_output_tokens", totalOut.stat("avg"), totalOut.source("avg"));
-
-  for (const [tag, field, noun] of [
-    ["request_throughput", "request_throughput", "requests"],
-    ["output_token_throughput", "output_throughput", "tokens"],
-    ["total_token_throughput", "total_token_throughput", "tokens"],
-  ] as const) {
-    const metric = metrics(tag);
-    if (!metric) continue;
-    const value = metric.stat("avg");
-    if (value === undefined) continue;
-    checkPerSecond(metric.unit, noun, metric.path);
-    builder.set(field, value, metric.source("avg"));
-  }
-
-  for (const { tags, metric: name } of LATENCIES) {
-    const metric = firstMetric(metrics, tags);
-    if (!metric) continue;
-    const stats: Partial<Record<Stat, { value: unknown; source: string }>> = {};
-    for (const [stat, key] of STATS) {
-      const value = metric.stat(key);
-      if (value !== undefined) stats[stat] = { value, source: metric.source(key) };
-    }
-    const percentiles = metric
-      .keys()
-      .flatMap((key) => {
-        const match = PERCENTILE_STAT.exec(key);
-        return match ? [{ key, p: Number(match[1]), value: metric.stat(key) }] : [];
-      })
-      .filter((entry) => entry.value !== undefined);
-    if (Object.keys(stats).length === 0 && percentiles.length === 0) continue;
-    const unit = timeUnit(metric.unit, metric.path);
-    builder.setStats(name, stats, unit);
-    // p50 is the median; p90, p95, p99 have their fields; p1, p5, p10, p25, p75 (and any other) go to `percentiles`.
-    for (const { key, p, value } of percentiles) builder.percentile(name, p, value, metric.source(key), unit);
-  }
-}
-
-const LEVEL_AND_COUNTS = new Set(["concurrency", "request_rate", "completed", "failed", "duration_s", "sources"]);
-
-/**
- * The finished point and its warnings. AIPerf leaves out request_count and every latency when no request
- * completed; such a point is "no data" too, and says so.
- */
-function finish(builder: PointBuilder, label: string): { point: ResultPoint; warnings: string[] } {
-  const point = builder.build();
-  const warnings = [...builder.warnings];
-  const figures = Object.keys(point).filter((key) => !LEVEL_AND_COUNTS.has(key));
-  if (
-    point.completed === undefined &&
-    figures.length === 0 &&
-    (point.failed ?? 0) > 0 &&
-    !warnings.some((w) => w.includes("no request completed"))
-  ) {
-    warnings.push(`${label}: no request completed (${point.failed} failed); it has no figures.`);
-  }
-  return { point, warnings };
-}
 
 /* ------------------------------------------------------------------------------------------------------ */
 /* profile_export_aiperf.json / profile_export_genai_perf.json                                              */
@@ -630,146 +423,6 @@ export const aiperfAggregateParser: FormatParser = {
   // Statistics over the per-run profile_export_aiperf.json files, which are the load points (and carry the
   // model and configuration this file lacks). Nothing of its own to import.
   parse: () => [],
-};
-
-/* ------------------------------------------------------------------------------------------------------ */
-/* profile_export_aiperf.csv                                                                                */
-
-/** CSV row header (without the unit) → metric tag. GenAI-Perf capitalizes "To". */
-const CSV_TAGS: Record<string, string> = {
-  "time to first token": "time_to_first_token",
-  "time to second token": "time_to_second_token",
-  "request latency": "request_latency",
-  "inter token latency": "inter_token_latency",
-  "inter chunk latency": "inter_chunk_latency",
-  "output token throughput": "output_token_throughput",
-  "request throughput": "request_throughput",
-  "total token throughput": "total_token_throughput",
-  "request count": "request_count",
-  "error request count": "error_request_count",
-  "benchmark duration": "benchmark_duration",
-  "total input sequence length": "total_isl",
-  "total output sequence length": "total_osl",
-  "total output tokens": "total_output_tokens",
-  "total reasoning tokens": "total_reasoning_tokens",
-  "minimum request timestamp": "min_request_timestamp",
-  "maximum response timestamp": "max_response_timestamp",
-};
-
-function splitCsvLabel(label: string): { header: string; unit: string | undefined } {
-  const match = /^(.*?)\s*\(([^()]*)\)\s*$/.exec(label);
-  return match ? { header: match[1]!.trim(), unit: match[2]!.trim() } : { header: label.trim(), unit: undefined };
-}
-
-function csvRows(data: unknown): string[][] | undefined {
-  if (!Array.isArray(data) || !data.every((row) => Array.isArray(row))) return undefined;
-  return data as string[][];
-}
-
-interface CsvMetric {
-  label: string;
-  unit: string | undefined;
-  /** Statistic (avg, p50…; the "Value" column read as avg) → cell. */
-  cells: Record<string, string>;
-  /** Statistic → the column header as written, for `sources`. */
-  columns: Record<string, string>;
-}
-
-/** The rows of every section (each starts with a header row whose first cell is "Metric"), by metric tag. */
-function csvMetrics(rows: string[][]): Map<string, CsvMetric> {
-  const metrics = new Map<string, CsvMetric>();
-  let header: string[] | undefined;
-  rows.forEach((row) => {
-    const first = (row[0] ?? "").trim();
-    if (first.toLowerCase() === "metric") {
-      header = row.map((cell) => cell.trim());
-      return;
-    }
-    if (!header || first === "") return;
-    const { header: name, unit } = splitCsvLabel(first);
-    const tag = ownValue(CSV_TAGS, name.toLowerCase());
-    if (!tag || metrics.has(tag)) return;
-    const cells: Record<string, string> = {};
-    const columns: Record<string, string> = {};
-    header.forEach((column, position) => {
-      if (position === 0) return;
-      const cell = row[position];
-      const key = column.toLowerCase() === "value" ? "avg" : column.toLowerCase();
-      if (cell !== undefined && cell.trim() !== "") {
-        cells[key] = cell.trim();
-        columns[key] = column;
-      }
-    });
-    metrics.set(tag, { label: first, unit, cells, columns });
-  });
-  return metrics;
-}
-
-function isAiperfCsv(data: unknown): boolean {
-  const rows = csvRows(data);
-  if (!rows) return false;
-  const first = rows[0]?.map((cell) => cell.trim().toLowerCase()) ?? [];
-  if (first[0] !== "metric" || !(first.includes("avg") || first.includes("value"))) return false;
-  const metrics = csvMetrics(rows);
-  return ["request_latency", "time_to_first_token", "request_throughput", "output_token_throughput"].some((tag) =>
-    metrics.has(tag),
-  );
-}
-
-/** The CSV's metrics through the same lookup as the JSON's: the sources name the row label and the column. */
-function csvLookup(metrics: Map<string, CsvMetric>): MetricLookup {
-  return (tag) => {
-    const metric = metrics.get(tag);
-    if (!metric) return undefined;
-    const stats: Record<string, unknown> = metric.cells;
-    return {
-      path: metric.label,
-      unit: metric.unit,
-      stat: (key) => figure(stats, key, metric.label),
-      source: (key) => `${metric.label}.${metric.columns[key] ?? key}`,
-      keys: () => Object.keys(stats),
-    };
-  };
-}
-
-export interface AiperfCsvFigures {
-  /** The figures the CSV states, converted like the JSON's; no load level (the CSV has none). */
-  point: ResultPoint;
-  warnings: string[];
-}
-
-/**
- * The figures of a `profile_export_aiperf.csv` (or GenAI-Perf `*_genai_perf.csv`), read like its JSON twin.
- * The CSV has no configuration section, so the point has no concurrency or request rate; the values are
- * rounded to two decimals.
- */
-export function aiperfCsvFigures(file: SourceFile): AiperfCsvFigures {
-  const rows = csvRows(file.data);
-  if (!rows || !isAiperfCsv(rows)) throw new FormatError("", "This is not an AIPerf / GenAI-Perf profile CSV.");
-  const builder = new PointBuilder(file.name);
-  setFigures(builder, csvLookup(csvMetrics(rows)));
-  return finish(builder, file.name);
-}
-
-export const aiperfCsvParser: FormatParser = {
-  id: "aiperf",
-  label:
-    "AIPerf profile_export_aiperf.csv / GenAI-Perf *_genai_perf.csv (the CSV twin of the JSON summary, which holds the load level)",
-  signature:
-    'CSV sections whose header row starts with "Metric" and rows such as "Request Latency (ms)", "Request Throughput (requests/sec)"',
-  detect(file: SourceFile): boolean {
-    try {
-      return file.kind === "csv" && isAiperfCsv(file.data);
-    } catch {
-      return false;
-    }
-  },
-  parse(file: SourceFile): Fragment[] {
-    // Read it, so a broken CSV is reported; but it states no load level or model, and the JSON summary of the
-    // same run states the same figures unrounded: that file is the load point.
-    aiperfCsvFigures(file);
-    return [];
-  },
 };
 
 /* ------------------------------------------------------------------------------------------------------ */

@@ -2,7 +2,7 @@
  * Reading request bodies safely: a byte limit enforced while streaming (not after buffering everything),
  * JSON parse errors reported as 400s, and content types checked before anything is parsed.
  */
-import { AppError, type ErrorIssue, excerpt } from "@/lib/errors";
+import { AppError, excerpt } from "@/lib/errors";
 import { forbiddenKeyPath } from "@/lib/forbidden-keys";
 import { findDuplicateKey, invalidUtf8Offset, MAX_NESTING_DEPTH, nestingDepth } from "@/lib/formats/decode";
 import { type KeepsExactDigits, placeLargeNumbersOfText, refuseEveryLargeNumber } from "@/lib/formats/large-numbers";

@@ -8,20 +8,14 @@ import { defaultRunName, fittedName, normalizeRunDocument, type RunDocument } fr
 import { RUN_FORMAT, type Workload } from "@/lib/document/schema";
 import { AppError, type ErrorIssue, excerpt } from "@/lib/errors";
 import { expandArchives } from "@/lib/formats/archive";
-import {
-  conflictError,
-  type ParsedUpload,
-  type Plan,
-  planRuns,
-  readUploads,
-  type UploadFile,
-} from "@/lib/formats/import";
+import { type ParsedUpload, readUploads, type UploadFile } from "@/lib/formats/import";
+import { conflictError, type Plan, planRuns } from "@/lib/formats/import-plan";
 import { FORMAT_PARSERS } from "@/lib/formats/registry";
 import { checkUploadFiles } from "@/lib/formats/upload-checks";
 import { decodeUtf8, mediaTypeOf, readBodyWithLimit } from "@/lib/http/body";
 import { parseMultipart } from "@/lib/http/multipart";
 import { ownValue } from "@/lib/own-value";
-import type { RunToStore } from "@/lib/runs/queries";
+import type { RunToStore } from "@/lib/runs/store";
 import { SERIES_FORMAT } from "@/lib/series/export-schema";
 import { COMPARISON_FORMAT } from "./restore-lines";
 
@@ -315,11 +309,6 @@ export function invalidRunsError(runs: readonly PlannedRunResult[]): AppError | 
 
 /** How an export's saved-comparison and series lines begin (JSON.stringify writes no spaces). */
 const EXPORT_MARKS = [`{"format":"${COMPARISON_FORMAT}"`, `{"format":"${SERIES_FORMAT}"`];
-
-/** Read, parse, plan and validate an upload. Throws 400/413/415/422 AppErrors for what cannot be previewed. */
-export async function prepareUpload(request: Request, limitBytes: number): Promise<PreparedUpload> {
-  return prepareUploadRequest(await readUploadRequest(request, limitBytes));
-}
 
 /** Parse, plan and validate an upload whose body is read already. */
 export function prepareUploadRequest(upload: UploadRequest): PreparedUpload {

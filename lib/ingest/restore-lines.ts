@@ -2,7 +2,7 @@
  * Restoring an export (GET /api/export → POST /api/restore), line by line. Each line is read and validated on
  * its own, so one broken or refused line never stops the rest: the answer says, line by line, what was stored,
  * what was there already, and what was refused and why. This part runs in the upload worker
- * (lib/ingest/upload-task.ts); storing happens on the server's thread (lib/runs/queries.ts, restoreRuns).
+ * (lib/ingest/upload-task.ts); storing happens on the server's thread (lib/runs/restore.ts, restoreRuns).
  */
 import {
   SaveComparisonSchema,

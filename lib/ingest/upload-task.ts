@@ -6,7 +6,7 @@
  * as JSON text, the runs to store, or the error to answer with.
  */
 import { AppError, type ErrorCode, type ErrorIssue } from "@/lib/errors";
-import type { RunToStore } from "@/lib/runs/queries";
+import type { RunToStore } from "@/lib/runs/store";
 import { documentsToStore, prepareUploadRequest, uploadRequestFromBytes } from "./ingest";
 import { previewOf } from "./preview";
 import { type RestoreLine, readRestoreLines } from "./restore-lines";

@@ -6,7 +6,7 @@
  */
 import { runColor } from "@/lib/analysis/colors";
 import { formatDate, formatHardware, formatLoadLevel, formatNumber } from "@/lib/format";
-import type { RunSummary } from "./queries";
+import type { RunSummary } from "./summaries";
 
 export interface HistoryRow {
   id: string;

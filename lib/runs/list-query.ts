@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { forbiddenCharacter } from "@/lib/document/schema";
 import { decimalInteger, isOwnKey } from "@/lib/http/query";
-import { type RunListQuery, SORT_KEYS } from "./queries";
+import { type RunListQuery, SORT_KEYS } from "./history";
 
 export const MAX_PER_PAGE = 100;
 export const DEFAULT_PER_PAGE = 25;
@@ -64,7 +64,7 @@ export function parseListQuery(params: RawParams) {
 
 /**
  * Lenient parse for pages: each invalid parameter falls back to its default. Text is taken whatever its characters:
- * a search holding a NUL shows no runs (lib/runs/queries.ts answers it without asking the database).
+ * a search holding a NUL shows no runs (lib/runs/history.ts answers it without asking the database).
  */
 export function parseListQueryLenient(params: RawParams): RunListQuery {
   const values = firstValues(params);

@@ -1,7 +1,7 @@
 /**
  * `npx tsx scripts/bench/profile.ts`: where the time of the history page and of a vLLM import goes, in this
  * process (no server, no build; ~30 s). For each database size it times the history page's data functions
- * (lib/runs/queries.ts countRuns, listRuns, listFilterOptions) as the page calls them, then each query of
+ * (lib/runs/summaries.ts countRuns, listFilterOptions; lib/runs/history.ts listRuns) as the page calls them, then each query of
  * listFilterOptions alone with the SQL Prisma sent and the time SQLite took for it, next to the same question
  * asked with SQL GROUP BY. Then it times each stage of an upload of the benchmark's vLLM file.
  *
@@ -36,7 +36,8 @@ const fmt = (value: number) => `${value.toFixed(2)} ms`;
 /** In the child: profile the history's queries against DATABASE_URL. */
 async function profileHistory(file: string): Promise<void> {
   process.env.DATABASE_URL = `file:${file}`;
-  const { countRuns, listRuns, listFilterOptions } = await import("@/lib/runs/queries");
+  const { listRuns } = await import("@/lib/runs/history");
+  const { countRuns, listFilterOptions } = await import("@/lib/runs/summaries");
   const { parseListQueryLenient } = await import("@/lib/runs/list-query");
   const query = parseListQueryLenient({});
   const runs = await countRuns();
@@ -119,7 +120,8 @@ async function countRowsOf(file: string, sql: string): Promise<string> {
 /** In the child: each stage of an upload of the vLLM file, as POST /api/runs runs them. */
 async function profileIngest(file: string): Promise<void> {
   const { readUploadRequest } = await import("@/lib/ingest/ingest");
-  const { readUploads, planRuns } = await import("@/lib/formats/import");
+  const { readUploads } = await import("@/lib/formats/import");
+  const { planRuns } = await import("@/lib/formats/import-plan");
   const { FORMAT_PARSERS } = await import("@/lib/formats/registry");
   const { decodeFile } = await import("@/lib/formats/decode");
   const { normalizeRunDocument } = await import("@/lib/document/normalize");

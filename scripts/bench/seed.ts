@@ -1,6 +1,6 @@
 /**
  * Realistic runs, written straight into SQLite with better-sqlite3 (10,000 runs in a second or two, where the
- * API would take minutes). The rows are exactly what lib/runs/queries.ts `createRun` writes for the same
+ * API would take minutes). The rows are exactly what lib/runs/store.ts `createRun` writes for the same
  * document: `checkAgainstCreateRun` stores a few runs both ways and compares every column, so a change to the
  * schema or to createRun that this file does not follow is reported instead of silently benchmarking
  * different data.
@@ -9,11 +9,13 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { canonicalJson } from "@/lib/canonical-json";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { headline } from "@/lib/document/derived";
 import { normalizeRunDocument, type RunDocument } from "@/lib/document/normalize";
 import { LATENCY_KEYS, type ResultPoint, type RunDocumentInput, SERVER_METRIC_KEYS } from "@/lib/document/schema";
-import { searchColumnsOf } from "@/lib/runs/queries";
+import { searchColumnsOf } from "@/lib/runs/store";
+import { seededUniform } from "@/lib/seeded-random";
 import { seriesIdentity } from "@/lib/series/key";
 
 export interface SeedRun {
@@ -24,18 +26,6 @@ export interface SeedRun {
 
 // ---------------------------------------------------------------------------------------------------------
 // Generating runs
-
-/** mulberry32: a small seeded generator, so every benchmark run fills the same database. */
-export function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Engine {
   name: string;
@@ -217,7 +207,7 @@ export function generateRuns(count: number, seed = 20261130): SeedRun[] {
 
 /** generateRuns one at a time, for databases too large to hold in memory (a million runs). */
 export function* streamRuns(count: number, seed = 20261130): Generator<SeedRun> {
-  const rand = random(seed);
+  const rand = seededUniform(seed);
   const ids = new Set<string>();
   for (let index = 0; index < count; index += 1) {
     const engine = pick(rand, ENGINES);
@@ -264,7 +254,7 @@ export function* streamRuns(count: number, seed = 20261130): Generator<SeedRun> 
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Writing runs: the columns createRun writes (lib/runs/queries.ts runCreateData, pointToRow)
+// Writing runs: the columns createRun writes (lib/runs/store.ts runCreateData, lib/runs/point-rows.ts pointToRow)
 
 type Row = Record<string, string | number | null>;
 
@@ -286,17 +276,6 @@ const POINT_NUMBER_KEYS = [
 /** How Prisma 7's SQLite adapter writes a DateTime. */
 function sqliteDate(date: Date): string {
   return date.toISOString().replace("Z", "+00:00");
-}
-
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (typeof value !== "object" || value === null) return value;
-  return Object.fromEntries(
-    Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([k, v]) => [k, canonical(v)]),
-  );
 }
 
 /** A stable series id per key: the benchmark's databases are the same on every run. */
@@ -357,9 +336,7 @@ export function runRow(run: SeedRun): Row {
     // The series row is inserted beside the run (writeDatabase); its id is derived from the key here.
     seriesId: seriesIdOf(seriesIdentity(doc).key),
     // Identity of the content (lib/document/content-hash.ts): SHA-256 of the key-sorted document.
-    contentHash: createHash("sha256")
-      .update(JSON.stringify(canonical(doc)))
-      .digest("hex"),
+    contentHash: createHash("sha256").update(canonicalJson(doc)).digest("hex"),
   };
 }
 
@@ -552,7 +529,7 @@ export async function checkAgainstCreateRun(
   const viaBench = path.join(directory, "check-direct.db");
   migrateDatabase(viaApp, migrationsDir);
   process.env.DATABASE_URL = `file:${viaApp}`;
-  const { createRun } = await import("@/lib/runs/queries");
+  const { createRun } = await import("@/lib/runs/store");
   const { db } = await import("@/lib/db/client");
   try {
     for (const run of runs) await createRun(run.doc, { createdAt: run.createdAt });

@@ -22,10 +22,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { normalizeRunDocument } from "@/lib/document/normalize";
 import type { ResultPoint, RunDocumentInput } from "@/lib/document/schema";
+import { seededUniform } from "@/lib/seeded-random";
 import { type Cluster, findPostgresBin, startCluster } from "../../tests/support/postgresql";
 import { measure, measurePair, median, quantile, type Series, type Timing, timedRequest } from "./http";
 import type { DatabaseKind } from "./scale";
-import { random, type SeedRun, seriesIdOf, streamRuns, writeDatabase } from "./seed";
+import { type SeedRun, seriesIdOf, streamRuns, writeDatabase } from "./seed";
 import { writePostgresql } from "./seed-postgresql";
 import { type Server, startServer, stopServer, type Workspace } from "./workspace";
 
@@ -176,7 +177,7 @@ function nightDoc(night: Night, repeat: number, speed: number, rand: () => numbe
 export function nightlySeries(count = SERIES_RUNS): NightlySeries {
   // Its regression starts 55 nights before the end and its last flake 20: fewer runs cannot hold that shape.
   if (count < 200) throw new Error(`a nightly series of ${count} runs is too short for the benchmark's (≥ 200)`);
-  const rand = random(20231201);
+  const rand = seededUniform(20231201);
   const nights: Night[] = [];
   let total = 0;
   for (let index = 0; total < count; index += 1) {
@@ -233,7 +234,7 @@ export function nightlySeries(count = SERIES_RUNS): NightlySeries {
 
 /** An upload into the series: the night after `after`, at the series' normal level. */
 function uploadIntoSeries(series: NightlySeries, sample: number, seriesName: string): string {
-  const rand = random(9000 + sample);
+  const rand = seededUniform(9000 + sample);
   const night: Night = {
     index: 100_000 + sample,
     at: series.lastAt + (sample + 1) * DAY_MS,
@@ -322,7 +323,7 @@ const COMPARED_TWICE: CompareConfig = {
 };
 
 export function comparedRuns(): SeedRun[] {
-  const rand = random(20261101);
+  const rand = seededUniform(20261101);
   const configs = [...COMPARED, COMPARED_TWICE, COMPARED_TWICE];
   return configs.map((config, index) => {
     const results: ResultPoint[] = [];

@@ -5,17 +5,7 @@
  * in seconds as vLLM writes them. The summary figures are computed from the arrays, as vLLM computes them.
  */
 import fs from "node:fs";
-
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededUniform } from "@/lib/seeded-random";
 
 const WORDS = (
   "the of and to in is that for it as with was on be by this are from or at an which model can have not but " +
@@ -73,7 +63,7 @@ export interface VllmFile {
 
 /** Write the file; ~3.4 kB per request (10,000 requests ≈ 34 MB). */
 export function writeVllmDetailedFile(path: string, requests = 10_000, seed = 7): VllmFile {
-  const rand = random(seed);
+  const rand = seededUniform(seed);
   const model = "meta-llama/Llama-3.1-8B-Instruct";
   const concurrency = 64;
   const inputLens: number[] = [];

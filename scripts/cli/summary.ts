@@ -4,7 +4,7 @@
  * paste into a pull-request comment.
  */
 import { formatNumber, formatPercentChange } from "../../lib/format";
-import type { RunVerdict } from "../../lib/series/queries";
+import type { RunVerdict } from "../../lib/series/judging";
 import { mdEscape, mdLinkTarget, mdTable } from "./markdown";
 
 export interface UploadedRun {

@@ -10,10 +10,9 @@ import { GET as exportAll } from "@/app/api/export/route";
 import { POST as restore } from "@/app/api/restore/route";
 import { GET as getRun, PATCH as patchRun } from "@/app/api/runs/[id]/route";
 import { GET as listRuns, POST as postRun } from "@/app/api/runs/route";
-import { compareQuery } from "@/lib/analysis/comparison";
 import type { RestoreReport } from "@/lib/backup/restore-report";
 import { openSavedComparison } from "@/lib/comparisons/save";
-import { savedCompareView } from "@/lib/comparisons/view";
+import { compareQuery, savedCompareView } from "@/lib/comparisons/view";
 import { db } from "@/lib/db/client";
 import { BASE, counts, fixtureJson, fixtureText, idContext, jsonRequest, noContext, SEED_FILES } from "./helpers";
 

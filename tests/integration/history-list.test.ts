@@ -8,7 +8,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { GET as listRunsRoute } from "@/app/api/runs/route";
 import { db } from "@/lib/db/client";
 import { normalizeRunDocument } from "@/lib/document/normalize";
-import { countRuns, createRun, deleteRunOrThrow, listFilterOptions, updateRunOrThrow } from "@/lib/runs/queries";
+import { deleteRunOrThrow, updateRunOrThrow } from "@/lib/runs/edit";
+import { createRun } from "@/lib/runs/store";
+import { countRuns, listFilterOptions } from "@/lib/runs/summaries";
 import { BASE, clearDatabase, noContext } from "./helpers";
 
 interface ListBody {

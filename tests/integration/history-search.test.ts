@@ -12,7 +12,8 @@ import { migrate } from "@/lib/db/migrate";
 import { normalizeRunDocument } from "@/lib/document/normalize";
 import { searchPairsOf, searchTriplesOf } from "@/lib/document/search-pairs";
 import { databaseTarget } from "@/lib/env";
-import { createRun, updateRunOrThrow } from "@/lib/runs/queries";
+import { updateRunOrThrow } from "@/lib/runs/edit";
+import { createRun } from "@/lib/runs/store";
 import { BASE, clearDatabase, noContext } from "./helpers";
 
 interface ListBody {

@@ -11,11 +11,13 @@ import { POST as restore } from "@/app/api/restore/route";
 import { GET as getRun, PATCH as patchRun } from "@/app/api/runs/[id]/route";
 import { GET as listRunsRoute, POST as postRun } from "@/app/api/runs/route";
 import HistoryPage from "@/app/page";
-import { buildComparison, parseCompareView } from "@/lib/analysis/comparison";
 import type { RestoreReport } from "@/lib/backup/restore-report";
+import { buildComparison } from "@/lib/comparisons/build";
+import { parseCompareView } from "@/lib/comparisons/view";
 import { db } from "@/lib/db/client";
 import { ID_RULE } from "@/lib/ids";
-import { getRunsByIds, listRuns } from "@/lib/runs/queries";
+import { listRuns } from "@/lib/runs/history";
+import { getRunsByIds } from "@/lib/runs/read";
 import {
   BASE,
   counts,

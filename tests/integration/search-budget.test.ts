@@ -9,7 +9,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as listRunsRoute } from "@/app/api/runs/route";
 import { db } from "@/lib/db/client";
-import { listRuns, type RunListQuery, SEARCH_BUDGET, SEARCH_ROW_COST, type SortKey } from "@/lib/runs/queries";
+import { listRuns, type RunListQuery, SEARCH_BUDGET, SEARCH_ROW_COST, type SortKey } from "@/lib/runs/history";
 import { BASE, clearDatabase, noContext } from "./helpers";
 
 const RUNS = 300;

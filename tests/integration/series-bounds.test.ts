@@ -11,7 +11,7 @@ import SeriesPage from "@/app/series/[id]/page";
 import { AnnotationForm } from "@/components/series/AnnotationForm";
 import { db } from "@/lib/db/client";
 import { normalizeRunDocument } from "@/lib/document/normalize";
-import { createRuns } from "@/lib/runs/queries";
+import { createRuns } from "@/lib/runs/store";
 import { SERIES_FIGURES } from "@/lib/series/metrics";
 import { SERIES_VIEW_RUNS, type SeriesView } from "@/lib/series/queries";
 import { SETTINGS_BOUNDS } from "@/lib/series/settings";

@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as getSeries } from "@/app/api/series/[id]/route";
 import { normalizeRunDocument } from "@/lib/document/normalize";
-import { createRuns } from "@/lib/runs/queries";
+import { createRuns } from "@/lib/runs/store";
 import type { SeriesView } from "@/lib/series/queries";
 import { BASE, idContext } from "./helpers";
 

@@ -11,8 +11,8 @@ import { GET as getCompareCsv } from "@/app/api/compare/csv/route";
 import { GET as getCompareRuns } from "@/app/api/compare/runs/route";
 import { GET as getRun } from "@/app/api/runs/[id]/route";
 import { POST as postRun } from "@/app/api/runs/route";
-import { parseCompareView } from "@/lib/analysis/comparison";
 import { loadComparison } from "@/lib/comparisons/loader";
+import { parseCompareView } from "@/lib/comparisons/view";
 import { BASE, clearDatabase, counts, FIXTURES, idContext, jsonRequest, noContext } from "./helpers";
 
 const REQUESTS = {

@@ -16,9 +16,10 @@ import {
   parseRequestRates,
 } from "@/lib/bench/options";
 import { lengthRange, PromptFileError, randomPrompts, syntheticPrompt } from "@/lib/bench/prompts";
-import { arrivalTimesMs, gamma, seededUniform } from "@/lib/bench/random";
+import { arrivalTimesMs, gamma } from "@/lib/bench/random";
 import { loadLevels, requestsFor } from "@/lib/bench/runner";
 import { estimateTokens, readShareGpt, ShareGptSampler } from "@/lib/bench/sharegpt";
+import { seededUniform } from "@/lib/seeded-random";
 import { mean, std } from "@/lib/stats";
 
 const BASE = ["--base-url", "http://h:8000/v1"];

@@ -9,15 +9,12 @@ import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { ComparisonView } from "@/components/compare/ComparisonView";
-import {
-  buildComparison,
-  DRAWN_LEVELS_MAX,
-  parseCompareView,
-  pickLevels,
-  TABLE_LEVELS_MAX,
-} from "@/lib/analysis/comparison";
 import { paretoFrontier } from "@/lib/analysis/efficiency";
-import { comparisonCsv } from "@/lib/analysis/export";
+import { buildComparison } from "@/lib/comparisons/build";
+import { comparisonCsv } from "@/lib/comparisons/csv";
+import { pickLevels } from "@/lib/comparisons/levels-shown";
+import { DRAWN_LEVELS_MAX, TABLE_LEVELS_MAX } from "@/lib/comparisons/model";
+import { parseCompareView } from "@/lib/comparisons/view";
 import { normalizeRunDocument } from "@/lib/document/normalize";
 import type { StoredRun } from "@/lib/document/stored-run";
 

@@ -1,9 +1,10 @@
 import { describe, expect, it, test } from "vitest";
-import { buildComparison, type CompareView, compareQuery, parseCompareView } from "@/lib/analysis/comparison";
 import { verdictOf } from "@/lib/analysis/deltas";
-import { comparisonCsv } from "@/lib/analysis/export";
 import { checkLikeForLike } from "@/lib/analysis/fairness";
 import { configurationKey, groupRepeats } from "@/lib/analysis/repeats";
+import { buildComparison } from "@/lib/comparisons/build";
+import { comparisonCsv } from "@/lib/comparisons/csv";
+import { type CompareView, compareQuery, parseCompareView } from "@/lib/comparisons/view";
 import { normalizeRunDocument } from "@/lib/document/normalize";
 import type { StoredRun } from "@/lib/document/stored-run";
 import { type SeedRun, SGLANG_GRAPHS_RUN, SGLANG_NO_GRAPHS_RUN, seedDocument, VLLM_RUN } from "./seeds";

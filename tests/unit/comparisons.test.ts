@@ -4,7 +4,6 @@
  */
 import { describe, expect, it } from "vitest";
 import { loadDomain } from "@/lib/analysis/axis";
-import { type CompareView, parseCompareView } from "@/lib/analysis/comparison";
 import { type LineChartData, lineChart } from "@/lib/analysis/lines";
 import { comparisonMetadata } from "@/lib/comparisons/metadata";
 import { layoutOgChart, niceStep, spreadLabels } from "@/lib/comparisons/og-chart";
@@ -16,11 +15,13 @@ import {
   SLUG_PATTERN,
 } from "@/lib/comparisons/schema";
 import {
+  type CompareView,
   defaultComparisonTitle,
   graphemeLength,
   notesExcerpt,
   ogImagePath,
   overrideQuery,
+  parseCompareView,
   savedCompareView,
   savedOgImagePath,
   truncateText,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { runColor } from "@/lib/analysis/colors";
 import { historyRowOf } from "@/lib/runs/history-rows";
-import type { RunSummary } from "@/lib/runs/queries";
+import type { RunSummary } from "@/lib/runs/summaries";
 
 const SUMMARY: RunSummary = {
   id: "r1",

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ResultPoint } from "@/lib/document/schema";
-import { type IndexedFragment, type ParsedUpload, planRuns } from "@/lib/formats/import";
+import type { IndexedFragment, ParsedUpload } from "@/lib/formats/import";
+import { planRuns } from "@/lib/formats/import-plan";
 import type { RunContext } from "@/lib/formats/types";
 
 function fragment(

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { newSlug } from "@/lib/comparisons/queries";
 import { randomId } from "@/lib/random-id";
-import { newRunId } from "@/lib/runs/queries";
+import { newRunId } from "@/lib/runs/store";
 import { newSeriesId } from "@/lib/series/key";
 
 describe("new ids", () => {

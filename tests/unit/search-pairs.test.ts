@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { seededUniform } from "@/lib/bench/random";
 import {
   pairsOfQuery,
   pairsOfText,
@@ -9,6 +8,7 @@ import {
   triplesOfText,
   wordsToken,
 } from "@/lib/document/search-pairs";
+import { seededUniform } from "@/lib/seeded-random";
 
 describe("pairsOfText", () => {
   it("pairs each word with the next, skipping parts without a letter or digit, once each", () => {

@@ -9,7 +9,7 @@ import {
 } from "@/lib/db/storage";
 import { errorBody } from "@/lib/http/errors";
 import { apiRoute, methodsNotAllowed } from "@/lib/http/route";
-import { countRuns } from "@/lib/runs/queries";
+import { countRuns } from "@/lib/runs/summaries";
 
 export const dynamic = "force-dynamic";
 

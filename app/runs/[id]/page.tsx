@@ -14,14 +14,16 @@ import { ServerMetricsPanel } from "@/components/runs/ServerMetricsPanel";
 import { RunSeriesPanel } from "@/components/series/RunSeriesPanel";
 import { buttonClass, Card, DefinitionList, DemoBadge, PageHeader, Section, Tag } from "@/components/ui/primitives";
 import { runColor } from "@/lib/analysis/colors";
-import { buildComparison, parseCompareView } from "@/lib/analysis/comparison";
 import { hasRequestDetail, latencyDistributions } from "@/lib/analysis/server-metrics";
+import { buildComparison } from "@/lib/comparisons/build";
+import { parseCompareView } from "@/lib/comparisons/view";
 import { headline } from "@/lib/document/derived";
 import type { StoredRun } from "@/lib/document/stored-run";
 import { AppError } from "@/lib/errors";
 import { formatDateTime, formatDuration, formatHardware, formatLoadLevel, formatNumber } from "@/lib/format";
 import { formatName } from "@/lib/formats/names";
-import { getRunOrThrow } from "@/lib/runs/queries";
+import { getRunOrThrow } from "@/lib/runs/read";
+import { changesOfRun } from "@/lib/series/alerts";
 
 export const dynamic = "force-dynamic";
 
@@ -61,6 +63,7 @@ function Figure({ label, value, detail, testId }: { label: string; value: string
 export default async function RunPage({ params }: { params: Params }) {
   const { id } = await params;
   const run = await loadRun(id);
+  const runChanges = await changesOfRun(run.id);
   const figures = headline(run.results);
   // The run's charts are those of a comparison of this run alone: the same axis, repeats' bands and tooltip.
   const alone = buildComparison([run], parseCompareView({ runs: run.id }));
@@ -112,7 +115,7 @@ export default async function RunPage({ params }: { params: Params }) {
         }
       />
 
-      <RunSeriesPanel runId={run.id} />
+      <RunSeriesPanel series={runChanges.series} changes={runChanges.changes} />
 
       {run.warnings.length > 0 ? (
         <div

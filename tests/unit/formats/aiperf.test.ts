@@ -4,13 +4,12 @@ import { describe, expect, it, test } from "vitest";
 import type { ResultPoint } from "@/lib/document/schema";
 import {
   aiperfAggregateParser,
-  aiperfCsvFigures,
-  aiperfCsvParser,
   aiperfParsers,
   aiperfProfileParser,
   aiperfRecordsParser,
   summarizeAiperfRecords,
 } from "@/lib/formats/aiperf";
+import { aiperfCsvFigures, aiperfCsvParser } from "@/lib/formats/aiperf-csv";
 import { decodeFile, decodeText } from "@/lib/formats/decode";
 import { readUploads } from "@/lib/formats/import";
 import { inferencePerfParsers } from "@/lib/formats/inference-perf";

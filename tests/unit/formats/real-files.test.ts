@@ -3,7 +3,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ResultPoint } from "@/lib/document/schema";
-import { planRuns, readUploads } from "@/lib/formats/import";
+import { readUploads } from "@/lib/formats/import";
+import { planRuns } from "@/lib/formats/import-plan";
 import { FORMAT_PARSERS } from "@/lib/formats/registry";
 import { FIXTURES_DIR } from "./fixtures";
 

@@ -2,8 +2,8 @@ import { NextResponse } from "next/server";
 import { requireWriteAccess } from "@/lib/http/auth";
 import { readJsonBody } from "@/lib/http/body";
 import { parseBody } from "@/lib/http/request";
-import { apiRoute } from "@/lib/http/route";
-import { getAlertOrThrow, updateAlertOrThrow } from "@/lib/series/queries";
+import { apiRoute, methodsNotAllowed } from "@/lib/http/route";
+import { getAlertOrThrow, updateAlertOrThrow } from "@/lib/series/alerts";
 import { AlertPatchSchema } from "@/lib/series/schema";
 
 export const dynamic = "force-dynamic";
@@ -21,3 +21,6 @@ export const PATCH = apiRoute<Context>(async (request, { params }) => {
   const patch = parseBody(AlertPatchSchema, await readJsonBody(request, 20_000), "Invalid alert change");
   return NextResponse.json(await updateAlertOrThrow(id, patch));
 });
+
+// The methods this address does not take: 405 with a body that says which it does.
+export const { POST, PUT, DELETE } = methodsNotAllowed(["GET", "PATCH"]);

@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { apiRoute } from "@/lib/http/route";
+import { apiRoute, methodsNotAllowed } from "@/lib/http/route";
 import { listDeliveries, sweepDeliveries } from "@/lib/webhooks/deliveries";
 import { redactWebhookUrl } from "@/lib/webhooks/payload";
 
@@ -13,3 +13,6 @@ export const GET = apiRoute(async () => {
     deliveries: deliveries.map((delivery) => ({ ...delivery, url: redactWebhookUrl(delivery.url) })),
   });
 });
+
+// The methods this address does not take: 405 with a body that says which it does.
+export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(["GET"]);

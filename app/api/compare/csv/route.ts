@@ -1,7 +1,7 @@
-import { parseCompareView } from "@/lib/analysis/comparison";
-import { comparisonCsv } from "@/lib/analysis/export";
+import { comparisonCsv } from "@/lib/comparisons/csv";
 import { exportFileName } from "@/lib/comparisons/file-name";
 import { loadComparison } from "@/lib/comparisons/loader";
+import { parseCompareView } from "@/lib/comparisons/view";
 import { AppError } from "@/lib/errors";
 import { queryParams } from "@/lib/http/query";
 import { apiRoute, methodsNotAllowed } from "@/lib/http/route";

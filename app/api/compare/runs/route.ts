@@ -1,11 +1,11 @@
 import { NextResponse } from "next/server";
-import { parseCompareView } from "@/lib/analysis/comparison";
 import { exportFileName } from "@/lib/comparisons/file-name";
 import { loadComparison } from "@/lib/comparisons/loader";
+import { parseCompareView } from "@/lib/comparisons/view";
 import { AppError } from "@/lib/errors";
 import { queryParams } from "@/lib/http/query";
 import { apiRoute, methodsNotAllowed } from "@/lib/http/route";
-import { getRunsByIds } from "@/lib/runs/queries";
+import { getRunsByIds } from "@/lib/runs/read";
 
 export const dynamic = "force-dynamic";
 

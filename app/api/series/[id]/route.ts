@@ -3,7 +3,7 @@ import { requireWriteAccess } from "@/lib/http/auth";
 import { readJsonBody } from "@/lib/http/body";
 import { queryParams } from "@/lib/http/query";
 import { parseBody, parseQuery } from "@/lib/http/request";
-import { apiRoute } from "@/lib/http/route";
+import { apiRoute, methodsNotAllowed } from "@/lib/http/route";
 import { getSeriesViewOrThrow, updateSeriesSettingsOrThrow } from "@/lib/series/queries";
 import { SeriesPatchSchema, SeriesViewQuerySchema } from "@/lib/series/schema";
 
@@ -23,3 +23,6 @@ export const PATCH = apiRoute<Context>(async (request, { params }) => {
   const patch = parseBody(SeriesPatchSchema, await readJsonBody(request, 20_000), "Invalid series change");
   return NextResponse.json({ settings: await updateSeriesSettingsOrThrow(id, patch.settings) });
 });
+
+// The methods this address does not take: 405 with a body that says which it does.
+export const { POST, PUT, DELETE } = methodsNotAllowed(["GET", "PATCH"]);

@@ -1,6 +1,6 @@
 import { requireWriteAccess } from "@/lib/http/auth";
-import { apiRoute } from "@/lib/http/route";
-import { deleteAnnotationOrThrow } from "@/lib/series/queries";
+import { apiRoute, methodsNotAllowed } from "@/lib/http/route";
+import { deleteAnnotationOrThrow } from "@/lib/series/annotations";
 
 export const dynamic = "force-dynamic";
 
@@ -12,3 +12,6 @@ export const DELETE = apiRoute<Context>(async (request, { params }) => {
   await deleteAnnotationOrThrow(id, annotationId);
   return new Response(null, { status: 204 });
 });
+
+// The methods this address does not take: 405 with a body that says which it does.
+export const { GET, POST, PUT, PATCH } = methodsNotAllowed(["DELETE"]);

@@ -1,6 +1,7 @@
 /** A comparison as CSV: one row per metric, load level and series, with the change against the baseline. */
-import type { Comparison } from "./comparison";
-import { type ServerMetricsRun, serverMetricRows } from "./server-metrics";
+
+import { type ServerMetricsRun, serverMetricRows } from "@/lib/analysis/server-metrics";
+import type { Comparison } from "./model";
 
 const HEADER = [
   "metric",

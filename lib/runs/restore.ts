@@ -1,0 +1,174 @@
+/**
+ * Restoring an export: its runs stored under the ids they had, a batch per transaction, with turns for other
+ * requests between batches.
+ */
+
+import { db } from "@/lib/db/client";
+import { isUniqueViolation, retryWhileBusy } from "@/lib/db/errors";
+import { contentHash } from "@/lib/document/content-hash";
+import type { RunDocument } from "@/lib/document/normalize";
+import type { StoredRun } from "@/lib/document/stored-run";
+import { yieldToEventLoop } from "./event-loop";
+import { documentOf } from "./read";
+import { batchStatements, newRunId, RESTORABLE_ID, type RunCreate, runCreateData } from "./store";
+
+export interface RunToRestore {
+  line: number;
+  /** The id the export gives the run; kept unless it is not an id servebench could have made. */
+  id: string | undefined;
+  createdAt: Date | undefined;
+  /** The canonical document as JSON text, parsed a batch at a time so a large export never is all at once. */
+  documentJson: string;
+}
+
+export interface RestoredRun {
+  line: number;
+  id: string;
+  status: "stored" | "already_present" | "refused";
+  error?: { code: string; message: string };
+}
+
+/**
+ * Runs stored per transaction while restoring, and the most document text one transaction takes: 25 runs of 8
+ * levels, or one 1,000-level run (~110 kB). The event loop gets a turn between batches, so a batch is what stands
+ * between /api/health and its answer: ~3 ms of the thread a run of 8 levels (measured: 100 runs a batch held it
+ * 400–650 ms, and with the upload worker on the other core /api/health waited up to 2 s).
+ */
+const RESTORE_BATCH = 25;
+const RESTORE_BATCH_BYTES = 100_000;
+
+/** The entries in batches of at most RESTORE_BATCH runs and RESTORE_BATCH_BYTES of text (and at least one run). */
+function restoreBatches(entries: readonly RunToRestore[]): RunToRestore[][] {
+  const batches: RunToRestore[][] = [];
+  let current: RunToRestore[] = [];
+  let bytes = 0;
+  for (const entry of entries) {
+    if (
+      current.length > 0 &&
+      (current.length >= RESTORE_BATCH || bytes + entry.documentJson.length > RESTORE_BATCH_BYTES)
+    ) {
+      batches.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(entry);
+    bytes += entry.documentJson.length;
+  }
+  if (current.length > 0) batches.push(current);
+  return batches;
+}
+
+/**
+ * Store an export's runs, each under the id it had, even when two runs' contents coincide (PATCH can make two
+ * runs identical; both come back). A run whose id is already here is left alone: reported present when its
+ * content is the same, refused when a different run has that id. Content hashes stay unique: a restored run
+ * whose content another run already has is stored without one, so it never answers for later uploads.
+ * Storage failures (a full disk, a read-only database) are thrown: what was stored stays, and restoring the
+ * same export again reports it present.
+ */
+export async function restoreRuns(entries: readonly RunToRestore[]): Promise<RestoredRun[]> {
+  const results: RestoredRun[] = [];
+  /** Ids this restore stored, with the identity of what it stored under each. */
+  const restoredIdentityById = new Map<string, string>();
+  const usedHashes = new Set<string>();
+  for (const [index, slice] of restoreBatches(entries).entries()) {
+    if (index > 0) await yieldToEventLoop();
+    const batch = slice.map((entry) => {
+      const document = JSON.parse(entry.documentJson) as RunDocument;
+      const keepId = entry.id !== undefined && RESTORABLE_ID.test(entry.id) ? entry.id : undefined;
+      return { ...entry, document, keepId, hash: contentHash(document), identity: restoreIdentity(document) };
+    });
+    const wantedIds = batch.flatMap((entry) => (entry.keepId ? [entry.keepId] : []));
+    const existingRows =
+      wantedIds.length === 0
+        ? []
+        : await db().run.findMany({ where: { id: { in: wantedIds } }, include: { tags: true, points: true } });
+    const existingIdentity = new Map(
+      existingRows.map((row) => [row.id, restoreIdentity(stripServerFields(documentOf(row)))]),
+    );
+    const hashRows = await db().run.findMany({
+      where: { contentHash: { in: [...new Set(batch.map((entry) => entry.hash))] } },
+      select: { contentHash: true },
+    });
+    for (const row of hashRows) if (row.contentHash) usedHashes.add(row.contentHash);
+
+    const now = new Date();
+    const creates: RestoreCreate[] = [];
+    for (const entry of batch) {
+      const present = entry.keepId
+        ? (existingIdentity.get(entry.keepId) ?? restoredIdentityById.get(entry.keepId))
+        : undefined;
+      if (entry.keepId && present !== undefined) {
+        results.push(
+          present === entry.identity
+            ? { line: entry.line, id: entry.keepId, status: "already_present" }
+            : {
+                line: entry.line,
+                id: entry.keepId,
+                status: "refused",
+                error: {
+                  code: "id_taken",
+                  message: `A different run already has the id "${entry.keepId}" here (edited since the export?); it was left as it is.`,
+                },
+              },
+        );
+        continue;
+      }
+      const id = entry.keepId ?? newRunId();
+      const hash = usedHashes.has(entry.hash) ? null : entry.hash;
+      if (hash) usedHashes.add(hash);
+      restoredIdentityById.set(id, entry.identity);
+      const result: RestoredRun = { line: entry.line, id, status: "stored" };
+      results.push(result);
+      creates.push({
+        result,
+        data: { ...runCreateData(entry.document, id, entry.createdAt ?? now), contentHash: hash },
+        results: entry.document.results,
+      });
+    }
+    if (creates.length > 0) await storeRestoreBatch(creates);
+  }
+  return results;
+}
+
+/** What makes a restored run the same as one already here: its content, tags in any order. */
+function restoreIdentity(document: RunDocument): string {
+  return contentHash({ ...document, tags: [...document.tags].sort() });
+}
+
+/** The document without what the server adds, as contentHash sees an upload. */
+function stripServerFields(stored: StoredRun): RunDocument {
+  const { id: _id, created_at: _createdAt, ...document } = stored;
+  return document;
+}
+
+interface RestoreCreate extends RunCreate {
+  result: RestoredRun;
+}
+
+async function storeRestoreBatch(creates: RestoreCreate[]): Promise<void> {
+  try {
+    await retryWhileBusy(() => db().$transaction(batchStatements(creates)));
+    return;
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+  }
+  // Someone stored one of these ids or contents at the same moment: one at a time, each reporting its own fate.
+  for (const create of creates) {
+    try {
+      await db().$transaction(batchStatements([create]));
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      try {
+        await db().$transaction(batchStatements([{ ...create, data: { ...create.data, contentHash: null } }]));
+      } catch (again) {
+        if (!isUniqueViolation(again)) throw again;
+        create.result.status = "refused";
+        create.result.error = {
+          code: "id_taken",
+          message: `Another run took the id "${create.result.id}" while restoring.`,
+        };
+      }
+    }
+  }
+}

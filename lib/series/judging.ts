@@ -1,0 +1,309 @@
+/**
+ * Judging a series: its newest runs are judged figure by figure, what changed is stored (changes.ts), its summary
+ * refreshed and the regressions it declared announced (lib/webhooks); the runs just uploaded get their verdicts.
+ * A series is judged again whenever what its judgement reads changes: an upload, its settings, an annotation, an
+ * alert's status, a deleted run.
+ */
+import { db } from "@/lib/db/client";
+import { enqueueDeliveries } from "@/lib/webhooks/deliveries";
+import { type WebhookPayload, webhookPayload } from "@/lib/webhooks/payload";
+import { type ChangeSummary, changeSummary } from "./change-summary";
+import { type FoundChange, storeChanges } from "./changes";
+import type { PointJudgement } from "./detect";
+import {
+  judgedMetrics,
+  judgeLoaded,
+  type LoadedSeries,
+  loadSeries,
+  type MetricJudgement,
+  type SeriesRun,
+  type SeriesStatus,
+  seriesStatusOf,
+  shownMetrics,
+} from "./load";
+import type { SeriesMetric } from "./metrics";
+import { repeatValues } from "./repeats";
+import { whatChanged } from "./what-changed";
+
+/** Judging reads the newest runs of a series, this many: far more than a baseline window needs. */
+export const JUDGE_TAIL_RUNS = 200;
+
+export type Verdict = "regression" | "suspicious" | "improvement" | "ok" | "insufficient";
+
+export interface MetricVerdict {
+  key: string;
+  label: string;
+  unit: string;
+  better: "higher" | "lower";
+  value: number | null;
+  baseline_mean: number | null;
+  change_pct: number | null;
+  z: number | null;
+  p: number | null;
+  test: "z" | "t" | null;
+  status: PointJudgement["status"] | "missing";
+}
+
+export interface RunVerdict {
+  run_id: string;
+  series: { id: string; name: string; url: string; status: SeriesStatus };
+  verdict: Verdict;
+  level: string | null;
+  metrics: MetricVerdict[];
+  /** Stored changes this run is part of. */
+  changes: ChangeSummary[];
+  previous_run: { id: string; url: string; name: string } | null;
+  /** What changed from the previous run of the series. */
+  what_changed: string[];
+}
+
+// Judgements of one series run one after another in this process, so the series' stored summary is that of
+// the last upload; across processes, each writes a summary of what it read (the next upload corrects it).
+const holder = globalThis as unknown as { servebenchSeriesLocks?: Map<string, Promise<unknown>> };
+function serially<T>(seriesId: string, work: () => Promise<T>): Promise<T> {
+  holder.servebenchSeriesLocks ??= new Map();
+  const locks = holder.servebenchSeriesLocks;
+  const previous = locks.get(seriesId) ?? Promise.resolve();
+  const next = previous.then(work, work);
+  const settled = next.catch(() => undefined);
+  locks.set(seriesId, settled);
+  void settled.then(() => {
+    if (locks.get(seriesId) === settled) locks.delete(seriesId);
+  });
+  return next;
+}
+
+export interface JudgeOptions {
+  /** The runs just uploaded: regressions they are part of, still active, are announced. */
+  uploadedRunIds?: readonly string[];
+  /** Absolute base of the links in announcements, e.g. https://bench.example.com. */
+  baseUrl?: string;
+}
+
+/** Judge a series from its newest runs, store what changed, refresh its summary, queue announcements. */
+export function judgeStoredSeries(seriesId: string, options: JudgeOptions = {}): Promise<Map<string, RunVerdict>> {
+  return serially(seriesId, () => judgeNow(seriesId, options));
+}
+
+/** One judgement of a series: the runs it read, their judged figures, and when it was made. */
+interface SeriesJudging {
+  seriesId: string;
+  loaded: LoadedSeries;
+  /** The figures the series shows; its summary's trend is of the first. */
+  shown: SeriesMetric[];
+  judgements: MetricJudgement[];
+  now: Date;
+  /** The runs just uploaded. */
+  uploaded: Set<string>;
+  /** The runs judged: the newest of the series. */
+  inTail: Set<string>;
+  /** The absolute base of the links in announcements, without a trailing slash. */
+  base: string;
+}
+
+async function judgeNow(seriesId: string, options: JudgeOptions): Promise<Map<string, RunVerdict>> {
+  const loaded = await loadSeries(seriesId, JUDGE_TAIL_RUNS);
+  const shown = shownMetrics(loaded);
+  const judgements = await judgeLoaded(loaded, judgedMetrics(loaded, shown));
+  const judging: SeriesJudging = {
+    seriesId,
+    loaded,
+    shown,
+    judgements,
+    now: new Date(),
+    uploaded: new Set(options.uploadedRunIds ?? []),
+    inTail: new Set(loaded.runs.map((run) => run.id)),
+    base: (options.baseUrl ?? "").replace(/\/+$/, ""),
+  };
+  const storedIds = await storeAndAnnounceChanges(judging);
+  const status = await storeSummary(judging, storedIds);
+  return verdictsOfUploaded(judging, status);
+}
+
+/**
+ * Store the changes the judgement found, and queue the announcement of each regression it declared that is still
+ * active and holds a run just uploaded. Returns the ids of the stored changes.
+ */
+async function storeAndAnnounceChanges(judging: SeriesJudging): Promise<Set<string>> {
+  const found = judging.judgements.flatMap((judgement) =>
+    judgement.changes.map((change) => ({ metric: judgement.metric, change })),
+  );
+  const stored = await storeChanges(judging.seriesId, found, judging.now);
+  const storedIds = new Set(stored.map((result) => result.id));
+  const runsById = new Map(judging.loaded.runs.map((run) => [run.id, run]));
+  for (const [index, { metric, change }] of found.entries()) {
+    const { id: changeId, newlyRegression } = stored[index]!;
+    const announce = newlyRegression && change.active && change.runIds.some((runId) => judging.uploaded.has(runId));
+    if (!announce) continue;
+    await enqueueDeliveries(changeId, announcement(judging, { metric, change }, changeId, runsById));
+  }
+  return storedIds;
+}
+
+/** The webhook body that announces a regression, its links absolute. */
+function announcement(
+  judging: SeriesJudging,
+  { metric, change }: FoundChange,
+  changeId: string,
+  runsById: ReadonlyMap<string, SeriesRun>,
+): WebhookPayload {
+  const { base, seriesId } = judging;
+  const seriesUrl = `/series/${seriesId}`;
+  return webhookPayload({
+    alert_id: changeId,
+    series: { id: seriesId, name: judging.loaded.row.name, url: `${base}${seriesUrl}` },
+    metric: { key: metric.key, label: metric.label, unit: metric.unit, better: metric.better },
+    before: change.before,
+    after: change.after,
+    change_pct: change.change_pct,
+    runs: change.runIds.map((runId) => ({
+      id: runId,
+      url: `${base}/runs/${runId}`,
+      name: runsById.get(runId)?.name ?? runId,
+      git_commit: runsById.get(runId)?.git_commit ?? null,
+    })),
+    url: `${base}${seriesUrl}#change-${changeId}`,
+    detected_at: judging.now.toISOString(),
+  });
+}
+
+/**
+ * Refresh the series' summary (its status, the trend of its first figure) and retire the stored changes the
+ * judgement did not find again. Returns the status.
+ */
+async function storeSummary(judging: SeriesJudging, storedIds: ReadonlySet<string>): Promise<SeriesStatus> {
+  const { seriesId, loaded, now } = judging;
+  const status = seriesStatusOf(judging.judgements);
+  const primary = judging.shown[0] ?? null;
+  const trend = primary
+    ? loaded.runs.slice(-30).map((run) => {
+        const values = repeatValues(run, primary);
+        return values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length;
+      })
+    : [];
+  // Two writes to different rows, sent together.
+  await Promise.all([
+    // Stored changes that start inside the judged runs but were not found again (an expected change restarted
+    // the baseline, the settings changed, a run was deleted) are no longer current.
+    db().seriesChange.updateMany({
+      where: { seriesId, active: true, startRunId: { in: [...judging.inTail] }, id: { notIn: [...storedIds] } },
+      data: { active: false, updatedAt: now },
+    }),
+    db().series.update({
+      where: { id: seriesId },
+      data: {
+        status,
+        trendJson: JSON.stringify(trend),
+        lastValue: trend.at(-1) ?? null,
+        lastMetric: primary?.key ?? null,
+        judgedAt: now,
+      },
+    }),
+  ]);
+  return status;
+}
+
+/** The verdicts of the runs just uploaded (those among the judged runs), each with the stored changes it is in. */
+async function verdictsOfUploaded(judging: SeriesJudging, status: SeriesStatus): Promise<Map<string, RunVerdict>> {
+  const verdicts = new Map<string, RunVerdict>();
+  const wanted = [...judging.uploaded].filter((runId) => judging.inTail.has(runId));
+  if (wanted.length === 0) return verdicts;
+  const changeRows = await db().seriesChange.findMany({
+    where: { seriesId: judging.seriesId, runs: { some: { runId: { in: wanted } } } },
+    include: { runs: { select: { runId: true } } },
+    orderBy: { detectedAt: "asc" },
+  });
+  for (const runId of wanted) {
+    const changes = changeRows
+      .filter((row) => row.runs.some((link) => link.runId === runId))
+      .map((row) => changeSummary(row, judging.seriesId));
+    verdicts.set(runId, runVerdict(judging, runId, changes, status));
+  }
+  return verdicts;
+}
+
+/** One uploaded run's verdict: its figures against their baselines, and the stored changes it is part of. */
+function runVerdict(judging: SeriesJudging, runId: string, changes: ChangeSummary[], status: SeriesStatus): RunVerdict {
+  const { seriesId, loaded } = judging;
+  const index = loaded.runs.findIndex((run) => run.id === runId);
+  const run = loaded.runs[index]!;
+  const previous = index > 0 ? loaded.runs[index - 1]! : null;
+  const metrics = judging.judgements.map((judgement) => metricVerdict(judgement, run));
+  return {
+    run_id: runId,
+    series: { id: seriesId, name: loaded.row.name, url: `/series/${seriesId}`, status },
+    verdict: verdictOf(metrics, changes),
+    level: loaded.level,
+    metrics,
+    changes,
+    previous_run: previous ? { id: previous.id, url: `/runs/${previous.id}`, name: previous.name } : null,
+    what_changed: previous ? whatChanged(previous.row, run.row) : [],
+  };
+}
+
+/** A run's figure against its baseline, as the judgement found it. */
+function metricVerdict(judgement: MetricJudgement, run: SeriesRun): MetricVerdict {
+  const point = judgement.points.find((candidate) => candidate.runIds.includes(run.id));
+  const values = repeatValues(run, judgement.metric);
+  return {
+    key: judgement.metric.key,
+    label: judgement.metric.label,
+    unit: judgement.metric.unit,
+    better: judgement.metric.better,
+    value: values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length,
+    baseline_mean: point?.baseline?.mean ?? null,
+    change_pct: point?.change_pct ?? null,
+    z: point?.z !== undefined && point.z !== null && Number.isFinite(point.z) ? point.z : null,
+    p: point?.p ?? null,
+    test: point?.test ?? null,
+    status: point?.status ?? "missing",
+  };
+}
+
+/** A run's verdict: a regression it is part of (not marked expected) outweighs everything else. */
+export function verdictOf(metrics: readonly MetricVerdict[], changes: readonly ChangeSummary[]): Verdict {
+  const counted = changes.filter((change) => change.status !== "expected");
+  if (counted.some((change) => change.kind === "regression")) return "regression";
+  if (metrics.some((metric) => metric.status === "worse")) return "suspicious";
+  if (counted.some((change) => change.kind === "improvement") || metrics.some((m) => m.status === "better")) {
+    return "improvement";
+  }
+  if (
+    metrics.length === 0 ||
+    metrics.every((metric) => metric.status === "insufficient" || metric.status === "missing")
+  ) {
+    return "insufficient";
+  }
+  return "ok";
+}
+
+/**
+ * Judge the series of runs just stored. Never throws: a failure is logged and the runs come back without a
+ * verdict, because judging must not fail an upload that was stored.
+ */
+export async function judgeUploadedRuns(runIds: readonly string[], baseUrl: string): Promise<Map<string, RunVerdict>> {
+  const verdicts = new Map<string, RunVerdict>();
+  try {
+    const rows = await db().run.findMany({ where: { id: { in: [...runIds] } }, select: { id: true, seriesId: true } });
+    const bySeries = new Map<string, string[]>();
+    for (const row of rows) {
+      if (!row.seriesId) continue;
+      bySeries.set(row.seriesId, [...(bySeries.get(row.seriesId) ?? []), row.id]);
+    }
+    for (const [seriesId, ids] of bySeries) {
+      const found = await judgeStoredSeries(seriesId, { uploadedRunIds: ids, baseUrl });
+      for (const [runId, verdict] of found) verdicts.set(runId, verdict);
+    }
+  } catch (error) {
+    console.error("[servebench] judging the uploaded runs failed; they are stored without a verdict", error);
+  }
+  return verdicts;
+}
+
+/** After a run is deleted: judge its series again so its summary and changes follow. */
+export async function rejudgeSeriesOf(seriesId: string | null): Promise<void> {
+  if (!seriesId) return;
+  const exists = await db().series.findUnique({ where: { id: seriesId }, select: { id: true } });
+  if (exists)
+    await judgeStoredSeries(seriesId).catch((error: unknown) => console.error("[servebench] rejudging failed", error));
+}
