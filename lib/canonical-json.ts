@@ -3,7 +3,8 @@
  * left out, so two equal values written in any key order give the same text (and the same hash).
  */
 
-function withSortedKeys(value: unknown): unknown {
+/** The value with every object's keys in code-unit order and its undefined members left out. */
+export function withSortedKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withSortedKeys);
   if (typeof value !== "object" || value === null) return value;
   return Object.fromEntries(

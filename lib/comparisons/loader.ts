@@ -3,7 +3,8 @@ import { cache } from "react";
 import type { StoredRun } from "@/lib/document/stored-run";
 import { getRunsByIds } from "@/lib/runs/read";
 import { buildComparison } from "./build";
-import { type BuildOptions, type Comparison, MAX_COMPARED_RUNS } from "./model";
+import { MAX_COMPARED_RUNS } from "./limits";
+import type { BuildOptions, Comparison } from "./model";
 import type { CompareView } from "./view";
 
 export interface LoadedComparison {

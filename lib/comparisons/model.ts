@@ -16,8 +16,6 @@ import type { ResultPoint } from "@/lib/document/schema";
 import type { StoredRun } from "@/lib/document/stored-run";
 import type { CompareView } from "./view";
 
-export const MAX_COMPARED_RUNS = 12;
-
 /**
  * At most this many load levels are drawn (per run and chart, and in the charts' shared tooltip and tables). A
  * sweep of 1,000 levels on a chart a few hundred pixels wide shows nothing that 32 of them spread along the axis do

@@ -8,10 +8,9 @@ import { DEFAULT_SLO_STAT } from "@/lib/analysis/slo";
 import { freeText, lineText } from "@/lib/document/schema";
 import { decimalInteger, isOwnKey } from "@/lib/http/query";
 import { ID_PATTERN, idSchema } from "@/lib/ids";
-import { MAX_COMPARED_RUNS } from "./model";
+import { MAX_COMPARED_RUNS, MAX_TITLE_LENGTH } from "./limits";
 import { parsePrices, priceProblem, pricesQuery } from "./view";
 
-export const MAX_TITLE_LENGTH = 200;
 export const MAX_NOTES_LENGTH = 20_000;
 /** Listing pages of saved comparisons. */
 export const MAX_PER_PAGE = 100;

@@ -7,7 +7,7 @@
 import { DEFAULT_NOISE } from "@/lib/analysis/deltas";
 import { COMPARE_STATS, type CompareStat } from "@/lib/analysis/lines";
 import { DEFAULT_SLO_STAT, type GpuPrices, hasPrices, hasTargets, type SloTargets } from "@/lib/analysis/slo";
-import { MAX_TITLE_LENGTH } from "./schema";
+import { MAX_TITLE_LENGTH } from "./limits";
 
 type Params = Record<string, string | string[] | undefined>;
 

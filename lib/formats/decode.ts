@@ -5,7 +5,7 @@
 import { isUtf8 } from "node:buffer";
 import { parse as parseCsv } from "csv-parse/sync";
 import { parse as parseYaml } from "yaml";
-import type { SkippedLine, SourceFile } from "./types";
+import type { LargeNumber, SkippedLine, SourceFile } from "./types";
 
 export class DecodeError extends Error {
   constructor(message: string) {
@@ -90,17 +90,6 @@ export function findDuplicateKey(text: string): string | null {
 /** 2^53: past it, not every integer is a double, so JSON.parse rounds what a text states (…993 reads as …992). */
 export const MAX_EXACT_JSON_INTEGER = 2 ** 53;
 const MAX_EXACT_DIGITS = String(MAX_EXACT_JSON_INTEGER);
-
-/** A number of a JSON text whose digits JSON.parse does not keep, and where it is. */
-export interface LargeNumber {
-  /**
-   * Where the number is: first the place of its top-level value among those of the text (0 for a JSON file, the
-   * line's among the values of a JSON-lines file), then the keys and indexes down to it.
-   */
-  path: (string | number)[];
-  /** The number as the text writes it. */
-  literal: string;
-}
 
 /**
  * Whether a JSON number literal is beyond ±2^53: a whole number of more digits than 2^53 has, or as many and larger,

@@ -4,7 +4,8 @@
  * naming their field everywhere else.
  */
 import { AppError, excerpt } from "@/lib/errors";
-import { findLargeNumbers, type LargeNumber } from "./decode";
+import { findLargeNumbers } from "./decode";
+import type { LargeNumber } from "./types";
 
 /** Where a write keeps a number beyond ±2^53 as its digits (a string); everywhere else it is refused. */
 export type KeepsExactDigits = (path: readonly (string | number)[]) => boolean;

@@ -4,7 +4,6 @@
  * name of the field it came from.
  */
 import type { FlagValue, Hardware, ResultPoint, Speculative, Workload } from "@/lib/document/schema";
-import type { LargeNumber } from "./decode";
 
 export type FormatId =
   | "servebench/v1"
@@ -170,4 +169,15 @@ export class FormatError extends Error {
     this.name = "FormatError";
     this.path = path;
   }
+}
+
+/** A number of a JSON text whose digits JSON.parse does not keep, and where it is. */
+export interface LargeNumber {
+  /**
+   * Where the number is: first the place of its top-level value among those of the text (0 for a JSON file, the
+   * line's among the values of a JSON-lines file), then the keys and indexes down to it.
+   */
+  path: (string | number)[];
+  /** The number as the text writes it. */
+  literal: string;
 }

@@ -4,8 +4,10 @@
  * decoding settings and launch flags. The engine version and the git commit are left out on purpose, so an
  * upgrade stays inside its series and shows as a step on the trend line instead of starting a new one.
  */
+
 import { createHash } from "node:crypto";
 import { canonicalSetting } from "@/lib/analysis/config-diff";
+import { withSortedKeys } from "@/lib/canonical-json";
 import { engineDisplayName, flagText, hardwareText, shortModelName, workloadText } from "@/lib/document/names";
 import type { RunDocument } from "@/lib/document/normalize";
 import type { FlagValue } from "@/lib/document/schema";
@@ -45,17 +47,6 @@ export interface SeriesIdentity {
   explicit: boolean;
 }
 
-function sorted(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sorted);
-  if (typeof value !== "object" || value === null) return value;
-  return Object.fromEntries(
-    Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([k, v]) => [k, sorted(v)]),
-  );
-}
-
 /** The configuration that defines a series, in a canonical form (flags under one name per setting). */
 export function seriesConfiguration(run: SeriesKeyInput): Record<string, unknown> {
   const flags: Record<string, unknown> = {};
@@ -71,7 +62,7 @@ export function seriesConfiguration(run: SeriesKeyInput): Record<string, unknown
         num_speculative_tokens: run.speculative.num_speculative_tokens,
       }
     : undefined;
-  return sorted({
+  return withSortedKeys({
     engine: run.engine,
     model: run.model,
     gpu: run.hardware?.gpu,

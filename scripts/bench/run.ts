@@ -24,20 +24,14 @@ import {
   readsTable,
   writeReadsDatabase,
 } from "./reads";
-import {
-  type DatabaseKind,
-  historyForms,
-  measureScale,
-  SCALE_SAMPLES,
-  SCALE_WARMUPS,
-  type ScaleFigures,
-} from "./scale";
+import { historyForms, measureScale, SCALE_SAMPLES, SCALE_WARMUPS, type ScaleFigures } from "./scale";
 import { checkAgainstCreateRun, generateRuns, type SeedRun, writeDatabase } from "./seed";
 import { COMPARE_EVERY_FIGURE_QUERY, measureSeries, printSeries, seriesCheckRuns } from "./series";
 import { writeVllmDetailedFile } from "./vllm-file";
 import {
   buildApp,
   createWorkspace,
+  type DatabaseKind,
   removeWorkspace,
   type Server,
   startServer,

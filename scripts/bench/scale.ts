@@ -13,9 +13,7 @@ import { measure, measurePair, quantile, type Series, timedRequest } from "./htt
 import { type SeedRun, streamRuns, writeDatabase } from "./seed";
 import { writePostgresql } from "./seed-postgresql";
 import { COMPARE_EVERY_FIGURE_QUERY } from "./series";
-import { type Server, startServer, stopServer, type Workspace } from "./workspace";
-
-export type DatabaseKind = "sqlite" | "postgresql";
+import { type DatabaseKind, type Server, startServer, stopServer, type Workspace } from "./workspace";
 
 export interface Form {
   key: string;

@@ -25,10 +25,9 @@ import type { ResultPoint, RunDocumentInput } from "@/lib/document/schema";
 import { seededUniform } from "@/lib/seeded-random";
 import { type Cluster, findPostgresBin, startCluster } from "../../tests/support/postgresql";
 import { measure, measurePair, median, quantile, type Series, type Timing, timedRequest } from "./http";
-import type { DatabaseKind } from "./scale";
 import { type SeedRun, seriesIdOf, streamRuns, writeDatabase } from "./seed";
 import { writePostgresql } from "./seed-postgresql";
-import { type Server, startServer, stopServer, type Workspace } from "./workspace";
+import { type DatabaseKind, type Server, startServer, stopServer, type Workspace } from "./workspace";
 
 export const SERIES_TARGET = { pageMs: 150, judgeMs: 50, compareMs: 100 };
 export const SERIES_RUNS = 1_000;

@@ -10,6 +10,9 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 
+/** The databases the benchmark measures. */
+export type DatabaseKind = "sqlite" | "postgresql";
+
 export interface Workspace {
   /** The temporary directory holding everything the benchmark makes. */
   root: string;
