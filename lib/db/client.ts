@@ -30,6 +30,13 @@ const POSTGRESQL_CONNECT_TIMEOUT_MS = 5_000;
  * 16 MiB (scripts/bench; docs/benchmarks.md). Memory used only as pages are read.
  */
 const SQLITE_CACHE_KIB = 32 * 1024;
+/**
+ * How many compiled query plans Prisma keeps (its default: 1,000). A plan is kept per query shape, and a batch's
+ * shape depends on how many rows and ids it holds, so a restore of 10,000 runs filled the cache with plans of
+ * hundreds of kB each: 420 MB of the server's heap still held after the restore ended. The pages' and the API's
+ * own queries are a few dozen shapes.
+ */
+const QUERY_PLAN_CACHE_SIZE = 100;
 
 interface Holder {
   servebenchPrisma?: PrismaClient;
@@ -80,7 +87,7 @@ export function openDatabase(target: DatabaseTarget): PrismaClient {
       },
       connectToShadowDb: () => factory.connectToShadowDb(),
     };
-    const client: PrismaClient = new PrismaClient({ adapter });
+    const client: PrismaClient = new PrismaClient({ adapter, queryPlanCacheMaxSize: QUERY_PLAN_CACHE_SIZE });
     // The adapter keeps one connection, so this holds for every query after it. A failure here only costs speed,
     // and the first query reports whatever is wrong with the database.
     client.$executeRawUnsafe(`PRAGMA cache_size = -${SQLITE_CACHE_KIB}`).catch(() => {});
@@ -93,7 +100,10 @@ export function openDatabase(target: DatabaseTarget): PrismaClient {
     connectionTimeoutMillis: POSTGRESQL_CONNECT_TIMEOUT_MS,
     lock_timeout: lockTimeoutMs,
   });
-  return new PostgresqlPrismaClient({ adapter }) as unknown as PrismaClient;
+  return new PostgresqlPrismaClient({
+    adapter,
+    queryPlanCacheMaxSize: QUERY_PLAN_CACHE_SIZE,
+  }) as unknown as PrismaClient;
 }
 
 export function db(): PrismaClient {
