@@ -27,7 +27,7 @@ export function EfficiencyPlot({
           stroke="currentColor"
           tickFormatter={(value: number) => formatNumber(value)}
           label={{
-            value: "tok/s per user (1000 / TPOT)",
+            value: `tok/s per user (1000 / ${data.tpotStat} TPOT)`,
             position: "insideBottom",
             offset: -16,
             fill: "currentColor",

@@ -15,6 +15,7 @@ import { Card, DemoBadge, Section } from "@/components/ui/primitives";
 import type { HeadlineDelta } from "@/lib/analysis/deltas";
 import type { Spread } from "@/lib/analysis/intervals";
 import { sloText } from "@/lib/analysis/slo";
+import type { VerdictSentence } from "@/lib/analysis/verdict";
 import type { Comparison, ComparisonSeries } from "@/lib/comparisons/model";
 import { engineDisplayName } from "@/lib/document/names";
 import type { StoredRun } from "@/lib/document/stored-run";
@@ -72,29 +73,34 @@ function ChangeLine({ delta, unit, testId }: { delta: HeadlineDelta; unit: strin
   );
 }
 
+function sloLoadText(load: NonNullable<ComparisonSeries["slo"]>["load"], approximate: boolean): string {
+  if (!load) return "";
+  if (load.concurrency !== null) return `C${approximate ? "≈" : "="}${formatNumber(load.concurrency)}`;
+  if (load.infinite) return "rate ∞";
+  return `${approximate ? "≈" : ""}${formatNumber(load.request_rate)} req/s`;
+}
+
 function SloLine({ item, baseline }: { item: ComparisonSeries; baseline: ComparisonSeries }) {
   const slo = item.slo;
   if (!slo) return null;
   let text: string;
-  if (slo.status === "unknown") text = `cannot judge: states no ${slo.unstated.join(" or ")}`;
+  if (slo.status === "unknown") text = `cannot judge: ${slo.reason ?? "no level could be judged"}`;
   else if (slo.status === "none") text = "meets at none of the measured levels";
   else {
-    const load = slo.load;
-    const where = !load
-      ? ""
-      : load.concurrency !== null
-        ? `C${slo.interpolated ? "≈" : "="}${formatNumber(load.concurrency)}`
-        : load.infinite
-          ? "rate ∞"
-          : `${formatNumber(load.request_rate)} req/s`;
     const figure =
       slo.compared.value === null
         ? "no throughput stated"
         : slo.compared.base !== null && !item.isBaseline
           ? formatChangeLine(slo.compared.base, slo.compared.value, slo.compared.unit)
           : `${formatNumber(slo.compared.value)} ${slo.compared.unit}`;
-    text = `${slo.status === "every" ? "meets at every measured level; at the highest, " : ""}${where}: ${figure}`;
+    text = `${slo.status === "every" ? "meets at every measured level; at the highest, " : "highest level meeting it, "}${sloLoadText(slo.load, false)}: ${figure}`;
   }
+  const estimate = slo.estimate ? (
+    <span className="block text-xs text-zinc-600 dark:text-zinc-400" data-testid="slo-estimate">
+      Interpolated, not measured: the SLO stops holding near {sloLoadText(slo.estimate.load, true)}
+      {slo.estimate.output_tok_s !== null ? `, ≈${formatNumber(slo.estimate.output_tok_s)} tok/s` : ""}
+    </span>
+  ) : null;
   const cost =
     slo.cost_per_m_tokens !== null ? (
       <span className="block text-xs text-zinc-600 dark:text-zinc-400" data-testid="slo-cost">
@@ -116,9 +122,7 @@ function SloLine({ item, baseline }: { item: ComparisonSeries; baseline: Compari
         >
           {text}
         </span>
-        {slo.interpolated ? (
-          <span className="ml-1 text-xs text-zinc-600 dark:text-zinc-400">(interpolated)</span>
-        ) : null}
+        {estimate}
         {cost}
       </dd>
     </div>
@@ -130,7 +134,9 @@ function InteractivityLine({ item }: { item: ComparisonSeries }) {
   if (!at) return null;
   return (
     <div>
-      <dt className="text-xs uppercase tracking-wide text-zinc-600 dark:text-zinc-400">At equal interactivity</dt>
+      <dt className="text-xs uppercase tracking-wide text-zinc-600 dark:text-zinc-400">
+        At equal interactivity ({item.stats.tpot?.stat ?? "mean"} TPOT)
+      </dt>
       <dd className="tabular-nums" data-testid="interactivity-delta">
         {"reason" in at ? (
           <span className="text-sm text-zinc-600 dark:text-zinc-400">{at.reason}</span>
@@ -271,6 +277,69 @@ function SeriesCard({
   );
 }
 
+/** The runs a validity check marked: their figures are compared, never believed without a look. */
+function ValidityWarnings({ series }: { series: readonly ComparisonSeries[] }) {
+  const marked = series.filter((item) => item.validity.marked);
+  if (marked.length === 0) return null;
+  return (
+    <div
+      className="mb-6 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-200"
+      role="alert"
+      data-testid="validity-warnings"
+    >
+      <p className="font-semibold">
+        ⚠ Check before believing: a validity check marked {marked.length === 1 ? "a run" : `${marked.length} runs`}.
+      </p>
+      <ul className="mt-1 list-disc space-y-0.5 pl-5">
+        {marked.map((item) => (
+          <li key={item.key}>
+            <Link href={`/runs/${item.id}`} className="underline underline-offset-2">
+              {item.label}
+            </Link>
+            : {item.validity.summary}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** One verdict: its sentence coloured by the headline's direction, the other clauses below it. */
+function VerdictBlock({ verdict }: { verdict: VerdictSentence }) {
+  const [headline, ...rest] = verdict.clauses;
+  return (
+    <div
+      className="rounded-md border border-zinc-200 bg-zinc-50 px-3 py-2 dark:border-zinc-800 dark:bg-zinc-900"
+      data-testid="verdict-line"
+      data-verdict={headline?.verdict ?? "none"}
+      data-text={verdict.text}
+    >
+      <p className="break-words font-medium">
+        {verdict.caveat ? (
+          <span className="text-red-800 dark:text-red-300" data-testid="verdict-caveat">
+            {verdict.caveat} —{" "}
+          </span>
+        ) : null}
+        {verdict.versus}:{" "}
+        {headline ? (
+          <span className={VERDICT_CLASS[headline.verdict]} data-testid="verdict-headline">
+            {headline.text}
+          </span>
+        ) : (
+          "no figure both runs state"
+        )}
+      </p>
+      {rest.length > 0 ? (
+        <ul className="mt-0.5 space-y-0.5 text-sm text-zinc-700 dark:text-zinc-300" data-testid="verdict-clauses">
+          {rest.map((clause) => (
+            <li key={clause.text}>{clause.text}</li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
 function FairnessPanel({ comparison }: { comparison: Comparison }) {
   const { differences, unstated, missing, missingCount } = comparison.fairness;
   if (comparison.series.length < 2) return null;
@@ -379,15 +448,9 @@ export function ComparisonView({
   return (
     <>
       {comparison.verdicts.length > 0 ? (
-        <div className="mb-6 space-y-1" data-testid="verdicts">
-          {comparison.verdicts.map((line) => (
-            <p
-              key={line}
-              className="break-words rounded-md border border-zinc-200 bg-zinc-50 px-3 py-2 font-medium dark:border-zinc-800 dark:bg-zinc-900"
-              data-testid="verdict-line"
-            >
-              {line}
-            </p>
+        <div className="mb-6 space-y-2" data-testid="verdicts">
+          {comparison.verdicts.map((verdict) => (
+            <VerdictBlock key={verdict.text} verdict={verdict} />
           ))}
         </div>
       ) : null}
@@ -426,6 +489,7 @@ export function ComparisonView({
         <p className="mb-6 text-sm text-zinc-600 dark:text-zinc-400">Add another run to see deltas.</p>
       ) : null}
 
+      <ValidityWarnings series={series} />
       <FairnessPanel comparison={comparison} />
 
       <Section title="What changed, and what it did" id="what-changed">
@@ -474,7 +538,11 @@ export function ComparisonView({
             <LoadChart data={comparison.charts.throughput} testId="chart-throughput" logY={view.logY} />
             <LineChartTable data={comparison.charts.throughput} />
           </ChartSection>
-          <ChartSection title="Throughput per GPU vs tok/s per user" id="efficiency" exportTitle={exportTitle}>
+          <ChartSection
+            title={`Throughput per GPU vs tok/s per user (1000 / ${view.stat} TPOT)`}
+            id="efficiency"
+            exportTitle={exportTitle}
+          >
             <EfficiencyChart data={comparison.charts.efficiency} />
             <EfficiencyTable data={comparison.charts.efficiency} />
           </ChartSection>

@@ -22,6 +22,8 @@ export interface DeltaCellText {
   value: string | null;
   /** `±52.8` and what it stands for, when the value has repeats. */
   spread: { text: string; title: string } | null;
+  /** A percentile's 95% interval from its requests (`95% CI 398–431`), or `≈ max (n=50)`. */
+  interval: { text: string; title: string } | null;
   overSlo: boolean;
   /** The change against the baseline as shown (`≈ +1.2%`, `+28.9% inconclusive`); null in the baseline's column. */
   change: { text: string; verdict: Verdict } | null;
@@ -81,6 +83,11 @@ export function DeltaTableGrid({ table, columns }: { table: DeltaTableText; colu
                       {cell.spread ? (
                         <span className="delta-spread" data-testid="cell-spread" title={cell.spread.title}>
                           {cell.spread.text}
+                        </span>
+                      ) : null}
+                      {cell.interval ? (
+                        <span className="delta-spread" data-testid="cell-interval" title={cell.interval.title}>
+                          {cell.interval.text}
                         </span>
                       ) : null}
                       {cell.overSlo ? (

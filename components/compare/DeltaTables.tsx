@@ -3,6 +3,7 @@
 import type { DeltaTable } from "@/lib/analysis/deltas";
 import type { Spread } from "@/lib/analysis/intervals";
 import type { ChartSeries } from "@/lib/analysis/series";
+import type { LatencyUncertainty } from "@/lib/analysis/uncertainty";
 import { formatLoadLevel, formatNumber, formatPercentChange } from "@/lib/format";
 import { type DeltaColumn, DeltaTableGrid, type DeltaTableText } from "./DeltaTableGrid";
 
@@ -25,6 +26,25 @@ export function deltaColumns(series: readonly ChartSeries[], baselineIndex: numb
   }));
 }
 
+/** A percentile's uncertainty as a cell shows it: its interval from the requests, or "≈ max" for too few. */
+export function intervalText(uncertainty: LatencyUncertainty | undefined): { text: string; title: string } | null {
+  if (!uncertainty || uncertainty.value === null) return null;
+  const n = uncertainty.n === null ? "" : ` (n=${formatNumber(uncertainty.n)})`;
+  if (uncertainty.support === "approx-max")
+    return {
+      text: `≈ max${n}`,
+      title:
+        "Too few requests for this percentile: its 95% interval has no upper bound, so it cannot be told from the slowest request",
+    };
+  if (uncertainty.basis !== "requests") return null;
+  const low = uncertainty.low === null ? "…" : formatNumber(uncertainty.low);
+  const high = uncertainty.high === null ? "…" : formatNumber(uncertainty.high);
+  return {
+    text: `95% CI ${low}–${high}`,
+    title: `Distribution-free 95% interval from the order statistics of ${formatNumber(uncertainty.n)} requests`,
+  };
+}
+
 /** A delta table's cells as they read. */
 export function deltaTableText(table: DeltaTable, baselineIndex: number): DeltaTableText {
   const money = table.unit === "$";
@@ -45,6 +65,7 @@ export function deltaTableText(table: DeltaTable, baselineIndex: number): DeltaT
               title: spreadTitle(cell.spread),
             }
           : null,
+        interval: intervalText(cell.uncertainty),
         overSlo: cell.overSlo === true,
         change:
           index === baselineIndex

@@ -5,6 +5,8 @@
 
 import { formatFlag, formatFlagValue } from "@/lib/document/flag-format";
 import type { Flags, FlagValue } from "@/lib/document/schema";
+import { diffNameOf } from "@/lib/engines/catalogue";
+import { type EffectiveChange, effectiveChanges, effectiveSides, settingIdOfFlag } from "@/lib/engines/effective";
 import { ownValue } from "@/lib/own-value";
 
 export type ChangeKind = "added" | "removed" | "changed";
@@ -15,8 +17,14 @@ export interface ConfigChange {
   kind: ChangeKind;
   from: string | null;
   to: string | null;
-  /** The whole change as one line: `--disable-cuda-graph removed`, `--tp: 4 → 8`, `engine version: 0.5.7 → 0.5.8`. */
+  /**
+   * The whole change as one line: `--disable-cuda-graph removed`, `--tp: 4 → 8`, `engine version: 0.5.7 → 0.5.8`.
+   * A flag change that leaves its effective setting as it was says so: `--enable-chunked-prefill added: chunked
+   * prefill on (default) → on, no change`.
+   */
   text: string;
+  /** For a flag the engine catalogue knows (lib/engines): the setting as each engine ran it, default included. */
+  effective?: EffectiveChange;
 }
 
 export interface ComparableConfig {
@@ -38,25 +46,13 @@ function sameFlagValue(a: FlagValue, b: FlagValue): boolean {
 
 /**
  * Engines spell the same setting differently: SGLang's `--tp` is vLLM's `--tensor-parallel-size`, SGLang's
- * `--model-path` is vLLM's `--model`. Flags are diffed under one name per setting, so switching engines
- * does not show the same tensor parallelism as one flag removed and another added.
+ * `--model-path` is vLLM's `--model`. Flags are diffed under one name per setting, so switching engines does not
+ * show the same tensor parallelism as one flag removed and another added. The spellings read this way are the
+ * engine catalogue's `renamed_in_diff` ones (lib/engines/flag-catalogue.json); the series key reads flags under
+ * the same names, so a spelling added there moves the runs that use it into a new series.
  */
-const FLAG_ALIASES: Record<string, string> = {
-  "--tp": "--tensor-parallel-size",
-  "--tp-size": "--tensor-parallel-size",
-  "-tp": "--tensor-parallel-size",
-  "--pp": "--pipeline-parallel-size",
-  "--pp-size": "--pipeline-parallel-size",
-  "-pp": "--pipeline-parallel-size",
-  "--dp": "--data-parallel-size",
-  "--dp-size": "--data-parallel-size",
-  "-dp": "--data-parallel-size",
-  "--model-path": "--model",
-  "--context-length": "--max-model-len",
-};
-
 export function canonicalSetting(name: string): string {
-  return ownValue(FLAG_ALIASES, name) ?? name;
+  return diffNameOf(name);
 }
 
 /** Flags keyed by setting, remembering how each was spelled. */
@@ -216,6 +212,29 @@ export function diffConfigs(base: ComparableConfig, other: ComparableConfig): Co
     ...diffRecord("workload", WORKLOAD_LABELS, base.workload, other.workload),
     ...diffRecord("speculative", SPECULATIVE_LABELS, base.speculative, other.speculative),
     ...diffEnv(base.env, other.env),
-    ...diffFlags(base.flags, other.flags),
+    ...withEffectiveSettings(base, other, diffFlags(base.flags, other.flags)),
   ];
+}
+
+/**
+ * Each flag change the engine catalogue knows, with its effective setting on both sides; one that leaves the
+ * setting as it was (the default already on) says so in its text, so it does not read as a change.
+ */
+function withEffectiveSettings(
+  base: ComparableConfig,
+  other: ComparableConfig,
+  changes: readonly ConfigChange[],
+): ConfigChange[] {
+  const bySetting = new Map(effectiveChanges(base, other).map((change) => [change.setting, change]));
+  return changes.map((change) => {
+    // A removed flag was spelled for the baseline's engine, an added or changed one for the other run's.
+    const engines = change.kind === "removed" ? [base.engine, other.engine] : [other.engine, base.engine];
+    const settingId = engines.map((engine) => settingIdOfFlag(engine, change.key)).find((id) => id !== undefined);
+    const effective = settingId === undefined ? undefined : bySetting.get(settingId);
+    if (!effective) return change;
+    if (effective.changed !== false) return { ...change, effective };
+    const separator = change.kind === "changed" ? ";" : ":";
+    const sameSetting = `${effective.label} ${effectiveSides(effective)}, no change`;
+    return { ...change, effective, text: `${change.text}${separator} ${sameSetting}` };
+  });
 }

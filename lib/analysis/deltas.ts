@@ -4,11 +4,13 @@
  */
 
 import { headline } from "@/lib/document/derived";
-import type { ResultPoint } from "@/lib/document/schema";
+import type { LatencyKey, ResultPoint } from "@/lib/document/schema";
 import { relativeChange } from "@/lib/format";
 import { isInconclusive, type Spread, spreadOf } from "./intervals";
+import { type LevelUncertainty, percentilesInconclusive } from "./level-uncertainty";
 import { type LoadLevel, levelOf, unionLevels } from "./levels";
 import { type MetricKey, metricInfo } from "./metrics";
+import type { LatencyUncertainty } from "./uncertainty";
 
 /**
  * "noise": a change smaller than the noise threshold; "inconclusive": the repeats' intervals overlap. Neither
@@ -52,6 +54,8 @@ export interface DeltaCell {
   spread?: Spread | undefined;
   /** The level violates the SLO for this series. */
   overSlo?: boolean | undefined;
+  /** A latency percentile's uncertainty: its 95% interval from the requests, or "≈ max" for too few of them. */
+  uncertainty?: LatencyUncertainty | undefined;
 }
 
 export interface DeltaRow {
@@ -71,6 +75,8 @@ export interface DeltaTable {
 export interface ComparedRun {
   results: readonly ResultPoint[];
   spreads?: Record<string, Partial<Record<MetricKey, Spread>>>;
+  /** Per level key, the uncertainty of each latency percentile (lib/analysis/level-uncertainty.ts). */
+  uncertainty?: Record<string, LevelUncertainty>;
 }
 
 export interface DeltaFigure<R extends ComparedRun> {
@@ -82,6 +88,8 @@ export interface DeltaFigure<R extends ComparedRun> {
   valueOf: (run: R, point: ResultPoint) => number | null;
   /** The spread of that figure at a level (a stored figure's spread, or one derived from it). */
   spreadOf?: (run: R, levelKey: string) => Spread | undefined;
+  /** The uncertainty of the figure at a level, for latency percentiles. */
+  uncertaintyOf?: (run: R, levelKey: string) => LatencyUncertainty | undefined;
 }
 
 /** A stored figure (a MetricKey) as a delta-table figure, with the spread of its repeats. */
@@ -94,6 +102,7 @@ export function storedFigure<R extends ComparedRun>(metric: MetricKey): DeltaFig
     better: info.better,
     valueOf: (_run, point) => (typeof point[metric] === "number" ? (point[metric] as number) : null),
     spreadOf: (run, key) => run.spreads?.[key]?.[metric],
+    uncertaintyOf: (run, key) => run.uncertainty?.[key]?.[metric as LatencyKey],
   };
 }
 
@@ -122,21 +131,31 @@ export function buildDeltaTable<R extends ComparedRun>(
     const basePoint = pointsByLevel[baselineIndex]?.get(level.key);
     const baseValue = baseline && basePoint ? figure.valueOf(baseline, basePoint) : null;
     const baseSpread = baseline && baseValue !== null ? spreadFor(figure, baseline, level.key, baseValue) : undefined;
+    const baseUncertainty = baseline && baseValue !== null ? figure.uncertaintyOf?.(baseline, level.key) : undefined;
     const cells = runs.map((run, index): DeltaCell => {
       const point = pointsByLevel[index]!.get(level.key);
       const value = point ? figure.valueOf(run, point) : null;
       const spread = value !== null ? figure.spreadOf?.(run, level.key) : undefined;
       // Set only when true, so a table without an SLO carries no flag at all.
       const over = value !== null && overSlo?.(run, index, level.key) ? true : undefined;
-      if (index === baselineIndex) return { value, change: null, verdict: "none", spread, overSlo: over };
+      const uncertainty = value !== null ? figure.uncertaintyOf?.(run, level.key) : undefined;
+      if (index === baselineIndex) return { value, change: null, verdict: "none", spread, overSlo: over, uncertainty };
       const change = relativeChange(baseValue, value);
       const valueSpread = value !== null ? spreadFor(figure, run, level.key, value) : undefined;
+      // The requests' own intervals decide first; without them, the repeats' spread.
+      const byRequests = percentilesInconclusive(baseUncertainty, uncertainty);
       return {
         value,
         change,
-        verdict: judgeChange(change, figure.better, noise, baseSpread, valueSpread),
+        verdict:
+          change !== null && byRequests === true
+            ? "inconclusive"
+            : byRequests === false
+              ? verdictOf(change, figure.better, noise)
+              : judgeChange(change, figure.better, noise, baseSpread, valueSpread),
         spread,
         overSlo: over,
+        uncertainty,
       };
     });
     return { level, cells };

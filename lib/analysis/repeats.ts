@@ -10,6 +10,7 @@ import type { ComparableConfig } from "./config-diff";
 import { type Spread, spreadOf } from "./intervals";
 import { compareLevels, type LoadLevel, levelOf } from "./levels";
 import { ALL_METRIC_KEYS, type MetricKey } from "./metrics";
+import { type PooledLatencyMetric, pooledPercentile } from "./uncertainty";
 
 export interface RepeatableRun extends ComparableConfig {
   id: string;
@@ -59,6 +60,21 @@ export function configurationKey(run: ComparableConfig): string {
 
 const COUNT_KEYS = ["completed", "failed"] as const;
 
+/** Percentiles a level's repeats pool from their requests (ITL has no per-request column). */
+const POOLED_PERCENTILE = /^(median|p90|p95|p99)_(ttft|tpot|e2el)_ms$/;
+const STAT_PERCENT: Record<string, number> = { median: 50, p90: 90, p95: 95, p99: 99 };
+
+/**
+ * A percentile of repeats that stored their requests is the percentile of all their requests together, never
+ * the mean of each repeat's: the mean of eight p99s of 50 requests is the mean of eight near-maxima.
+ */
+function pooledValue(key: string, points: readonly ResultPoint[]): number | null {
+  const match = POOLED_PERCENTILE.exec(key);
+  if (!match || !points.every((point) => point.requests !== undefined)) return null;
+  const pooled = pooledPercentile(points, match[2] as PooledLatencyMetric, STAT_PERCENT[match[1]!]!);
+  return pooled?.value ?? null;
+}
+
 function meanPoint(
   level: LoadLevel,
   points: readonly ResultPoint[],
@@ -69,7 +85,12 @@ function meanPoint(
   const spreads: Partial<Record<MetricKey, Spread>> = {};
   for (const key of [...ALL_METRIC_KEYS, ...COUNT_KEYS]) {
     const values = points.map((p) => p[key]).filter((value): value is number => typeof value === "number");
-    if (values.length === 0) continue;
+    const pooled = pooledValue(key, points);
+    if (values.length === 0 && pooled === null) continue;
+    if (pooled !== null) {
+      point[key as MetricKey] = pooled;
+      continue;
+    }
     point[key] = values.reduce((sum, value) => sum + value, 0) / values.length;
     if (values.length > 1 && (ALL_METRIC_KEYS as readonly string[]).includes(key)) {
       spreads[key as MetricKey] = spreadOf(values);

@@ -1,10 +1,12 @@
 /**
  * Goodput at a service-level objective: the most a configuration serves while its latency targets hold.
  * Targets are TTFT ≤ a ms and/or TPOT ≤ b ms at one statistic (p99 by default). A level meets the SLO when
- * every targeted figure is stated and within its target. The SLO point of a run is the highest load level
- * that meets it; where the next level up does not, the crossing is interpolated linearly along the load axis
- * (log2 of concurrency, or the rate axis' position) for each target, the earliest crossing wins, and the
- * throughput is interpolated to it. And the price of a token: $ per million output tokens at a $/GPU-hour.
+ * every targeted figure is stated and within its target. The capacity of a run at the SLO is the highest
+ * load level *measured* to meet it: what engineers quote, because nothing between two levels was measured.
+ * Where the next level up does not meet it, an estimate stands beside it, marked: the crossing interpolated
+ * linearly along the load axis (log2 of concurrency, or the rate axis' position) for each target, the
+ * earliest crossing winning, and the throughput interpolated to it. And the price of a token: $ per million
+ * output tokens at a $/GPU-hour.
  */
 import type { LatencyMetric, ResultPoint } from "@/lib/document/schema";
 import type { LoadDomain } from "./axis";
@@ -52,20 +54,37 @@ export function meetsSlo(point: ResultPoint, targets: SloTargets): boolean | nul
   return unknown ? null : true;
 }
 
+export type SloLoad = { concurrency: number | null; request_rate: number | null; infinite: boolean };
+
+export interface SloEstimate {
+  /** Where the SLO stops holding between the highest level that meets it and the next, interpolated. */
+  x: number;
+  /** The load as a concurrency or request rate (not whole). */
+  load: SloLoad;
+  /** Output tok/s interpolated to it. */
+  output_tok_s: number | null;
+}
+
 export interface SloPoint {
   /** every: all judged levels meet; none: no level meets; partial: some do; unknown: no level could be judged. */
   status: "every" | "none" | "partial" | "unknown";
-  /** The load where the SLO stops holding (interpolated) or the highest level that meets it. */
+  /** The position of the highest measured level that meets the SLO. */
   x: number | null;
-  /** The load as a concurrency or request rate (interpolated loads are not whole). */
-  load: { concurrency: number | null; request_rate: number | null; infinite: boolean } | null;
-  interpolated: boolean;
-  /** Output tok/s there (all requests together). */
+  /** That level as a concurrency or request rate. */
+  load: SloLoad | null;
+  /** Output tok/s measured there (all requests together). */
   output_tok_s: number | null;
+  /**
+   * Beside it, never instead of it: where the SLO stops holding, interpolated towards the next level up, which
+   * breaks it. Null when no level meets, every level does, or the next level sits exactly on a limit.
+   */
+  estimate: SloEstimate | null;
   /** Level keys that violate the SLO. */
   violating: string[];
   /** Figures the targets need that the run does not state at some level ("p99 TTFT"). */
   unstated: string[];
+  /** Why nothing could be judged, in words, when status is "unknown". */
+  reason: string | null;
 }
 
 interface PlacedPoint {
@@ -91,23 +110,30 @@ export function sloPoint(results: readonly ResultPoint[], domain: LoadDomain, ta
     .map((target) => `${targets.stat} ${target.metric.toUpperCase()}`);
   const violating = placed.filter((item) => item.meets === false).map((item) => item.key);
   const judged = placed.filter((item) => item.meets !== null);
-  const empty = { x: null, load: null, interpolated: false, output_tok_s: null, violating, unstated };
-  if (judged.length === 0) return { status: "unknown", ...empty };
+  const empty = { x: null, load: null, output_tok_s: null, estimate: null, violating, unstated, reason: null };
+  if (judged.length === 0) {
+    // Every sentence the card builds from this needs its object: say what is missing, or why no level is placed.
+    const reason =
+      placed.length === 0
+        ? `none of its levels lies on this comparison's ${domain.axis === "concurrency" ? "concurrency" : "request-rate"} axis`
+        : `it states no ${unstated.join(" or ")}`;
+    return { status: "unknown", ...empty, reason };
+  }
   const meeting = judged.filter((item) => item.meets);
   if (meeting.length === 0) return { status: "none", ...empty };
   const best = meeting[meeting.length - 1]!;
   const status = meeting.length === judged.length ? "every" : "partial";
-  const next = judged[judged.indexOf(best) + 1];
-  const at = (x: number, interpolated: boolean, output: number | null): SloPoint => ({
+  const measured = {
     status,
-    x,
-    load: loadAt(domain, x, best, interpolated),
-    interpolated,
-    output_tok_s: output,
+    x: best.x,
+    load: loadAt(domain, best.x, best, false),
+    output_tok_s: best.point.output_throughput ?? null,
     violating,
     unstated,
-  });
-  if (next?.meets !== false) return at(best.x, false, best.point.output_throughput ?? null);
+    reason: null,
+  } as const;
+  const next = judged[judged.indexOf(best) + 1];
+  if (next?.meets !== false) return { ...measured, estimate: null };
   // The crossing: for each target the next level breaks, where its line reaches the limit; the earliest wins.
   let fraction = 1;
   for (const target of targetList(targets)) {
@@ -116,15 +142,16 @@ export function sloPoint(results: readonly ResultPoint[], domain: LoadDomain, ta
     if (high <= target.limit) continue;
     fraction = Math.min(fraction, high === low ? 0 : (target.limit - low) / (high - low));
   }
+  if (fraction === 0) return { ...measured, estimate: null };
   const x = best.x + fraction * (next.x - best.x);
   const lowTok = best.point.output_throughput;
   const highTok = next.point.output_throughput;
   const output =
     typeof lowTok === "number" && typeof highTok === "number" ? lowTok + fraction * (highTok - lowTok) : null;
-  return fraction === 0 ? at(best.x, false, lowTok ?? null) : at(x, true, output);
+  return { ...measured, estimate: { x, load: loadAt(domain, x, best, true)!, output_tok_s: output } };
 }
 
-function loadAt(domain: LoadDomain, x: number, best: PlacedPoint, interpolated: boolean): SloPoint["load"] {
+function loadAt(domain: LoadDomain, x: number, best: PlacedPoint, interpolated: boolean): SloLoad {
   if (!interpolated) {
     const level = levelOf(best.point);
     return {

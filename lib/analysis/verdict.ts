@@ -1,147 +1,383 @@
 /**
- * The one-line verdict of a comparison, the sentence an engineer pastes into chat:
- * `CUDA graphs on vs --disable-cuda-graph: single stream 27 → 63.6 tok/s (+135.6%); peak 2,216 → 2,370 tok/s (+6.9%)`.
- * Each side is named by what changed between them (a flag, an engine, a model), falling back to the run
- * names when more than two things changed or nothing did. Built from the comparison's computed figures.
+ * The verdict of a comparison: the sentence an engineer pastes into chat, which says what was measured and no
+ * more. `CUDA graphs on vs CUDA graphs off: single stream 27 → 63.6 tok/s (+135.6%); peak at C=128: 2,216 →
+ * 2,370 tok/s (+6.9%)`.
+ *
+ * - The sides are named by what differs between the two configurations, in a fixed order: engine and version,
+ *   model, GPU, speculative decoding, then the launch flags whose *effective* setting changed (a flag that
+ *   restates an engine's default changes nothing) and environment variables; the workload when nothing else
+ *   differs. Never by a label both share.
+ * - Runs that are not like for like (model, GPU, GPU count or workload differ) say so in the first words.
+ * - Peaks are compared over the load levels both runs measured; without one in common the clause says so.
+ * - Interactivity names the latency statistic it was computed at; the SLO clause states its targets and
+ *   statistic, and quotes the highest measured level that meets them.
+ * - A change within noise, or whose intervals overlap, says so and is never coloured.
  */
 
 import { engineDisplayName, shortModelName } from "@/lib/document/names";
-import { formatChangeLine, formatNumber } from "@/lib/format";
-import { ownValue } from "@/lib/own-value";
+import type { ResultPoint } from "@/lib/document/schema";
+import { formatChangeLine, formatLoadLevel, formatNumber, formatPercentChange, relativeChange } from "@/lib/format";
 import type { ConfigChange } from "./config-diff";
+import { judgeChange, type Verdict } from "./deltas";
+import type { Spread } from "./intervals";
+import { levelOf } from "./levels";
 
-/**
- * Settings whose switch reads better in words. A `--disable-X` flag removed reads "X on", an `--enable-X`
- * removed "X off"; `--enforce-eager` is vLLM's way of turning CUDA graphs off.
- */
-const SETTING_WORDS: Record<string, string> = {
-  "cuda-graph": "CUDA graphs",
-  "cuda-graphs": "CUDA graphs",
-  "radix-cache": "radix cache",
-  "prefix-caching": "prefix caching",
-  "chunked-prefill": "chunked prefill",
-  "custom-all-reduce": "custom all-reduce",
-  "overlap-schedule": "overlap scheduling",
-  "mixed-chunk": "mixed chunking",
-  "torch-compile": "torch.compile",
-  "expert-parallel": "expert parallelism",
-  "dp-attention": "DP attention",
-};
+/** What a side is described by: at most this many parts, the rest counted. */
+const SIDE_PARTS_MAX = 4;
 
-function words(setting: string): string {
-  return ownValue(SETTING_WORDS, setting) ?? setting.replace(/-/g, " ");
+/** A flag change as lib/engines reads it: the setting's effective value on each side. */
+interface EffectiveSide {
+  value: string | null;
+  source: "flag" | "default" | "unknown";
 }
+interface EffectiveReading {
+  label: string;
+  from: EffectiveSide;
+  to: EffectiveSide;
+  changed: boolean | null;
+}
+type ReadChange = ConfigChange & { effective?: EffectiveReading | undefined };
 
-/** How the side that has a switch flag, and the side that lacks it, read. */
-function switchSides(flag: string): { present: string; absent: string } {
-  if (flag === "--enforce-eager") return { present: flag, absent: "CUDA graphs on" };
-  const disable = /^--(?:disable|no)-(.+)$/.exec(flag);
-  if (disable) return { present: flag, absent: `${words(disable[1]!)} on` };
-  const enable = /^--enable-(.+)$/.exec(flag);
-  if (enable) return { present: flag, absent: `${words(enable[1]!)} off` };
-  return { present: flag, absent: `no ${flag}` };
+function effectiveOf(change: ConfigChange): EffectiveReading | undefined {
+  return (change as ReadChange).effective;
 }
 
 function flagValueText(name: string, value: string): string {
   return value === "on" ? name : value === "off" ? `${name} off` : `${name} ${value}`;
 }
 
-/** The two sides of one change: [what the other run has, what the baseline has]. */
-function sidesOf(change: ConfigChange): [string, string] | null {
-  if (change.section === "flag") {
-    if (change.kind === "removed") {
-      if (change.from === "on") {
-        const { present, absent } = switchSides(change.key);
-        return [absent, present];
-      }
-      return [`no ${change.key}`, flagValueText(change.key, change.from ?? "")];
-    }
-    if (change.kind === "added") {
-      if (change.to === "on") {
-        const { present, absent } = switchSides(change.key);
-        return [present, absent];
-      }
-      return [flagValueText(change.key, change.to ?? ""), `no ${change.key}`];
-    }
-    return [flagValueText(change.key, change.to ?? ""), flagValueText(change.key, change.from ?? "")];
-  }
-  if (change.section === "env") {
+/** A side of a setting whose effective value is known: "CUDA graphs off", "max num seqs 8"; else "at its default". */
+function effectiveSideText(reading: EffectiveReading, side: EffectiveSide, flag: string, flagValue: string | null) {
+  if (side.value === null) return `${reading.label} unknown`;
+  if (side.value === "on" || side.value === "off") return `${reading.label} ${side.value}`;
+  // A value setting reads best as typed: `--max-num-seqs 8`.
+  return side.source === "flag" && flagValue !== null
+    ? flagValueText(flag, flagValue)
+    : `${reading.label} ${side.value}`;
+}
+
+/** [this side, baseline side] of one flag change. */
+function flagSides(change: ConfigChange): [string, string] {
+  const reading = effectiveOf(change);
+  if (reading) {
     return [
-      change.to === null ? `no ${change.key}` : `${change.key}=${change.to}`,
-      change.from === null ? `no ${change.key}` : `${change.key}=${change.from}`,
+      effectiveSideText(reading, reading.to, change.key, change.to),
+      effectiveSideText(reading, reading.from, change.key, change.from),
     ];
   }
-  const show = (value: string | null) => {
-    if (value === null) return "not set";
-    if (change.key === "engine") return engineDisplayName(value);
-    if (change.key === "model") return shortModelName(value);
-    return value;
-  };
-  if (change.section === "engine" || change.section === "model") return [show(change.to), show(change.from)];
-  if (change.section === "hardware" && change.key === "gpu_count")
-    return [`${show(change.to)} GPUs`, `${show(change.from)} GPUs`];
+  // Not in the catalogue: say what was typed, never what its absence would mean (engines' defaults differ).
+  if (change.kind === "removed") return [`without ${change.key}`, flagValueText(change.key, change.from ?? "")];
+  if (change.kind === "added") return [flagValueText(change.key, change.to ?? ""), `without ${change.key}`];
+  return [flagValueText(change.key, change.to ?? ""), flagValueText(change.key, change.from ?? "")];
+}
+
+/** The configuration fields a side's name is built from. */
+export interface SideConfig {
+  engine: string;
+  engine_version?: string | undefined;
+  model: string;
+  hardware?: { gpu?: string | undefined; gpu_count?: number | undefined } | undefined;
+}
+
+function engineText(config: SideConfig): string {
+  const name = engineDisplayName(config.engine);
+  return config.engine_version ? `${name} ${config.engine_version}` : name;
+}
+
+function gpuText(config: SideConfig): string {
+  const gpu = config.hardware?.gpu;
+  const count = config.hardware?.gpu_count;
+  if (gpu && count !== undefined) return `${count}× ${gpu}`;
+  if (gpu) return `${gpu} (GPU count not stated)`;
+  if (count !== undefined) return `${count} GPU${count === 1 ? "" : "s"}`;
+  return "GPU not stated";
+}
+
+function fieldSides(change: ConfigChange): [string, string] {
   const label = change.text.split(":")[0] ?? change.key;
-  return [`${label} ${show(change.to)}`, `${label} ${show(change.from)}`];
+  const show = (value: string | null) => (value === null ? `${label} not stated` : `${label} ${value}`);
+  return [show(change.to), show(change.from)];
 }
 
-/** [this side, the baseline side] in words, or the run names when the changes do not name them briefly. */
-export function verdictSides(
+interface SidePart {
+  group: string;
+  sides: [string, string];
+}
+
+/**
+ * The parts that name the two sides, in order: engine and version, model, GPU, speculative decoding, workload,
+ * flags whose effective setting changed, environment variables.
+ */
+function sideParts(
+  base: SideConfig,
+  other: SideConfig,
   changes: readonly ConfigChange[],
-  names: { label: string; baseLabel: string },
-): [string, string] {
-  // An engine switch usually brings its own spelling of flags: the engines name the sides.
-  const engine = changes.find((change) => change.key === "engine");
-  const relevant = engine ? [engine, ...changes.filter((change) => change.key === "engine_version")] : changes;
-  if (relevant.length === 0 || relevant.length > 2) return [names.label, names.baseLabel];
-  const sides = relevant.map(sidesOf);
-  if (sides.some((side) => side === null)) return [names.label, names.baseLabel];
-  const pairs = sides as [string, string][];
-  if (engine && pairs.length === 2) {
-    // "SGLang 0.5.8 vs vLLM 0.11.0"; a side whose version is not stated is its engine alone ("vLLM 0.11.0 vs
-    // SGLang", never "SGLang not set").
-    const versionChange = relevant[1]!;
-    const withVersion = (name: string, version: string | null) => (version === null ? name : `${name} ${version}`);
-    return [withVersion(pairs[0]![0], versionChange.to), withVersion(pairs[0]![1], versionChange.from)];
+): { parts: SidePart[]; unknown: SidePart[] } {
+  const parts: SidePart[] = [];
+  const unknown: SidePart[] = [];
+  const has = (key: string) => changes.some((change) => change.key === key && change.section !== "flag");
+  const engineChanged = has("engine");
+  if (engineChanged || has("engine_version"))
+    parts.push({ group: "engine", sides: [engineText(other), engineText(base)] });
+  if (has("model")) parts.push({ group: "model", sides: [shortModelName(other.model), shortModelName(base.model)] });
+  if (has("gpu") || has("gpu_count")) parts.push({ group: "gpu", sides: [gpuText(other), gpuText(base)] });
+  for (const change of changes.filter((item) => item.section === "speculative"))
+    parts.push({ group: "speculative", sides: fieldSides(change) });
+  for (const change of changes.filter((item) => item.section === "flag")) {
+    const reading = effectiveOf(change);
+    if (reading?.changed === false) continue;
+    // A side whose setting cannot be read (flags not recorded, a default unknown for its version) names nothing:
+    // the change is counted, and said only when nothing else tells the sides apart.
+    if (reading?.changed === null) {
+      unknown.push({ group: "flags", sides: flagSides(change) });
+      continue;
+    }
+    // Across engines the flags are two vocabularies: only settings the catalogue knows on both sides name them.
+    if (engineChanged && !reading) continue;
+    parts.push({ group: "flags", sides: flagSides(change) });
   }
-  return [pairs.map((pair) => pair[0]).join(" + "), pairs.map((pair) => pair[1]).join(" + ")];
+  for (const change of changes.filter((item) => item.section === "env")) {
+    parts.push({
+      group: "env",
+      sides: [
+        change.to === null ? `without ${change.key}` : `${change.key}=${change.to}`,
+        change.from === null ? `without ${change.key}` : `${change.key}=${change.from}`,
+      ],
+    });
+  }
+  // A different workload is said by the "not like for like" caveat; it names the sides only when nothing else does.
+  if (parts.length === 0)
+    for (const change of changes.filter((item) => item.section === "workload"))
+      parts.push({ group: "workload", sides: fieldSides(change) });
+  if (parts.length === 0) return { parts: unknown, unknown: [] };
+  return { parts, unknown };
 }
 
-export interface VerdictFigures {
-  singleStream: { base: number | null; value: number | null; inconclusive: boolean };
-  peak: { base: number | null; value: number | null; inconclusive: boolean };
-  /** At the SLO, when targets are set: tok/s (per GPU when both runs state their GPU count). */
-  slo?: { text: string; base: number | null; value: number | null; unit: string } | undefined;
-  /** At equal interactivity, when both frontiers share a range. */
-  interactivity?: { at: number; base: number | null; value: number | null } | undefined;
+function joinParts(parts: readonly SidePart[], side: 0 | 1): string {
+  let text = "";
+  parts.forEach((part, index) => {
+    if (index > 0) text += part.group === parts[index - 1]!.group && part.group !== "engine" ? " + " : " · ";
+    text += part.sides[side];
+  });
+  return text;
 }
 
-function figure(label: string, base: number | null, value: number | null, unit: string, inconclusive = false) {
-  if (base === null || value === null) return null;
-  return `${label} ${formatChangeLine(base, value, unit)}${inconclusive ? " (inconclusive)" : ""}`;
+export interface VerdictSides {
+  /** [this side, the baseline side]. */
+  sides: [string, string];
+  /** Changes that differ but were not named, counted ("+2 more changes"). */
+  unnamed: number;
+  /** Said after the sides when every flag that differs restates a default: "same effective settings". */
+  sameEffective?: boolean;
 }
 
-/** The sentence: "<this> vs <baseline>: single stream …; peak …[; at SLO …][; at N tok/s/user …]". */
-export function verdictLine(sides: [string, string], figures: VerdictFigures): string {
-  const parts = [
-    figure(
-      "single stream",
-      figures.singleStream.base,
-      figures.singleStream.value,
-      "tok/s",
-      figures.singleStream.inconclusive,
-    ),
-    figure("peak", figures.peak.base, figures.peak.value, "tok/s", figures.peak.inconclusive),
-  ];
-  if (figures.slo) parts.push(figure(`at ${figures.slo.text}:`, figures.slo.base, figures.slo.value, figures.slo.unit));
-  if (figures.interactivity)
-    parts.push(
-      figure(
-        `at ${formatNumber(figures.interactivity.at)} tok/s/user:`,
-        figures.interactivity.base,
-        figures.interactivity.value,
-        "tok/s/GPU",
-      ),
-    );
-  const said = parts.filter((part): part is string => part !== null);
-  return `${sides[0]} vs ${sides[1]}: ${said.length > 0 ? said.join("; ") : "no figure both runs state"}`;
+/**
+ * The two sides in words. With nothing that differs in the configuration (or only flags restating defaults),
+ * the run names stand for the sides, each with its id when the names are the same.
+ */
+export function verdictSides(
+  base: SideConfig,
+  other: SideConfig,
+  changes: readonly ConfigChange[],
+  names: { label: string; baseLabel: string; id: string; baseId: string },
+): VerdictSides {
+  const { parts, unknown } = sideParts(base, other, changes);
+  if (parts.length === 0) {
+    const sameEffective = changes.some((change) => effectiveOf(change)?.changed === false);
+    if (names.label !== names.baseLabel) return { sides: [names.label, names.baseLabel], unnamed: 0, sameEffective };
+    return {
+      sides: [`${names.label} (run ${names.id})`, `${names.baseLabel} (run ${names.baseId})`],
+      unnamed: 0,
+      sameEffective,
+    };
+  }
+  const named = parts.slice(0, SIDE_PARTS_MAX);
+  return {
+    sides: [joinParts(named, 0), joinParts(named, 1)],
+    unnamed: parts.length - named.length + unknown.length,
+  };
+}
+
+export interface VerdictClause {
+  text: string;
+  /** better / worse colour the clause; noise, inconclusive and none do not. */
+  verdict: Verdict;
+}
+
+export interface VerdictSentence {
+  /** The whole sentence, as pasted into chat and given as the link preview's description. */
+  text: string;
+  /** The caveat and the sides: "Not like for like (model, GPU differ) — SGLang 0.5.8 · … vs vLLM 0.11.0 · …". */
+  lead: string;
+  /** "Not like for like (model, GPU differ)", or null for a like-for-like pair. */
+  caveat: string | null;
+  sides: [string, string];
+  /** The sides as the sentence says them: "A vs B", with "(+2 more changes)" when not every change is named. */
+  versus: string;
+  /** The figures, the headline first: the clause the sentence is coloured by. */
+  clauses: VerdictClause[];
+}
+
+interface Judged {
+  base: number | null;
+  value: number | null;
+  verdict: Verdict;
+}
+
+function qualifier(verdict: Verdict, noisePct: number): string {
+  if (verdict === "inconclusive") return " (inconclusive: the intervals overlap)";
+  if (verdict === "noise") return ` (within ±${formatNumber(noisePct)}% noise)`;
+  return "";
+}
+
+function changeClause(label: string, figure: Judged, unit: string, noisePct: number): VerdictClause | null {
+  if (figure.base === null || figure.value === null) return null;
+  return {
+    text: `${label} ${formatChangeLine(figure.base, figure.value, unit)}${qualifier(figure.verdict, noisePct)}`,
+    verdict: figure.verdict,
+  };
+}
+
+/** A series' figures the peak is read from: its points (means over repeats) and their spreads by level key. */
+export interface PeakSource {
+  results: readonly ResultPoint[];
+  spreads: Record<string, { output_throughput?: Spread | undefined }>;
+}
+
+function highest(results: readonly ResultPoint[], keys: Set<string> | null) {
+  let best: { value: number; point: ResultPoint; key: string } | null = null;
+  for (const point of results) {
+    const key = levelOf(point).key;
+    if (keys && !keys.has(key)) continue;
+    const value = point.output_throughput;
+    if (typeof value !== "number" || value <= 0) continue;
+    if (!best || value > best.value) best = { value, point, key };
+  }
+  return best;
+}
+
+/**
+ * Peak output throughput, compared over the load levels both runs measured: "peak at C=128: a → b", "peak over
+ * the levels both measured: a (C=64) → b (C=128)", or, with no level in common, each run's own peak and a
+ * sentence that says they were not measured at a common load.
+ */
+export function peakClause(base: PeakSource, other: PeakSource, noise: number): VerdictClause | null {
+  const baseKeys = new Set(base.results.map((point) => levelOf(point).key));
+  const common = new Set(other.results.map((point) => levelOf(point).key).filter((key) => baseKeys.has(key)));
+  const noisePct = noise * 100;
+  if (common.size === 0) {
+    const own = highest(other.results, null);
+    const baseOwn = highest(base.results, null);
+    if (!own || !baseOwn) return null;
+    return {
+      text: `peak ${formatNumber(baseOwn.value)} tok/s (${formatLoadLevel(baseOwn.point)}) → ${formatNumber(own.value)} tok/s (${formatLoadLevel(own.point)}), not at a common load level`,
+      verdict: "none",
+    };
+  }
+  const own = highest(other.results, common);
+  const baseOwn = highest(base.results, common);
+  if (!own || !baseOwn) return null;
+  const verdict = judgeChange(
+    relativeChange(baseOwn.value, own.value),
+    "higher",
+    noise,
+    base.spreads[baseOwn.key]?.output_throughput,
+    other.spreads[own.key]?.output_throughput,
+  );
+  const everyLevelShared = common.size === baseKeys.size && common.size === other.results.length;
+  const scope = everyLevelShared ? "" : " over the levels both measured";
+  const text =
+    own.key === baseOwn.key
+      ? `peak${scope} at ${formatLoadLevel(own.point)}: ${formatChangeLine(baseOwn.value, own.value, "tok/s")}`
+      : `peak${scope}: ${formatNumber(baseOwn.value)} tok/s (${formatLoadLevel(baseOwn.point)}) → ${formatNumber(own.value)} tok/s (${formatLoadLevel(own.point)}) (${formatPercentChange(relativeChange(baseOwn.value, own.value))})`;
+  return { text: `${text}${qualifier(verdict, noisePct)}`, verdict };
+}
+
+export interface SloClauseInput {
+  /** "TTFT ≤ 500 ms, TPOT ≤ 50 ms (p99)". */
+  targets: string;
+  base: { value: number | null; load: string | null; status: string; reason: string | null };
+  value: { value: number | null; load: string | null; status: string; reason: string | null };
+  unit: string;
+  verdict: Verdict;
+}
+
+function sloSideText(side: SloClauseInput["base"], who: string): string | null {
+  if (side.status === "none") return `${who} meets it at none of its measured levels`;
+  if (side.status === "unknown") return `${who} cannot be judged: ${side.reason ?? "no level could be judged"}`;
+  return null;
+}
+
+/** Capacity at the SLO: the highest measured level that meets it, on each side. */
+export function sloClause(input: SloClauseInput, noise: number): VerdictClause {
+  const label = `at SLO ${input.targets}`;
+  const problems = [sloSideText(input.base, "the baseline"), sloSideText(input.value, "this run")].filter(
+    (text): text is string => text !== null,
+  );
+  if (problems.length > 0 || input.base.value === null || input.value.value === null) {
+    return {
+      text: `${label}: ${problems.join("; ") || "no throughput stated at the level that meets it"}`,
+      verdict: "none",
+    };
+  }
+  const where =
+    input.base.load === input.value.load
+      ? `highest level meeting it ${input.value.load}`
+      : `highest level meeting it ${input.base.load} → ${input.value.load}`;
+  return {
+    text: `${label}, ${where}: ${formatChangeLine(input.base.value, input.value.value, input.unit)}${qualifier(input.verdict, noise * 100)}`,
+    verdict: input.verdict,
+  };
+}
+
+export interface VerdictParts {
+  sides: VerdictSides;
+  /** Fields that differ between the two configurations beyond what the experiment changed (model, GPU…). */
+  notLikeForLike: string[];
+  /** Sides a validity check marked ("the baseline", "this run"): said in the caveat. */
+  marked?: string[];
+  singleStream: Judged;
+  peak: VerdictClause | null;
+  slo: VerdictClause | null;
+  /** Throughput per GPU at equal interactivity, computed at a named latency statistic. */
+  interactivity: { at: number; stat: string; figure: Judged } | null;
+  noise: number;
+}
+
+/** The sentence: "[Not like for like (…) — ]<this> vs <baseline>: <headline>; <the other clauses>". */
+export function verdictSentence(parts: VerdictParts): VerdictSentence {
+  const noisePct = parts.noise * 100;
+  const cautions = [
+    parts.notLikeForLike.length > 0
+      ? `Not like for like (${parts.notLikeForLike.join(", ")} differ${parts.notLikeForLike.length === 1 ? "s" : ""})`
+      : null,
+    parts.marked && parts.marked.length > 0
+      ? `${parts.marked.join(" and ")} failed a validity check`.replace(
+          /^t/,
+          parts.notLikeForLike.length > 0 ? "t" : "T",
+        )
+      : null,
+  ].filter((text): text is string => text !== null);
+  const caveat = cautions.length > 0 ? cautions.join("; ") : null;
+  const [mine, theirs] = parts.sides.sides;
+  const more =
+    parts.sides.unnamed > 0 ? ` (+${parts.sides.unnamed} more change${parts.sides.unnamed === 1 ? "" : "s"})` : "";
+  const versus = `${mine} vs ${theirs}${more}`;
+  const lead = `${caveat ? `${caveat} — ` : ""}${versus}`;
+  const clauses = [
+    // Targets someone set are the question they asked: their answer leads.
+    parts.slo,
+    changeClause("single stream", parts.singleStream, "tok/s", noisePct),
+    parts.peak,
+    parts.interactivity
+      ? changeClause(
+          `at ${formatNumber(parts.interactivity.at)} tok/s/user (${parts.interactivity.stat} TPOT):`,
+          parts.interactivity.figure,
+          "tok/s/GPU",
+          noisePct,
+        )
+      : null,
+  ].filter((clause): clause is VerdictClause => clause !== null);
+  const said = clauses.length > 0 ? clauses.map((clause) => clause.text).join("; ") : "no figure both runs state";
+  return { text: `${lead}: ${said}`, lead, caveat, sides: [mine, theirs], versus, clauses };
 }

@@ -92,6 +92,9 @@ export function buildRunDocument(
           : `server usage, and streamed text chunks for ${approximate} of ${completed} requests (approximate)`;
   }
   if (result.partial) metadata.partial = true;
+  // Read by the client-path validity check (docs/metrics.md#validity-checks).
+  if (result.client_path !== undefined) metadata.client_path = result.client_path;
+  if (result.client_rtt_ms !== undefined) metadata.client_rtt_ms = Math.round(result.client_rtt_ms * 1000) / 1000;
 
   const counts = new Set(loadLevels(config).map((level) => requestsFor(level, config.requests, config.maxConcurrency)));
   const workload: NonNullable<RunDocumentInput["workload"]> = {

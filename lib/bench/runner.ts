@@ -116,6 +116,10 @@ export interface BenchResult {
   started_at: Date;
   /** The /metrics the server figures were scraped from, when they were. */
   metrics_url?: string;
+  /** How the client reached the server: "localhost" for a loopback address, else "network". */
+  client_path?: ClientPath;
+  /** Median round trip of RTT_SAMPLES GET /v1/models before the sweep, in ms; absent when it did not answer. */
+  client_rtt_ms?: number;
 }
 
 export const DEFAULT_CONCURRENCY = [1, 4, 8, 16, 32, 64, 128];
@@ -181,6 +185,45 @@ export function requestBody(
 }
 
 const PROBE_TIMEOUT_MS = 10_000;
+
+export type ClientPath = "localhost" | "network";
+
+/**
+ * "localhost" when the URL names a loopback address, else "network". A port-forward listens on localhost too:
+ * its round trip, not its address, tells it apart (a loopback answers in well under a millisecond).
+ */
+export function clientPathOf(url: URL): ClientPath {
+  const host = url.hostname.toLowerCase().replace(/^\[|\]$/g, "");
+  const loopback =
+    host === "localhost" ||
+    host.endsWith(".localhost") ||
+    host === "::1" ||
+    host === "0:0:0:0:0:0:0:1" ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+  return loopback ? "localhost" : "network";
+}
+
+/** Round trips timed before the sweep: the median of five is not moved by one slow answer. */
+export const RTT_SAMPLES = 5;
+
+/**
+ * The client's round trip to the server: the median time of RTT_SAMPLES GET /v1/models, one after another on the
+ * kept-alive connection the probe opened (so no connection set-up is timed). It includes the server's time to
+ * answer a model list, so it bounds the network's share from above. Null when the server does not answer it.
+ */
+export async function measureRoundTrip(pool: HttpPool, config: BenchConfig): Promise<number | null> {
+  const url = apiUrl(config.baseUrl, "models");
+  const headers = authHeaders(config);
+  const times_ms: number[] = [];
+  for (let sample = 0; sample < RTT_SAMPLES; sample += 1) {
+    const begin = performance.now();
+    const answer = await getText(pool, url, headers, PROBE_TIMEOUT_MS);
+    if (!answer.ok) return null;
+    times_ms.push(performance.now() - begin);
+  }
+  times_ms.sort((a, b) => a - b);
+  return times_ms[Math.floor(times_ms.length / 2)]!;
+}
 
 /** Asks the server what it serves and what it is. Every probe is best-effort. */
 export async function probeServer(pool: HttpPool, config: BenchConfig): Promise<ServerProbe> {
@@ -355,9 +398,19 @@ export async function runBenchmark(config: BenchConfig, hooks: BenchHooks = {}):
   try {
     const context = resolveContext(config.explicit, await probeServer(pool, config));
     emit({ type: "context", context });
+    // Before any load, so the round trip is the path's own and not a busy server's.
+    const client_rtt_ms = signal?.aborted ? null : await measureRoundTrip(pool, config);
     watcher = await openMetrics(config, pool, emit);
     const warnings: string[] = [];
-    const result: BenchResult = { context, levels: [], warnings, partial: false, started_at };
+    const result: BenchResult = {
+      context,
+      levels: [],
+      warnings,
+      partial: false,
+      started_at,
+      client_path: clientPathOf(config.baseUrl),
+    };
+    if (client_rtt_ms !== null) result.client_rtt_ms = client_rtt_ms;
     if (watcher) result.metrics_url = watcher.url.href;
 
     let liveChunks = 0;

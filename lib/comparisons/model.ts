@@ -8,12 +8,15 @@ import type { DeltaTable, HeadlineComparison, Verdict } from "@/lib/analysis/del
 import type { EfficiencyPoint } from "@/lib/analysis/efficiency";
 import type { FairnessReport } from "@/lib/analysis/fairness";
 import type { Spread } from "@/lib/analysis/intervals";
+import type { LevelUncertainty } from "@/lib/analysis/level-uncertainty";
 import type { CompareStat, LineChartData, ResolvedStat } from "@/lib/analysis/lines";
 import type { MetricKey } from "@/lib/analysis/metrics";
 import type { SingleStreamBar } from "@/lib/analysis/series";
 import type { SloPoint } from "@/lib/analysis/slo";
+import type { VerdictSentence } from "@/lib/analysis/verdict";
 import type { ResultPoint } from "@/lib/document/schema";
 import type { StoredRun } from "@/lib/document/stored-run";
+import type { ValidityReport } from "@/lib/validity/checks";
 import type { CompareView } from "./view";
 
 /**
@@ -65,6 +68,10 @@ export interface ComparisonSeries {
   /** Means over the repeats, one point per load level. */
   results: ResultPoint[];
   spreads: Record<string, Partial<Record<MetricKey, Spread>>>;
+  /** Per level key, each latency percentile's uncertainty: its 95% interval from the requests, or "≈ max". */
+  uncertainty: Record<string, LevelUncertainty>;
+  /** The validity checks of the series' runs; marked when any run is. */
+  validity: ValidityReport;
   /** The most repeats a load level has (1: none). */
   repeats: number;
   gpuCount: number | null;
@@ -73,8 +80,8 @@ export interface ComparisonSeries {
   headline: HeadlineComparison;
   /** Configuration changes against the baseline series; empty for the baseline. */
   changes: ConfigChange[];
-  /** The one-line verdict against the baseline; null for the baseline. */
-  verdict: string | null;
+  /** The verdict against the baseline; null for the baseline. */
+  verdict: VerdictSentence | null;
   /** The statistic shown for TPOT and TTFT (the asked-for one, or what the run states instead). */
   stats: Record<"tpot" | "ttft" | "itl" | "e2el", ResolvedStat | null>;
   slo: SeriesSlo | null;
@@ -106,6 +113,8 @@ export interface EfficiencyChartData {
   frontiers: Record<string, EfficiencyPoint[]>;
   /** Series left out because their GPU count or TPOT is unknown, with why. */
   notes: string[];
+  /** The TPOT statistic interactivity (1000 / TPOT) is computed at: the axis title names it. */
+  tpotStat: string;
 }
 
 export interface Comparison {
@@ -138,8 +147,8 @@ export interface Comparison {
     efficiency: EfficiencyChartData;
     singleStream: SingleStreamBar[];
   };
-  /** The verdict lines of the non-baseline series, in order (the first is the page's headline). */
-  verdicts: string[];
+  /** The verdicts of the non-baseline series, in order (the first is the page's headline). */
+  verdicts: VerdictSentence[];
   /** One-line summary for link previews: "SGLang … vs SGLang …" and the headline deltas. */
   summary: { title: string; description: string };
 }

@@ -346,7 +346,8 @@ export function comparisonImage(title: string, comparison: Comparison): ReactEle
             padding: "6px 12px",
           }}
         >
-          {truncateText(verdict, 150)}
+          {/* The caveat and the sides come first in the sentence, so a cut never drops them. */}
+          {truncateText(verdict.clauses[0] ? `${verdict.lead}: ${verdict.clauses[0].text}` : verdict.text, 150)}
         </div>
       ) : null}
       <div style={{ display: "flex", flex: 1, justifyContent: "space-between", alignItems: "flex-end", marginTop: 8 }}>

@@ -4,7 +4,7 @@
  * equal interactivity, the verdict line), the delta tables, the charts' shared tooltip, the charts, and the
  * verdicts in the order the page tells them. lib/comparisons/build.ts puts them together.
  */
-import { axisName, type LoadDomain } from "@/lib/analysis/axis";
+import { axisName, type LoadDomain, loadDomain } from "@/lib/analysis/axis";
 import { assignRunColors } from "@/lib/analysis/colors";
 import { diffConfigs } from "@/lib/analysis/config-diff";
 import {
@@ -25,17 +25,27 @@ import {
   roundPointIn,
   sharedRange,
 } from "@/lib/analysis/efficiency";
+import { checkLikeForLike } from "@/lib/analysis/fairness";
 import { relativeHalfRange, type Spread } from "@/lib/analysis/intervals";
+import { seriesUncertainty } from "@/lib/analysis/level-uncertainty";
 import { type LoadLevel, levelOf } from "@/lib/analysis/levels";
 import { type CompareStat, type LineSeriesInput, lineChart, resolveStat } from "@/lib/analysis/lines";
 import { DELTA_TABLE_METRICS, type MetricKey } from "@/lib/analysis/metrics";
 import { type RunGroup, repeatsBaseName } from "@/lib/analysis/repeats";
 import { singleStreamBars } from "@/lib/analysis/series";
 import { costPerMillionTokens, hasPrices, hasTargets, priceFor, sloPoint, sloText } from "@/lib/analysis/slo";
-import { type VerdictFigures, verdictLine, verdictSides } from "@/lib/analysis/verdict";
+import {
+  peakClause,
+  type SloClauseInput,
+  sloClause,
+  type VerdictSentence,
+  verdictSentence,
+  verdictSides,
+} from "@/lib/analysis/verdict";
 import type { ResultPoint } from "@/lib/document/schema";
 import type { StoredRun } from "@/lib/document/stored-run";
-import { formatNumber, formatPercentChange, relativeChange } from "@/lib/format";
+import { formatLoadLevel, formatNumber, formatPercentChange, relativeChange } from "@/lib/format";
+import { checkRun, type ValidityReport } from "@/lib/validity/checks";
 import { evenlySpaced } from "./levels-shown";
 import type { Comparison, ComparisonSeries, EqualInteractivity, SeriesSlo, TooltipEntry, TooltipFigure } from "./model";
 import { DRAWN_LEVELS_MAX, statName } from "./model";
@@ -82,7 +92,9 @@ function latencyNotes(series: readonly Draft[], metric: "tpot" | "ttft", stat: C
 
 function sloFor(item: Draft, domain: LoadDomain, view: CompareView): Omit<SeriesSlo, "compared"> | null {
   if (!hasTargets(view.slo)) return null;
-  const point = sloPoint(item.results, domain, view.slo);
+  // A rate sweep beside concurrency runs is not on the comparison's axis: its capacity is judged along its own.
+  const onAxis = item.results.some((result) => domain.levels.some((level) => level.key === levelOf(result).key));
+  const point = sloPoint(item.results, onAxis ? domain : loadDomain([item]), view.slo);
   const perGpuValue = perGpu(point.output_tok_s, item.gpuCount);
   return { ...point, tok_s_per_gpu: perGpuValue, cost_per_m_tokens: costPerMillionTokens(item.price, perGpuValue) };
 }
@@ -198,14 +210,24 @@ function tooltipFigures(
   return figures;
 }
 
-export function summarize(series: readonly ComparisonSeries[], baselineIndex: number, verdicts: readonly string[]) {
+export function summarize(
+  series: readonly ComparisonSeries[],
+  baselineIndex: number,
+  verdicts: readonly VerdictSentence[],
+) {
   const baseline = series[baselineIndex];
   if (!baseline) return { title: "Comparison", description: "" };
   const others = series.filter((_, index) => index !== baselineIndex);
   if (others.length === 0) return { title: baseline.label, description: "" };
   const title =
     others.length === 1 ? `${others[0]!.label} vs ${baseline.label}` : `${others.length} runs vs ${baseline.label}`;
-  return { title, description: verdicts.slice(0, 3).join(". ") };
+  return {
+    title,
+    description: verdicts
+      .slice(0, 3)
+      .map((verdict) => verdict.text)
+      .join(". "),
+  };
 }
 
 /** The baseline: the series holding the view's baseline run (the first run when it names none of them). */
@@ -221,6 +243,12 @@ export function baselineOf(
     groups.findIndex((group) => group.runs.some((run) => run.id === baselineRunId)),
   );
   return { baselineIndex, baselineRun: groups[baselineIndex]?.runs[0] };
+}
+
+/** The checks of a series: its first run's, or the first marked run's when a repeat is marked. */
+function validityOf(runs: readonly StoredRun[]): ValidityReport {
+  const reports = runs.map((run) => checkRun(run));
+  return reports.find((report) => report.marked) ?? reports[0]!;
 }
 
 /** One series a group of repeats: its name, colour, statistics, price, changes against the baseline, efficiency. */
@@ -254,6 +282,8 @@ export function draftSeries(
       run,
       results: group.results,
       spreads: group.spreads,
+      uncertainty: seriesUncertainty(group.runs),
+      validity: validityOf(group.runs),
       repeats: group.repeats,
       gpuCount,
       price: hasPrices(view.prices) ? priceFor(view.prices, run.hardware?.gpu) : null,
@@ -288,44 +318,104 @@ function comparedSlo(
   };
 }
 
-/** The one-line verdict of a series against the baseline series. */
+function sloLoadText(load: SeriesSlo["load"]): string | null {
+  if (!load) return null;
+  if (load.infinite) return "rate ∞";
+  return formatLoadLevel({ concurrency: load.concurrency, request_rate: load.request_rate });
+}
+
+function sloSide(slo: SeriesSlo | null, value: number | null): SloClauseInput["base"] {
+  return {
+    value,
+    load: slo ? sloLoadText(slo.load) : null,
+    status: slo?.status ?? "unknown",
+    reason: slo?.reason ?? null,
+  };
+}
+
+/** Fields besides the experiment's own that differ between the pair: model, GPU, GPU count, workload. */
+function notLikeForLike(item: Draft, baseDraft: Draft): string[] {
+  const report = checkLikeForLike([
+    { label: baseDraft.label, config: baseDraft.run, results: [] },
+    { label: item.label, config: item.run, results: [] },
+  ]);
+  return report.differences.map((difference) =>
+    difference.label.startsWith("GPU") ? difference.label : difference.label.toLowerCase(),
+  );
+}
+
+/** The verdict of a series against the baseline series. */
 function verdictOf(
   item: Draft,
   baseDraft: Draft,
   headline: HeadlineComparison,
   slo: SeriesSlo | null,
+  baseSlo: SeriesSlo | null,
   atInteractivity: EqualInteractivity | { reason: string } | null,
   view: CompareView,
-): string {
-  const figures: VerdictFigures = {
+  noiseFraction: number,
+): VerdictSentence {
+  const tpotStat = item.stats.tpot?.stat ?? view.stat;
+  const baseTpotStat = baseDraft.stats.tpot?.stat ?? view.stat;
+  return verdictSentence({
+    sides: verdictSides(baseDraft.run, item.run, item.changes, {
+      label: item.label,
+      baseLabel: baseDraft.label,
+      id: item.id,
+      baseId: baseDraft.id,
+    }),
+    notLikeForLike: notLikeForLike(item, baseDraft),
+    marked: [...(baseDraft.validity.marked ? ["the baseline"] : []), ...(item.validity.marked ? ["this run"] : [])],
     singleStream: {
       base: headline.singleStream.base,
       value: headline.singleStream.value,
-      inconclusive: headline.singleStream.verdict === "inconclusive",
+      verdict: headline.singleStream.verdict,
     },
-    peak: {
-      base: headline.peak.base,
-      value: headline.peak.value,
-      inconclusive: headline.peak.verdict === "inconclusive",
-    },
+    peak: peakClause(baseDraft, item, noiseFraction),
     slo:
-      slo && slo.compared.value !== null && slo.compared.base !== null
-        ? {
-            text: `SLO ${sloText(view.slo)}`,
-            base: slo.compared.base,
-            value: slo.compared.value,
-            unit: slo.compared.unit,
-          }
-        : undefined,
+      slo && hasTargets(view.slo)
+        ? sloClause(
+            {
+              targets: sloText(view.slo),
+              base: sloSide(baseSlo, slo.compared.base),
+              value: sloSide(slo, slo.compared.value),
+              unit: slo.compared.unit,
+              verdict: slo.compared.verdict,
+            },
+            noiseFraction,
+          )
+        : null,
     interactivity:
       atInteractivity && "at" in atInteractivity
-        ? { at: atInteractivity.at, base: atInteractivity.base, value: atInteractivity.value }
-        : undefined,
-  };
-  return verdictLine(verdictSides(item.changes, { label: item.label, baseLabel: baseDraft.label }), figures);
+        ? {
+            at: atInteractivity.at,
+            stat: tpotStat === baseTpotStat ? tpotStat : `${tpotStat} (baseline ${baseTpotStat})`,
+            figure: { base: atInteractivity.base, value: atInteractivity.value, verdict: atInteractivity.verdict },
+          }
+        : null,
+    noise: noiseFraction,
+  });
 }
 
-/** Each series judged against the baseline: headline deltas, SLO point, equal interactivity, verdict line. */
+/**
+ * Two verdicts whose sides read alike (both against the baseline, differing from each other only in what the
+ * side names leave out) get their series' names, so no two lines of a comparison read the same.
+ */
+function distinguished(series: ComparisonSeries[]): ComparisonSeries[] {
+  const leads = new Map<string, number>();
+  for (const item of series) if (item.verdict) leads.set(item.verdict.lead, (leads.get(item.verdict.lead) ?? 0) + 1);
+  return series.map((item) => {
+    if (!item.verdict || (leads.get(item.verdict.lead) ?? 0) < 2) return item;
+    const [mine, theirs] = item.verdict.sides;
+    const renamed = `${mine} (${item.label})`;
+    const versus = item.verdict.versus.replace(`${mine} vs ${theirs}`, `${renamed} vs ${theirs}`);
+    const lead = item.verdict.lead.replace(item.verdict.versus, versus);
+    const text = `${lead}${item.verdict.text.slice(item.verdict.lead.length)}`;
+    return { ...item, verdict: { ...item.verdict, sides: [renamed, theirs], versus, lead, text } };
+  });
+}
+
+/** Each series judged against the baseline: headline deltas, SLO point, equal interactivity, verdict. */
 export function judgedSeries(
   drafts: readonly Draft[],
   baselineIndex: number,
@@ -336,17 +426,24 @@ export function judgedSeries(
   const headlines = compareHeadlines(drafts, baselineIndex, noiseFraction);
   const slos = drafts.map((item) => sloFor(item, domain, view));
   const baseDraft = drafts[baselineIndex];
-  const baseSlo = slos[baselineIndex] ?? null;
-  return drafts.map((item, index) => {
+  const baseOwnSlo = slos[baselineIndex] ?? null;
+  const compared = drafts.map((item, index) => {
     const own = slos[index] ?? null;
-    const slo = own ? comparedSlo(own, item, baseDraft, baseSlo, noiseFraction) : null;
+    return own ? comparedSlo(own, item, baseDraft, baseOwnSlo, noiseFraction) : null;
+  });
+  const baseSlo = compared[baselineIndex] ?? null;
+  const judged = drafts.map((item, index) => {
+    const slo = compared[index] ?? null;
     const atInteractivity =
       item.isBaseline || !baseDraft ? null : equalInteractivity(item, baseDraft, view.atUser, noiseFraction);
     const headline = headlines[index]!;
     const verdict =
-      !item.isBaseline && baseDraft ? verdictOf(item, baseDraft, headline, slo, atInteractivity, view) : null;
+      !item.isBaseline && baseDraft
+        ? verdictOf(item, baseDraft, headline, slo, baseSlo, atInteractivity, view, noiseFraction)
+        : null;
     return { ...item, headline, slo, atInteractivity, verdict };
   });
+  return distinguished(judged);
 }
 
 /** The levels each series measured past its SLO, by series key. */
@@ -505,6 +602,7 @@ export function chartsOf(
         series.map((item) => [item.key, evenlySpaced(item.efficiency.frontier, DRAWN_LEVELS_MAX)]),
       ),
       notes: efficiencyNotes,
+      tpotStat: view.stat,
     },
     singleStream: singleStreamBars(visible.map((item) => ({ name: item.label, results: item.results }))).map(
       (bar, index) => ({ ...bar, key: visible[index]!.key, color: visible[index]!.color }),
@@ -512,11 +610,19 @@ export function chartsOf(
   };
 }
 
-/** The verdict lines, the cleanest experiment first: the pair that changed the fewest settings is the headline. */
-export function verdictsInOrder(series: readonly ComparisonSeries[]): string[] {
+/**
+ * The verdicts, the cleanest experiment first: a like-for-like pair before one that is not, then the pair that
+ * changed the fewest settings.
+ */
+export function verdictsInOrder(series: readonly ComparisonSeries[]): VerdictSentence[] {
   return series
     .filter((item) => item.verdict !== null)
-    .map((item, order) => ({ text: item.verdict!, changes: item.changes.length, order }))
-    .sort((a, b) => a.changes - b.changes || a.order - b.order)
-    .map((item) => item.text);
+    .map((item, order) => ({ verdict: item.verdict!, changes: item.changes.length, order }))
+    .sort(
+      (a, b) =>
+        Number(a.verdict.caveat !== null) - Number(b.verdict.caveat !== null) ||
+        a.changes - b.changes ||
+        a.order - b.order,
+    )
+    .map((item) => item.verdict);
 }

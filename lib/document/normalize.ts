@@ -24,6 +24,7 @@ import {
   type Flags,
   type Hardware,
   LIMITS,
+  type ModelSize,
   type NotImportedEntry,
   type ResultPoint,
   RUN_FORMAT,
@@ -46,6 +47,8 @@ export interface RunDocument {
   env: Record<string, string>;
   workload?: Workload;
   speculative?: Speculative;
+  /** The model's size as the run states it; the validity checks read it from the model's name otherwise. */
+  model_size?: ModelSize;
   server_startup_s?: number;
   tags: string[];
   notes?: string;
@@ -222,6 +225,8 @@ export function normalizeRunDocument(raw: unknown): RunDocument {
   if (workload) result.workload = workload;
   const speculative = definedOnly(doc.speculative);
   if (speculative) result.speculative = speculative;
+  const modelSize = definedOnly(doc.model_size);
+  if (modelSize) result.model_size = modelSize;
   if (doc.server_startup_s !== undefined) result.server_startup_s = doc.server_startup_s;
   if (doc.notes !== undefined && doc.notes.trim() !== "") result.notes = doc.notes;
   if (doc.measured_at !== undefined) result.measured_at = new Date(doc.measured_at).toISOString();

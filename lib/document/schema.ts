@@ -442,6 +442,33 @@ export const SpeculativeSchema = z
   })
   .describe("Speculative decoding settings, when the server used it.");
 
+export const ModelSizeSchema = z
+  .strictObject({
+    total_params_b: z
+      .number()
+      .positive()
+      .max(100_000)
+      .optional()
+      .describe("All parameters of the model, in billions (1000 for a 1T model)."),
+    active_params_b: z
+      .number()
+      .positive()
+      .max(100_000)
+      .optional()
+      .describe(
+        "Parameters each token runs through, in billions: all of them for a dense model, fewer for a mixture of experts.",
+      ),
+    bytes_per_param: z
+      .number()
+      .positive()
+      .max(8)
+      .optional()
+      .describe("Bytes per weight as served: 2 for BF16, 1 for FP8 or INT8, 0.5 for 4-bit (INT4, AWQ, NVFP4)."),
+  })
+  .describe(
+    "The model's size, when its name does not say it (the validity checks read it from the name otherwise: docs/metrics.md#validity-checks).",
+  );
+
 const scalar = z.union([freeText(LIMITS.metadataValueChars), z.number(), z.boolean()]);
 
 export const FlagValueSchema = z.union([
@@ -516,6 +543,7 @@ const documentShape = {
     .describe("Environment variables of the server process. Values are stored as strings."),
   workload: WorkloadSchema.optional(),
   speculative: SpeculativeSchema.optional(),
+  model_size: ModelSizeSchema.optional(),
   server_startup_s: nonNegative()
     .optional()
     .describe("Seconds from launch until the server accepted requests (weight loading plus graph capture)."),
@@ -657,6 +685,7 @@ export type ResultPoint = z.output<typeof ResultPointSchema>;
 export type Hardware = z.output<typeof HardwareSchema>;
 export type Workload = z.output<typeof WorkloadSchema>;
 export type Speculative = z.output<typeof SpeculativeSchema>;
+export type ModelSize = z.output<typeof ModelSizeSchema>;
 export type RequestRate = z.output<typeof RequestRateSchema>;
 export type NotImportedEntry = NonNullable<ParsedRunDocument["not_imported"]>[number];
 

@@ -44,6 +44,8 @@ export function documentOf(row: RunRowWithPoints): StoredRun {
   if (workload) doc.workload = workload;
   const speculative = parseJson<RunDocument["speculative"]>(row.speculativeJson);
   if (speculative) doc.speculative = speculative;
+  const modelSize = parseJson<RunDocument["model_size"]>(row.modelSizeJson);
+  if (modelSize) doc.model_size = modelSize;
   if (row.serverStartupS !== null) doc.server_startup_s = row.serverStartupS;
   if (row.notes !== null) doc.notes = row.notes;
   if (row.measuredAt !== null) doc.measured_at = row.measuredAt.toISOString();

@@ -71,6 +71,7 @@ export function runCreateData(doc: RunDocument, id: string, now: Date): Prisma.R
     envJson: JSON.stringify(doc.env),
     workloadJson: doc.workload ? JSON.stringify(doc.workload) : null,
     speculativeJson: doc.speculative ? JSON.stringify(doc.speculative) : null,
+    modelSizeJson: doc.model_size ? JSON.stringify(doc.model_size) : null,
     serverStartupS: doc.server_startup_s ?? null,
     notes: doc.notes ?? null,
     metadataJson: JSON.stringify(doc.metadata),

@@ -313,6 +313,7 @@ export function runRow(run: SeedRun): Row {
     envJson: JSON.stringify(doc.env),
     workloadJson: doc.workload ? JSON.stringify(doc.workload) : null,
     speculativeJson: doc.speculative ? JSON.stringify(doc.speculative) : null,
+    modelSizeJson: doc.model_size ? JSON.stringify(doc.model_size) : null,
     serverStartupS: doc.server_startup_s ?? null,
     notes: doc.notes ?? null,
     metadataJson: JSON.stringify(doc.metadata),

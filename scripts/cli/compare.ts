@@ -5,9 +5,10 @@
 import { parseArgs } from "node:util";
 import type { StoredRun } from "@/lib/document/stored-run";
 import { diffConfigs } from "../../lib/analysis/config-diff";
-import { buildDeltaTable, compareHeadlines, storedFigure } from "../../lib/analysis/deltas";
-import { DELTA_TABLE_METRICS, metricInfo } from "../../lib/analysis/metrics";
-import { meanByLevel } from "../../lib/analysis/repeats";
+import type { Verdict } from "../../lib/analysis/deltas";
+import { DELTA_TABLE_METRICS, type MetricKey } from "../../lib/analysis/metrics";
+import { buildComparison } from "../../lib/comparisons/build";
+import { parseCompareView } from "../../lib/comparisons/view";
 import { formatLoadLevel, formatNumber, formatPercentChange } from "../../lib/format";
 import { mdEscape, mdLinkTarget, mdTable } from "./markdown";
 import {
@@ -30,13 +31,29 @@ export const COMPARE_USAGE = `servebench compare BASELINE_RUN RUN [options]
 export interface ComparisonReport {
   baseline: { id: string; name: string; url: string };
   run: { id: string; name: string; url: string };
-  headline: { figure: string; unit: string; before: number | null; after: number | null; change_pct: number | null }[];
+  /** The compare page's verdict: the sentence to paste into chat, its caveat first when not like for like. */
+  verdict: string | null;
+  headline: {
+    figure: string;
+    unit: string;
+    before: number | null;
+    after: number | null;
+    change_pct: number | null;
+    /** better, worse, noise (within ±3%), inconclusive (the intervals overlap), same or none. */
+    verdict: Verdict;
+  }[];
   deltas: {
     metric: string;
     label: string;
     unit: string;
     better: "higher" | "lower";
-    levels: { level: string; before: number | null; after: number | null; change_pct: number | null }[];
+    levels: {
+      level: string;
+      before: number | null;
+      after: number | null;
+      change_pct: number | null;
+      verdict: Verdict;
+    }[];
   }[];
   what_changed: string[];
 }
@@ -45,21 +62,22 @@ function pct(change: number | null): number | null {
   return change === null ? null : Math.round(change * 1000) / 10;
 }
 
+/** The comparison of `run` against `baseline`, read from the same model as the compare page (noise ±3%). */
 export function comparisonReport(base: string, baseline: StoredRun, run: StoredRun): ComparisonReport {
-  // A run with repeats has several points per load level: compare their means, with their spread, as the
-  // compare page does.
-  const runs = [baseline, run].map((stored) => ({ ...stored, ...meanByLevel([stored]) }));
-  const headline = compareHeadlines(runs, 0)[1]!;
-  const deltas = DELTA_TABLE_METRICS.filter((metric) =>
-    runs.some((r) => r.results.some((p) => p[metric] !== undefined)),
-  ).map((metric) => {
-    const info = metricInfo(metric);
-    const table = buildDeltaTable(runs, 0, storedFigure(metric));
-    return {
-      metric,
-      label: info.label,
-      unit: info.unit,
-      better: info.better,
+  // Two runs of one configuration are repeats to the compare page; here they stay two sides.
+  const sides = [baseline, { ...run, id: run.id === baseline.id ? `${run.id}-again` : run.id }];
+  const view = parseCompareView({ runs: sides.map((side) => side.id).join(",") });
+  const comparison = sides[0]!.id === sides[1]!.id ? null : buildComparison(sides, view, { everyLevel: true });
+  const series = comparison && comparison.series.length === 2 ? comparison.series : null;
+  const other = series?.[1];
+  const headline = other?.headline;
+  const deltas = (series ? comparison!.deltaTables : [])
+    .filter((table) => DELTA_TABLE_METRICS.includes(table.metric as MetricKey))
+    .map((table) => ({
+      metric: table.metric,
+      label: table.label,
+      unit: table.unit,
+      better: table.better,
       levels: table.rows
         .filter((row) => row.cells.some((cell) => cell.value !== null))
         .map((row) => ({
@@ -67,26 +85,29 @@ export function comparisonReport(base: string, baseline: StoredRun, run: StoredR
           before: row.cells[0]!.value,
           after: row.cells[1]!.value,
           change_pct: pct(row.cells[1]!.change),
+          verdict: row.cells[1]!.verdict,
         })),
-    };
-  });
+    }));
   return {
     baseline: { id: baseline.id, name: baseline.name, url: `${base}/runs/${baseline.id}` },
     run: { id: run.id, name: run.name, url: `${base}/runs/${run.id}` },
+    verdict: other?.verdict?.text ?? null,
     headline: [
       {
         figure: "single stream",
         unit: "tok/s",
-        before: headline.singleStream.base,
-        after: headline.singleStream.value,
-        change_pct: pct(headline.singleStream.change),
+        before: headline?.singleStream.base ?? null,
+        after: headline?.singleStream.value ?? null,
+        change_pct: pct(headline?.singleStream.change ?? null),
+        verdict: headline?.singleStream.verdict ?? "none",
       },
       {
         figure: "peak throughput",
         unit: "tok/s",
-        before: headline.peak.base,
-        after: headline.peak.value,
-        change_pct: pct(headline.peak.change),
+        before: headline?.peak.base ?? null,
+        after: headline?.peak.value ?? null,
+        change_pct: pct(headline?.peak.change ?? null),
+        verdict: headline?.peak.verdict ?? "none",
       },
     ],
     deltas,
@@ -96,15 +117,22 @@ export function comparisonReport(base: string, baseline: StoredRun, run: StoredR
 
 const value = (number: number | null, unit: string) => (number === null ? "—" : `${formatNumber(number)} ${unit}`);
 const change = (number: number | null) => (number === null ? "—" : formatPercentChange(number / 100));
+/** How a change reads beside its figure: the words the page shows for what is not better or worse. */
+const VERDICT_WORDS: Partial<Record<Verdict, string>> = {
+  noise: "within noise",
+  inconclusive: "inconclusive",
+};
+const verdictWords = (verdict: Verdict) => VERDICT_WORDS[verdict] ?? "";
 
 export function comparisonMarkdown(report: ComparisonReport): string {
   const lines = [
     `## ${mdEscape(report.run.name)} vs ${mdEscape(report.baseline.name)}`,
     "",
-    ...report.headline.map(
-      (figure) =>
-        `- **${figure.figure}**: ${value(figure.before, figure.unit)} → ${value(figure.after, figure.unit)} (${change(figure.change_pct)})`,
-    ),
+    ...(report.verdict ? [`> ${mdEscape(report.verdict)}`, ""] : []),
+    ...report.headline.map((figure) => {
+      const words = verdictWords(figure.verdict);
+      return `- **${figure.figure}**: ${value(figure.before, figure.unit)} → ${value(figure.after, figure.unit)} (${change(figure.change_pct)}${words ? `, ${words}` : ""})`;
+    }),
     "",
   ];
   for (const delta of report.deltas) {
@@ -112,13 +140,14 @@ export function comparisonMarkdown(report: ComparisonReport): string {
       `### ${mdEscape(delta.label)} (${delta.unit}, ${delta.better} is better)`,
       "",
       mdTable(
-        ["Load", "Baseline", "Run", "Change"],
-        ["l", "r", "r", "r"],
+        ["Load", "Baseline", "Run", "Change", "Verdict"],
+        ["l", "r", "r", "r", "l"],
         delta.levels.map((level) => [
           level.level,
           value(level.before, delta.unit),
           value(level.after, delta.unit),
           change(level.change_pct),
+          level.change_pct === null ? "" : verdictWords(level.verdict) || level.verdict,
         ]),
       ),
       "",

@@ -161,9 +161,13 @@ describe.sequential("a comparison that decides", () => {
     const table = page.getByTestId("delta-table-output_throughput");
     expect(await table.getByTestId("cell-spread").allTextContents()).toEqual(["±52.8", "±2.4"]);
     expect(await table.locator("[data-verdict=inconclusive]").textContent()).toBe("+28.9% inconclusive");
-    expect(await page.getByTestId("verdict-line").allTextContents()).toEqual([
-      "--max-num-seqs 8 vs --max-num-seqs 4: peak 147 → 189 tok/s (+28.9%) (inconclusive)",
-    ]);
+    const verdict = page.getByTestId("verdict-line");
+    expect(await verdict.getAttribute("data-text")).toBe(
+      "--max-num-seqs 8 vs --max-num-seqs 4: peak at C=2: 147 → 189 tok/s (+28.9%) (inconclusive: the intervals overlap)",
+    );
+    // An inconclusive headline is never coloured.
+    expect(await verdict.getAttribute("data-verdict")).toBe("inconclusive");
+    expect(await verdict.getByTestId("verdict-headline").getAttribute("class")).toBe("muted");
     expect(await page.getByTestId("remove-series").count()).toBe(2);
   });
 

@@ -73,9 +73,18 @@ describe.sequential("comparing in depth", () => {
   });
 
   it("reads the verdict line an engineer pastes into chat", async () => {
-    expect(await page.getByTestId("verdict-line").allTextContents()).toEqual([
-      "CUDA graphs on vs --disable-cuda-graph: single stream 27 → 63.6 tok/s (+135.6%); peak 2,216 → 2,370 tok/s (+6.9%)",
-    ]);
+    const verdict = page.getByTestId("verdict-line");
+    expect(await verdict.getAttribute("data-text")).toBe(
+      "CUDA graphs on vs CUDA graphs off: single stream 27 → 63.6 tok/s (+135.6%); peak at C=128: 2,216 → 2,370 tok/s (+6.9%)",
+    );
+    // One sentence coloured by its headline's direction, the other clauses below it.
+    expect(await verdict.getAttribute("data-verdict")).toBe("better");
+    expect(await verdict.locator("p").textContent()).toBe(
+      "CUDA graphs on vs CUDA graphs off: single stream 27 → 63.6 tok/s (+135.6%)",
+    );
+    expect(await verdict.getByTestId("verdict-clauses").textContent()).toBe(
+      "peak at C=128: 2,216 → 2,370 tok/s (+6.9%)",
+    );
   });
 
   it("draws the latency–throughput trade-off with each point labelled by its load level", async () => {

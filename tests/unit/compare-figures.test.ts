@@ -18,7 +18,7 @@ import {
 import { intervalsOverlap, isInconclusive, spreadOf, tQuantile975 } from "@/lib/analysis/intervals";
 import { linearYScale, lineChart, logYScale, resolveStat } from "@/lib/analysis/lines";
 import { costPerMillionTokens, meetsSlo, priceFor, type SloTargets, sloPoint, sloText } from "@/lib/analysis/slo";
-import { verdictLine, verdictSides } from "@/lib/analysis/verdict";
+import { peakClause, sloClause, verdictSentence, verdictSides } from "@/lib/analysis/verdict";
 import { defaultRunName, engineDisplayName, shortModelName, workloadText } from "@/lib/document/names";
 import type { ResultPoint } from "@/lib/document/schema";
 
@@ -246,32 +246,35 @@ describe("goodput at an SLO, and cost", () => {
   const domain = loadDomain([{ label: "a", results }]);
   const slo = (changes: Partial<SloTargets>): SloTargets => ({ ttft_ms: null, tpot_ms: null, stat: "p99", ...changes });
 
-  it("interpolates the crossing between the last level that meets and the first that does not", () => {
-    // TPOT ≤ 20: C=2 (14) meets, C=4 (22) does not; the line reaches 20 at (20 − 14) / (22 − 14) = 0.75 of the way:
-    // x = 1.75, C = 2^1.75 = 3.364, throughput 190 + 0.75 · (350 − 190) = 310.
+  it("is the highest measured level that meets it, with the interpolated crossing beside it as an estimate", () => {
+    // TPOT ≤ 20: C=2 (14) meets, C=4 (22) does not. Capacity: C=2, 190 tok/s as measured. The estimate: the line
+    // reaches 20 at (20 − 14) / (22 − 14) = 0.75 of the way: x = 1.75, C = 2^1.75 = 3.364, 190 + 0.75 · 160 = 310.
     const point = sloPoint(results, domain, slo({ tpot_ms: 20 }));
     expect(point).toMatchObject({
       status: "partial",
-      interpolated: true,
-      output_tok_s: 310,
+      x: 1,
+      load: { concurrency: 2 },
+      output_tok_s: 190,
       violating: ["c:4", "c:8"],
     });
-    expect(point.x).toBeCloseTo(1.75, 10);
-    expect(point.load!.concurrency).toBeCloseTo(3.3636, 4);
+    expect(point.estimate!.x).toBeCloseTo(1.75, 10);
+    expect(point.estimate!.load.concurrency).toBeCloseTo(3.3636, 4);
+    expect(point.estimate!.output_tok_s).toBe(310);
   });
 
   it("takes the earliest crossing when several targets break", () => {
     // TTFT ≤ 160 crosses at (160 − 120) / (200 − 120) = 0.5, before TPOT's 0.75: C = 2^1.5, 190 + 80 = 270 tok/s.
     const point = sloPoint(results, domain, slo({ tpot_ms: 20, ttft_ms: 160 }));
-    expect(point.output_tok_s).toBe(270);
-    expect(point.load!.concurrency).toBeCloseTo(2.8284, 4);
+    expect(point.output_tok_s).toBe(190);
+    expect(point.estimate!.output_tok_s).toBe(270);
+    expect(point.estimate!.load.concurrency).toBeCloseTo(2.8284, 4);
     expect(sloText(slo({ tpot_ms: 20, ttft_ms: 160 }))).toBe("TTFT ≤ 160 ms, TPOT ≤ 20 ms (p99)");
   });
 
   it("says when every level meets, when none does, and when the run states no such figure", () => {
     expect(sloPoint(results, domain, slo({ tpot_ms: 50 }))).toMatchObject({
       status: "every",
-      interpolated: false,
+      estimate: null,
       output_tok_s: 600,
       load: { concurrency: 8 },
     });
@@ -279,6 +282,14 @@ describe("goodput at an SLO, and cost", () => {
     expect(sloPoint(results, domain, slo({ tpot_ms: 20, stat: "p90" }))).toMatchObject({
       status: "unknown",
       unstated: ["p90 TPOT"],
+      reason: "it states no p90 TPOT",
+    });
+    // A run whose levels are not on the comparison's axis (a rate sweep beside concurrency runs) is never judged
+    // with a sentence cut short.
+    const rateSweep: ResultPoint[] = [{ request_rate: 4, output_throughput: 300, p99_tpot_ms: 12 }];
+    expect(sloPoint(rateSweep, domain, slo({ tpot_ms: 20 }))).toMatchObject({
+      status: "unknown",
+      reason: "none of its levels lies on this comparison's concurrency axis",
     });
     expect(meetsSlo({ concurrency: 1, p99_tpot_ms: 9 }, slo({ tpot_ms: 10, ttft_ms: 100 }))).toBeNull();
   });
@@ -297,7 +308,7 @@ describe("goodput at an SLO, and cost", () => {
   });
 });
 
-describe("the verdict line", () => {
+describe("the verdict", () => {
   const change = (partial: Partial<ConfigChange>): ConfigChange => ({
     section: "flag",
     key: "--x",
@@ -307,71 +318,201 @@ describe("the verdict line", () => {
     text: "",
     ...partial,
   });
-  const names = { label: "other run", baseLabel: "base run" };
+  const names = { label: "other run", baseLabel: "base run", id: "b2", baseId: "a1" };
+  const vllm = {
+    engine: "vllm",
+    engine_version: "0.11.0",
+    model: "moonshotai/Kimi-K2.5",
+    hardware: { gpu: "RTX PRO 6000", gpu_count: 8 },
+  };
+  const sglang = {
+    engine: "sglang",
+    engine_version: "0.5.8",
+    model: "meta-llama/Llama-3.3-70B-Instruct",
+    hardware: { gpu: "H200", gpu_count: 8 },
+  };
+  const effective = (label: string, from: string | null, to: string | null, changed: boolean | null) => ({
+    label,
+    from: { value: from, source: from === null ? "unknown" : "default" },
+    to: { value: to, source: "flag" },
+    changed,
+  });
 
-  test.each<[string, ConfigChange[], [string, string]]>([
+  test.each<[string, ConfigChange[], [string, string], number]>([
     [
-      "a --disable flag removed",
-      [change({ key: "--disable-cuda-graph", kind: "removed", from: "on" })],
-      ["CUDA graphs on", "--disable-cuda-graph"],
+      "a --disable switch removed, read by the catalogue",
+      [
+        {
+          ...change({ key: "--disable-cuda-graph", kind: "removed", from: "on" }),
+          effective: effective("CUDA graphs", "off", "on", true),
+        } as ConfigChange,
+      ],
+      ["CUDA graphs on", "CUDA graphs off"],
+      0,
     ],
     [
-      "--enforce-eager added",
-      [change({ key: "--enforce-eager", kind: "added", to: "on" })],
-      ["--enforce-eager", "CUDA graphs on"],
+      "an uncatalogued switch added: what was typed, never what its absence means",
+      [change({ key: "--enable-foo", kind: "added", to: "on" })],
+      ["--enable-foo", "without --enable-foo"],
+      0,
     ],
     [
       "a value changed",
       [change({ key: "--max-num-seqs", kind: "changed", from: "4", to: "8" })],
       ["--max-num-seqs 8", "--max-num-seqs 4"],
+      0,
     ],
     [
-      "an engine switch with its own flags",
+      "a flag restating the default, and one changing a value",
       [
-        change({ section: "engine", key: "engine", from: "sglang", to: "vllm" }),
-        change({ section: "engine", key: "engine_version", from: "0.5.8", to: "0.11.0" }),
-        change({ key: "--attention-backend", kind: "removed", from: "triton" }),
+        {
+          ...change({ key: "--enable-chunked-prefill", kind: "added", to: "on" }),
+          effective: effective("chunked prefill", "on", "on", false),
+        } as ConfigChange,
+        change({ key: "--max-num-seqs", kind: "changed", from: "4", to: "8" }),
       ],
-      ["vLLM 0.11.0", "SGLang 0.5.8"],
+      ["--max-num-seqs 8", "--max-num-seqs 4"],
+      0,
     ],
     [
-      "an engine switch where one side states no version",
+      "a setting whose default this version's catalogue does not know",
       [
-        change({ section: "engine", key: "engine", from: "sglang", to: "vllm" }),
-        change({ section: "engine", key: "engine_version", from: null, to: "0.11.0" }),
+        {
+          ...change({ key: "--enable-chunked-prefill", kind: "added", to: "on" }),
+          effective: effective("chunked prefill", null, "on", null),
+        } as ConfigChange,
       ],
-      ["vLLM 0.11.0", "SGLang"],
+      ["chunked prefill on", "chunked prefill unknown"],
+      0,
     ],
     [
-      "three flags",
-      [
-        change({ key: "--a", from: "1", to: "2" }),
-        change({ key: "--b", from: "1", to: "2" }),
-        change({ key: "--c", from: "1", to: "2" }),
-      ],
-      ["other run", "base run"],
+      "flags that differ alike in four settings and more",
+      ["--a", "--b", "--c", "--d", "--e"].map((key) => change({ key, from: "1", to: "2" })),
+      ["--a 2 + --b 2 + --c 2 + --d 2", "--a 1 + --b 1 + --c 1 + --d 1"],
+      1,
     ],
-    ["nothing", [], ["other run", "base run"]],
-  ])("names the sides of %s", (_what, changes, sides) => {
-    expect(verdictSides(changes, names)).toEqual(sides);
+    ["nothing", [], ["other run", "base run"], 0],
+  ])("names the sides of %s", (_what, changes, sides, unnamed) => {
+    expect(verdictSides(vllm, vllm, changes, names)).toMatchObject({ sides, unnamed });
   });
 
-  it("reads as the campaign's sentence", () => {
-    expect(
-      verdictLine(["CUDA graphs on", "--disable-cuda-graph"], {
-        singleStream: { base: 27, value: 63.6, inconclusive: false },
-        peak: { base: 2216, value: 2370, inconclusive: false },
-      }),
-    ).toBe(
-      "CUDA graphs on vs --disable-cuda-graph: single stream 27 → 63.6 tok/s (+135.6%); peak 2,216 → 2,370 tok/s (+6.9%)",
+  it("names an engine switch by engine and version, then model and GPU, leaving the two vocabularies of flags out", () => {
+    const changes = [
+      change({ section: "engine", key: "engine", from: "vllm", to: "sglang" }),
+      change({ section: "engine", key: "engine_version", from: "0.11.0", to: "0.5.8" }),
+      change({ section: "model", key: "model", from: vllm.model, to: sglang.model }),
+      change({ section: "hardware", key: "gpu", from: "RTX PRO 6000", to: "H200" }),
+      change({ key: "--attention-backend", kind: "added", to: "triton" }),
+    ];
+    expect(verdictSides(vllm, sglang, changes, names)).toEqual({
+      sides: ["SGLang 0.5.8 · Llama-3.3-70B-Instruct · 8× H200", "vLLM 0.11.0 · Kimi-K2.5 · 8× RTX PRO 6000"],
+      unnamed: 0,
+    });
+  });
+
+  it("says when every flag that differs restates a default", () => {
+    const restated = {
+      ...change({ key: "--enable-chunked-prefill", kind: "added", to: "on" }),
+      effective: effective("chunked prefill", "on", "on", false),
+    } as ConfigChange;
+    expect(verdictSides(vllm, vllm, [restated], names)).toEqual({
+      sides: ["other run", "base run"],
+      unnamed: 0,
+      sameEffective: true,
+    });
+  });
+
+  it("gives runs of the same name their ids", () => {
+    expect(verdictSides(vllm, vllm, [], { ...names, label: "nightly", baseLabel: "nightly" }).sides).toEqual([
+      "nightly (run b2)",
+      "nightly (run a1)",
+    ]);
+  });
+
+  const flat = (results: ResultPoint[]) => ({ results, spreads: {} });
+  it("compares peaks at a common load level, or says they were not", () => {
+    const base = flat([
+      { concurrency: 64, output_throughput: 2000 },
+      { concurrency: 128, output_throughput: 2216 },
+    ]);
+    const same = flat([
+      { concurrency: 64, output_throughput: 2100 },
+      { concurrency: 128, output_throughput: 2370 },
+    ]);
+    // (2370 − 2216) / 2216 = +6.95%.
+    expect(peakClause(base, same, 0.03)).toEqual({
+      text: "peak at C=128: 2,216 → 2,370 tok/s (+6.9%)",
+      verdict: "better",
+    });
+    const longer = flat([...same.results, { concurrency: 256, output_throughput: 2600 }]);
+    expect(peakClause(base, longer, 0.03)!.text).toBe(
+      "peak over the levels both measured at C=128: 2,216 → 2,370 tok/s (+6.9%)",
+    );
+    const rates = flat([{ request_rate: 16, output_throughput: 4288 }]);
+    expect(peakClause(base, rates, 0.03)).toEqual({
+      text: "peak 2,216 tok/s (C=128) → 4,288 tok/s (16 req/s), not at a common load level",
+      verdict: "none",
+    });
+    // 2,216 → 2,250 is +1.5%: inside ±3%.
+    const close = flat([{ concurrency: 128, output_throughput: 2250 }]);
+    expect(peakClause(base, close, 0.03)!.text).toBe(
+      "peak over the levels both measured at C=128: 2,216 → 2,250 tok/s (+1.5%) (within ±3% noise)",
+    );
+  });
+
+  it("says first when the runs are not like for like, and names the statistic of interactivity", () => {
+    const sentence = verdictSentence({
+      sides: {
+        sides: ["SGLang 0.5.8 · Llama-3.3-70B · 8× H200", "vLLM 0.11.0 · Kimi-K2.5 · 8× RTX PRO 6000"],
+        unnamed: 0,
+      },
+      notLikeForLike: ["model", "GPU"],
+      singleStream: { base: null, value: 40, verdict: "none" },
+      peak: { text: "peak 1,536 tok/s (C=128) → 4,288 tok/s (16 req/s), not at a common load level", verdict: "none" },
+      slo: null,
+      interactivity: { at: 75, stat: "p99", figure: { base: 200, value: 180, verdict: "worse" } },
+      noise: 0.03,
+    });
+    expect(sentence.text).toBe(
+      "Not like for like (model, GPU differ) — SGLang 0.5.8 · Llama-3.3-70B · 8× H200 vs vLLM 0.11.0 · Kimi-K2.5 · 8× RTX PRO 6000: peak 1,536 tok/s (C=128) → 4,288 tok/s (16 req/s), not at a common load level; at 75 tok/s/user (p99 TPOT): 200 → 180 tok/s/GPU (-10.0%)",
+    );
+    expect(sentence.clauses.map((clause) => clause.verdict)).toEqual(["none", "worse"]);
+  });
+
+  it("reads as the campaign's sentence, the SLO answer first when targets are set", () => {
+    const sentence = verdictSentence({
+      sides: { sides: ["CUDA graphs on", "CUDA graphs off"], unnamed: 0 },
+      notLikeForLike: [],
+      singleStream: { base: 27, value: 63.6, verdict: "better" },
+      peak: { text: "peak at C=128: 2,216 → 2,370 tok/s (+6.9%)", verdict: "better" },
+      slo: sloClause(
+        {
+          targets: "TPOT ≤ 50 ms (p99)",
+          base: { value: 1000, load: "C=32", status: "partial", reason: null },
+          value: { value: 1500, load: "C=64", status: "partial", reason: null },
+          unit: "tok/s/GPU",
+          verdict: "better",
+        },
+        0.03,
+      ),
+      interactivity: null,
+      noise: 0.03,
+    });
+    expect(sentence.text).toBe(
+      "CUDA graphs on vs CUDA graphs off: at SLO TPOT ≤ 50 ms (p99), highest level meeting it C=32 → C=64: 1,000 → 1,500 tok/s/GPU (+50.0%); single stream 27 → 63.6 tok/s (+135.6%); peak at C=128: 2,216 → 2,370 tok/s (+6.9%)",
     );
     expect(
-      verdictLine(["a", "b"], {
-        singleStream: { base: null, value: 5, inconclusive: false },
-        peak: { base: 189, value: 146.35, inconclusive: true },
-        interactivity: { at: 40, base: 1210, value: 1530 },
-      }),
-    ).toBe("a vs b: peak 189 → 146 tok/s (-22.6%) (inconclusive); at 40 tok/s/user: 1,210 → 1,530 tok/s/GPU (+26.4%)");
+      sloClause(
+        {
+          targets: "TTFT ≤ 500 ms (p99)",
+          base: { value: null, load: null, status: "unknown", reason: "it states no p99 TTFT" },
+          value: { value: 900, load: "C=8", status: "partial", reason: null },
+          unit: "tok/s",
+          verdict: "none",
+        },
+        0.03,
+      ).text,
+    ).toBe("at SLO TTFT ≤ 500 ms (p99): the baseline cannot be judged: it states no p99 TTFT");
   });
 });
 

@@ -150,13 +150,14 @@ describe("buildComparison", () => {
     expect(other!.changes.map((change) => change.text)).toEqual(["--disable-cuda-graph removed"]);
     expect(other!.headline.singleStream).toMatchObject({ base: 27, value: 63.6, verdict: "better" });
     expect(other!.headline.peak).toMatchObject({ base: 2216, value: 2370, verdict: "better" });
-    expect(comparison.verdicts).toEqual([
-      "CUDA graphs on vs --disable-cuda-graph: single stream 27 → 63.6 tok/s (+135.6%); peak 2,216 → 2,370 tok/s (+6.9%)",
-    ]);
+    // SGLang captures CUDA graphs unless told not to: the catalogue reads the flag's absence as "on (default)".
+    const sentence =
+      "CUDA graphs on vs CUDA graphs off: single stream 27 → 63.6 tok/s (+135.6%); peak at C=128: 2,216 → 2,370 tok/s (+6.9%)";
+    expect(comparison.verdicts.map((verdict) => verdict.text)).toEqual([sentence]);
+    expect(comparison.verdicts[0]!.clauses.map((clause) => clause.verdict)).toEqual(["better", "better"]);
     expect(comparison.summary).toEqual({
       title: "SGLang TP8, CUDA graphs on vs SGLang TP8, --disable-cuda-graph",
-      description:
-        "CUDA graphs on vs --disable-cuda-graph: single stream 27 → 63.6 tok/s (+135.6%); peak 2,216 → 2,370 tok/s (+6.9%)",
+      description: sentence,
     });
     expect(comparison.fairness.differences).toEqual([]);
     expect(comparison.charts.throughput.rows).toEqual([

@@ -1,5 +1,12 @@
 import { describe, expect, it, test } from "vitest";
-import { type ComparableConfig, type ConfigChange, diffConfigs, diffEnv, diffFlags } from "@/lib/analysis/config-diff";
+import {
+  type ComparableConfig,
+  type ConfigChange,
+  canonicalSetting,
+  diffConfigs,
+  diffEnv,
+  diffFlags,
+} from "@/lib/analysis/config-diff";
 import { DEMO_RUNS } from "@/lib/demo/runs";
 import { normalizeRunDocument } from "@/lib/document/normalize";
 import type { Flags } from "@/lib/document/schema";
@@ -277,7 +284,22 @@ describe("diffConfigs", () => {
     [
       "a changed flag",
       { flags: { "--tp": "4", "--attention-backend": "triton" } },
-      { section: "flag", key: "--tp", kind: "changed", from: "8", to: "4", text: "--tp: 8 → 4" },
+      {
+        section: "flag",
+        key: "--tp",
+        kind: "changed",
+        from: "8",
+        to: "4",
+        text: "--tp: 8 → 4",
+        effective: {
+          setting: "tensor-parallel-size",
+          label: "tensor parallel size",
+          from: { value: "8", source: "flag" },
+          to: { value: "4", source: "flag" },
+          changed: true,
+          text: "tensor parallel size: 8 → 4",
+        },
+      },
     ],
   ])("reports a change of %s alone", (_label, changes, expected) => {
     expect(diffConfigs(BASE, variant(changes))).toEqual([expected]);
@@ -317,6 +339,14 @@ describe("diffConfigs", () => {
         from: "on",
         to: null,
         text: "--disable-cuda-graph removed",
+        effective: {
+          setting: "cuda-graphs",
+          label: "CUDA graphs",
+          from: { value: "off", source: "flag" },
+          to: { value: "on", source: "default" },
+          changed: true,
+          text: "CUDA graphs: off → on (default)",
+        },
       },
     ]);
   });
@@ -352,5 +382,93 @@ describe("diffConfigs", () => {
     expect(noGraphs && graphs ? diffConfigs(noGraphs, graphs).map((change) => change.text) : null).toEqual([
       "--disable-cuda-graph removed",
     ]);
+  });
+});
+
+describe("effective settings in diffConfigs", () => {
+  const VLLM: ComparableConfig = {
+    engine: "vllm",
+    engine_version: "0.11.0",
+    model: "Qwen3-8B",
+    flags: { "--model": "Qwen/Qwen3-8B" },
+    env: {},
+  };
+
+  function flagChanges(base: ComparableConfig, other: ComparableConfig): ConfigChange[] {
+    return diffConfigs(base, other).filter((change) => change.section === "flag");
+  }
+
+  it("says a flag that turns on what the version's default already turns on changes nothing", () => {
+    const [change] = flagChanges(VLLM, { ...VLLM, flags: { ...VLLM.flags, "--enable-chunked-prefill": true } });
+    expect(change?.text).toBe("--enable-chunked-prefill added: chunked prefill on (default) → on, no change");
+    expect(change?.effective).toEqual({
+      setting: "chunked-prefill",
+      label: "chunked prefill",
+      from: { value: "on", source: "default" },
+      to: { value: "on", source: "flag" },
+      changed: false,
+      text: "chunked prefill: on (default) → on",
+    });
+  });
+
+  it("keeps the literal text of a flag that changes its setting, with the setting attached", () => {
+    const [change] = flagChanges(VLLM, { ...VLLM, flags: { ...VLLM.flags, "--enforce-eager": true } });
+    expect(change).toMatchObject({
+      text: "--enforce-eager added",
+      effective: { setting: "cuda-graphs", changed: true, text: "CUDA graphs: on (default) → off" },
+    });
+  });
+
+  it("says a changed spelling of the same value changes nothing", () => {
+    const changes = flagChanges(
+      { ...VLLM, flags: { "--gpu-memory-utilization": "0.90" } },
+      { ...VLLM, flags: { "--gpu-memory-utilization": "0.9" } },
+    );
+    expect(changes.map((change) => change.text)).toEqual([
+      "--gpu-memory-utilization: 0.90 → 0.9; GPU memory utilization 0.9 → 0.9, no change",
+    ]);
+  });
+
+  it("leaves the text alone when a default is unknown for the version, and says it cannot tell", () => {
+    const old = { ...VLLM, engine_version: "0.5.3" };
+    const [change] = flagChanges(old, { ...old, flags: { ...old.flags, "--enable-chunked-prefill": true } });
+    expect(change?.text).toBe("--enable-chunked-prefill added");
+    expect(change?.effective).toMatchObject({
+      changed: null,
+      text: "chunked prefill: default unknown for vLLM 0.5.3 → on",
+    });
+  });
+
+  it("reads each engine's own spelling across an engine switch: CUDA graphs off on both sides", () => {
+    const changes = flagChanges(
+      { ...VLLM, flags: { "--enforce-eager": true, "--tensor-parallel-size": "8" } },
+      { ...VLLM, engine: "sglang", engine_version: "0.5.8", flags: { "--disable-cuda-graph": true, "--tp": "8" } },
+    );
+    expect(changes.map((change) => change.text)).toEqual([
+      "--disable-cuda-graph added: CUDA graphs off → off, no change",
+      "--enforce-eager removed: CUDA graphs off → off, no change",
+    ]);
+  });
+
+  it("attaches nothing to a flag the catalogue does not know", () => {
+    const [change] = flagChanges(VLLM, { ...VLLM, flags: { ...VLLM.flags, "--x": "1" } });
+    expect(change).toEqual({ section: "flag", key: "--x", kind: "added", from: null, to: "1", text: "--x 1 added" });
+  });
+
+  it("keeps every spelling the literal diff read as one setting before the catalogue", () => {
+    expect(["--tp", "--tp-size", "-tp", "--tensor-parallel-size"].map((name) => canonicalSetting(name))).toEqual(
+      Array(4).fill("--tensor-parallel-size"),
+    );
+    expect(["--pp", "--pp-size", "-pp"].map((name) => canonicalSetting(name))).toEqual(
+      Array(3).fill("--pipeline-parallel-size"),
+    );
+    expect(["--dp", "--dp-size", "-dp"].map((name) => canonicalSetting(name))).toEqual(
+      Array(3).fill("--data-parallel-size"),
+    );
+    expect(canonicalSetting("--model-path")).toBe("--model");
+    expect(canonicalSetting("--context-length")).toBe("--max-model-len");
+    expect(canonicalSetting("--max-seq-len")).toBe("--max-seq-len");
+    expect(canonicalSetting("__proto__")).toBe("__proto__");
+    expect(canonicalSetting("constructor")).toBe("constructor");
   });
 });

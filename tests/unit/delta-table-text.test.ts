@@ -45,27 +45,29 @@ describe("deltaTableText", () => {
     ]);
     const [first, last] = text.rows;
     expect(first?.cells).toEqual([
-      { value: "27", spread: null, overSlo: false, change: null },
+      { value: "27", spread: null, interval: null, overSlo: false, change: null },
       {
         value: "63.6",
         spread: {
           text: "±7.4",
           title: "mean of 3 repeats: range 60–66, 95% interval 56.2–71; ± is half the 95% interval",
         },
+        interval: null,
         overSlo: false,
         change: { text: "+135.6%", verdict: "better" },
       },
-      { value: "27.2", spread: null, overSlo: false, change: { text: "≈ +0.7%", verdict: "noise" } },
+      { value: "27.2", spread: null, interval: null, overSlo: false, change: { text: "≈ +0.7%", verdict: "noise" } },
     ]);
     expect(last?.cells).toEqual([
-      { value: "2,216", spread: null, overSlo: true, change: null },
+      { value: "2,216", spread: null, interval: null, overSlo: true, change: null },
       {
         value: "2,857",
         spread: null,
+        interval: null,
         overSlo: false,
         change: { text: "+28.9% inconclusive", verdict: "inconclusive" },
       },
-      { value: null, spread: null, overSlo: false, change: { text: "—", verdict: "none" } },
+      { value: null, spread: null, interval: null, overSlo: false, change: { text: "—", verdict: "none" } },
     ]);
   });
 

@@ -11,6 +11,7 @@ import { ImportReport } from "@/components/runs/ImportReport";
 import { PointsTable, SourcesTable } from "@/components/runs/PointsTable";
 import { RunEditor } from "@/components/runs/RunEditor";
 import { ServerMetricsPanel } from "@/components/runs/ServerMetricsPanel";
+import { ValidityPanel, ValidityWarning } from "@/components/runs/ValidityPanel";
 import { RunSeriesPanel } from "@/components/series/RunSeriesPanel";
 import { buttonClass, Card, DefinitionList, DemoBadge, PageHeader, Section, Tag } from "@/components/ui/primitives";
 import { runColor } from "@/lib/analysis/colors";
@@ -24,6 +25,7 @@ import { formatDateTime, formatDuration, formatHardware, formatLoadLevel, format
 import { formatName } from "@/lib/formats/names";
 import { getRunOrThrow } from "@/lib/runs/read";
 import { changesOfRun } from "@/lib/series/alerts";
+import { checkRun } from "@/lib/validity/checks";
 
 export const dynamic = "force-dynamic";
 
@@ -69,6 +71,8 @@ export default async function RunPage({ params }: { params: Params }) {
   const alone = buildComparison([run], parseCompareView({ runs: run.id }));
   const workload = run.workload ?? {};
   const speculative = run.speculative;
+  // From the stored document on every read: a fix to the GPU catalogue or a threshold applies to old runs too.
+  const validity = checkRun(run);
 
   return (
     <>
@@ -116,6 +120,8 @@ export default async function RunPage({ params }: { params: Params }) {
       />
 
       <RunSeriesPanel series={runChanges.series} changes={runChanges.changes} />
+
+      <ValidityWarning report={validity} />
 
       {run.warnings.length > 0 ? (
         <div
@@ -222,6 +228,8 @@ export default async function RunPage({ params }: { params: Params }) {
       ) : null}
 
       <ImportReport entries={run.not_imported} />
+
+      <ValidityPanel report={validity} />
 
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <Section title="Launch">
