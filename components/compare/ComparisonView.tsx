@@ -122,6 +122,13 @@ function SloLine({ item, baseline }: { item: ComparisonSeries; baseline: Compari
         >
           {text}
         </span>
+        {slo.attainment ? (
+          <span className="block text-xs text-zinc-600 dark:text-zinc-400" data-testid="slo-attainment">
+            {formatNumber(slo.attainment.share * 100)}% of its {formatNumber(slo.attainment.total)} requests there met
+            the targets (95% CI {formatNumber(slo.attainment.interval[0] * 100)}–
+            {formatNumber(slo.attainment.interval[1] * 100)}%)
+          </span>
+        ) : null}
         {estimate}
         {cost}
       </dd>

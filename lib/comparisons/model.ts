@@ -38,6 +38,11 @@ export interface SeriesSlo extends SloPoint {
   tok_s_per_gpu: number | null;
   /** $ per million output tokens there. */
   cost_per_m_tokens: number | null;
+  /**
+   * The share of that level's requests that met the targets each on their own (repeats pooled), with its Wilson
+   * 95% interval; null without per-request results.
+   */
+  attainment: { met: number; total: number; share: number; interval: [number, number] } | null;
   /** The figure compared against the baseline's: per GPU when both state a GPU count, else all GPUs. */
   compared: { value: number | null; base: number | null; unit: string; change: number | null; verdict: Verdict };
 }

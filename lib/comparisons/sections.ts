@@ -33,7 +33,16 @@ import { type CompareStat, type LineSeriesInput, lineChart, resolveStat } from "
 import { DELTA_TABLE_METRICS, type MetricKey } from "@/lib/analysis/metrics";
 import { type RunGroup, repeatsBaseName } from "@/lib/analysis/repeats";
 import { singleStreamBars } from "@/lib/analysis/series";
-import { costPerMillionTokens, hasPrices, hasTargets, priceFor, sloPoint, sloText } from "@/lib/analysis/slo";
+import {
+  costPerMillionTokens,
+  hasPrices,
+  hasTargets,
+  priceFor,
+  type SloPoint,
+  sloPoint,
+  sloText,
+} from "@/lib/analysis/slo";
+import { sloAttainment, wilsonInterval } from "@/lib/analysis/uncertainty";
 import {
   peakClause,
   type SloClauseInput,
@@ -96,7 +105,37 @@ function sloFor(item: Draft, domain: LoadDomain, view: CompareView): Omit<Series
   const onAxis = item.results.some((result) => domain.levels.some((level) => level.key === levelOf(result).key));
   const point = sloPoint(item.results, onAxis ? domain : loadDomain([item]), view.slo);
   const perGpuValue = perGpu(point.output_tok_s, item.gpuCount);
-  return { ...point, tok_s_per_gpu: perGpuValue, cost_per_m_tokens: costPerMillionTokens(item.price, perGpuValue) };
+  return {
+    ...point,
+    tok_s_per_gpu: perGpuValue,
+    cost_per_m_tokens: costPerMillionTokens(item.price, perGpuValue),
+    attainment: attainmentAt(item, point, view),
+  };
+}
+
+/**
+ * At the capacity level, the share of the requests (every repeat's, pooled) that met the targets each on their
+ * own, with its Wilson interval: null when the level's points do not all carry their requests.
+ */
+function attainmentAt(item: Draft, point: SloPoint, view: CompareView): SeriesSlo["attainment"] {
+  if (!point.load) return null;
+  const key = levelOf({
+    concurrency: point.load.concurrency ?? undefined,
+    request_rate: point.load.infinite ? "inf" : (point.load.request_rate ?? undefined),
+  }).key;
+  const points = (membersOf.get(item) ?? []).flatMap((run) =>
+    run.results.filter((result) => levelOf(result).key === key),
+  );
+  if (points.length === 0 || points.some((result) => result.requests === undefined)) return null;
+  let met = 0;
+  let total = 0;
+  for (const result of points) {
+    const attained = sloAttainment(result.requests, { ttft_ms: view.slo.ttft_ms, tpot_ms: view.slo.tpot_ms });
+    if (!attained) return null;
+    met += attained.met;
+    total += attained.total;
+  }
+  return { met, total, share: total === 0 ? 0 : met / total, interval: wilsonInterval(met, total) };
 }
 
 function equalInteractivity(
@@ -245,6 +284,12 @@ export function baselineOf(
   return { baselineIndex, baselineRun: groups[baselineIndex]?.runs[0] };
 }
 
+/**
+ * Each draft's runs, whole: what its per-request figures are read from. Kept beside the drafts rather than in
+ * them, so the comparison handed to the page carries no requests.
+ */
+const membersOf = new WeakMap<Draft, readonly StoredRun[]>();
+
 /** The checks of a series: its first run's, or the first marked run's when a repeat is marked. */
 function validityOf(runs: readonly StoredRun[]): ValidityReport {
   const reports = runs.map((run) => checkRun(run));
@@ -270,7 +315,7 @@ export function draftSeries(
       e2el: resolveStat(group.results, "e2el", view.stat),
     };
     const points = stats.tpot ? efficiencyPoints(group.results, gpuCount, stats.tpot.key) : [];
-    return {
+    const draft: Draft = {
       key: `s${index}`,
       id: run.id,
       label: seriesLabel(name, group.repeats),
@@ -291,6 +336,8 @@ export function draftSeries(
       stats,
       efficiency: { points, frontier: paretoFrontier(points) },
     };
+    membersOf.set(draft, group.runs);
+    return draft;
   });
 }
 

@@ -114,3 +114,46 @@ describe.sequential("validity checks on the run page", () => {
     await phone.close();
   });
 });
+
+describe.sequential("validity and uncertainty on the compare page", () => {
+  it("warns that a side is marked, says it first in the verdict, and marks a p99 of ten requests ≈ max", async () => {
+    // A configuration of its own, so the two are two series rather than repeats of one.
+    const plausible = await upload({
+      ...llama,
+      name: "Llama 70B within the bound, 4 sequences",
+      command: `${llama.command} --max-num-seqs 4`,
+      results: [{ concurrency: 1, mean_tpot_ms: 55, output_throughput: 17.5, completed: 10, failed: 0 }],
+    });
+    await page.goto(`${baseUrl}/compare?runs=${plausible},${ids.impossible}`);
+    const warnings = page.getByTestId("validity-warnings");
+    await warnings.waitFor();
+    expect(await warnings.textContent()).toContain("Llama 70B faster than memory: ");
+    expect(await warnings.textContent()).not.toContain("4 sequences");
+    const verdict = page.getByTestId("verdict-line");
+    expect(await verdict.getAttribute("data-text")).toMatch(/^This run failed a validity check — /);
+    expect(await verdict.getByTestId("verdict-caveat").textContent()).toBe("This run failed a validity check — ");
+    // Both runs state a mean TPOT of 10 requests at C=1; the mean has no "≈ max" mark, only percentiles do.
+    expect(await page.getByTestId("delta-table-mean_tpot_ms").getByTestId("cell-interval").count()).toBe(0);
+  });
+
+  it("shows a percentile's request count cannot support it, and calls its change inconclusive", async () => {
+    const base = await upload({
+      ...llama,
+      name: "p99 of ten requests, A",
+      flags: { "--max-num-seqs": 8 },
+      results: [{ concurrency: 1, mean_tpot_ms: 60, p99_tpot_ms: 70, output_throughput: 16, completed: 10 }],
+    });
+    const other = await upload({
+      ...llama,
+      name: "p99 of ten requests, B",
+      flags: { "--max-num-seqs": 16 },
+      results: [{ concurrency: 1, mean_tpot_ms: 60, p99_tpot_ms: 140, output_throughput: 16, completed: 10 }],
+    });
+    await page.goto(`${baseUrl}/compare?runs=${base},${other}`);
+    const table = page.getByTestId("delta-table-p99_tpot_ms");
+    await table.waitFor();
+    // 0.99^10 = 0.90 > 0.025: a p99 from ten requests has no upper bound; +100% cannot be told from chance.
+    expect(await table.getByTestId("cell-interval").allTextContents()).toEqual(["≈ max (n=10)", "≈ max (n=10)"]);
+    expect(await table.locator("[data-verdict=inconclusive]").textContent()).toBe("+100.0% inconclusive");
+  });
+});

@@ -199,3 +199,58 @@ describe("percentiles judged with their uncertainty", () => {
     ).toBeNull();
   });
 });
+
+describe("a comparison of runs that stored their requests", () => {
+  // 10 completed requests of TTFT 100, 110, …, 190 ms (base) and 400, 410, …, 490 ms (other), TPOT 10 ms each.
+  const detail = (start: number) => {
+    const ttft_ms = Array.from({ length: 10 }, (_, index) => start + 10 * index);
+    return {
+      total: 10,
+      ttft_ms,
+      tpot_ms: ttft_ms.map(() => 10),
+      e2el_ms: ttft_ms.map((value) => value + 1000),
+      output_tokens: ttft_ms.map(() => 101),
+    };
+  };
+  const run = (name: string, start: number, seqs: number) =>
+    stored({
+      format: "servebench/v1",
+      name,
+      engine: "vllm",
+      engine_version: "0.11.0",
+      model: "Llama-3.1-8B",
+      hardware: { gpu: "H100", gpu_count: 1 },
+      flags: { "--max-num-seqs": seqs },
+      results: [
+        {
+          concurrency: 4,
+          completed: 10,
+          output_throughput: 400,
+          median_ttft_ms: start + 45,
+          p99_ttft_ms: start + 89.1,
+          requests: detail(start),
+        },
+      ],
+    });
+
+  it("gives the median its order-statistic interval and decides by it", () => {
+    const base = run("base", 100, 128);
+    const other = run("other", 400, 256);
+    const comparison = buildComparison(
+      [base, other],
+      view([base, other], { slo: { ttft_ms: 150, tpot_ms: null, stat: "median" } }),
+    );
+    // Median of 10: ranks 2 and 9 (coverage 97.85%): 110–180 ms and 410–480 ms, apart: the change is decided.
+    const median = comparison.series.map((item) => item.uncertainty["c:4"]!.median_ttft_ms!);
+    expect(median[0]).toMatchObject({ basis: "requests", low: 110, high: 180, n: 10, support: "supported" });
+    expect(median[1]).toMatchObject({ low: 410, high: 480 });
+    // A p99 of ten requests is ≈ max.
+    expect(comparison.series[0]!.uncertainty["c:4"]!.p99_ttft_ms).toMatchObject({ support: "approx-max" });
+    // Median TTFT ≤ 150 ms: the base meets it at C=4 (145 ms); 6 of its 10 requests (100 … 150 ms) are within
+    // 150 ms on their own. Wilson 6/10: (0.6 + 0.192 ± 1.96·√(0.024 + 0.0096)) / 1.384 = 0.313–0.832.
+    const slo = comparison.series[0]!.slo!;
+    expect(slo.attainment).toMatchObject({ met: 6, total: 10, share: 0.6 });
+    expect(slo.attainment!.interval[0]).toBeCloseTo(0.3127, 3);
+    expect(slo.attainment!.interval[1]).toBeCloseTo(0.8318, 3);
+  });
+});
