@@ -185,10 +185,13 @@ describe("curl -fsSO $URL/cli/servebench.mjs && node servebench.mjs upload …",
     expect(report.what_changed).toContain("engine version: 0.11.0 → 0.12.0");
     const md = await run(process.execPath, ["servebench.mjs", "compare", first, last, "--url", server.url], empty);
     expect(md.code).toBe(0);
+    // The compare page's verdict first, then the figures, each change judged as the page judges it.
     expect(md.stdout).toMatch(
-      /^## nightly 30 vs nightly 1\n\n- \*\*single stream\*\*: [\d.]+ tok\/s → [\d.]+ tok\/s \(-\d+\.\d%\)/,
+      /^## nightly 30 vs nightly 1\n\n> vLLM 0\.12\.0 vs vLLM 0\.11\.0: single stream [\d.]+ → [\d.]+ tok\/s \\\(-\d+\.\d%\\\)/,
     );
-    expect(md.stdout).toContain("| Load | Baseline | Run | Change |");
+    expect(md.stdout).toMatch(/\n- \*\*single stream\*\*: [\d.]+ tok\/s → [\d.]+ tok\/s \(-\d+\.\d%\)\n/);
+    expect(md.stdout).toContain("| Load | Baseline | Run | Change | Verdict |");
+    expect(md.stdout).toMatch(/\| C=1 \| [\d.]+ tok\/s \| [\d.]+ tok\/s \| -\d+\.\d% \| worse \|/);
     const bad = await run(process.execPath, ["servebench.mjs", "compare", first], empty);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain(`name two runs (given: "${first}")`);
