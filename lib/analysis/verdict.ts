@@ -364,9 +364,11 @@ export function verdictSentence(parts: VerdictParts): VerdictSentence {
     parts.sides.unnamed > 0 ? ` (+${parts.sides.unnamed} more change${parts.sides.unnamed === 1 ? "" : "s"})` : "";
   const versus = `${mine} vs ${theirs}${more}`;
   const lead = `${caveat ? `${caveat} — ` : ""}${versus}`;
+  // Targets someone set are the question they asked: their answer leads. An SLO neither side can be judged
+  // against answers nothing, so it follows the figures that were measured instead of hiding them.
+  const sloAnswers = parts.slo !== null && parts.slo.verdict !== "none";
   const clauses = [
-    // Targets someone set are the question they asked: their answer leads.
-    parts.slo,
+    sloAnswers ? parts.slo : null,
     changeClause("single stream", parts.singleStream, "tok/s", noisePct),
     parts.peak,
     parts.interactivity
@@ -377,6 +379,7 @@ export function verdictSentence(parts: VerdictParts): VerdictSentence {
           noisePct,
         )
       : null,
+    sloAnswers ? null : parts.slo,
   ].filter((clause): clause is VerdictClause => clause !== null);
   const said = clauses.length > 0 ? clauses.map((clause) => clause.text).join("; ") : "no figure both runs state";
   return { text: `${lead}: ${said}`, lead, caveat, sides: [mine, theirs], versus, clauses };

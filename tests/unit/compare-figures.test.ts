@@ -514,6 +514,31 @@ describe("the verdict", () => {
       ).text,
     ).toBe("at SLO TTFT ≤ 500 ms (p99): the baseline cannot be judged: it states no p99 TTFT");
   });
+
+  it("puts an SLO neither side can be judged against after the measured figures, not at the head", () => {
+    const sentence = verdictSentence({
+      sides: { sides: ["SGLang", "vLLM"], unnamed: 0 },
+      notLikeForLike: [],
+      singleStream: { base: 27, value: 63.6, verdict: "better" },
+      peak: null,
+      slo: sloClause(
+        {
+          targets: "TTFT ≤ 500 ms (median)",
+          base: { value: null, load: null, status: "unknown", reason: "it states no median TTFT" },
+          value: { value: null, load: null, status: "unknown", reason: "it states no median TTFT" },
+          unit: "tok/s",
+          verdict: "none",
+        },
+        0.03,
+      ),
+      interactivity: null,
+      noise: 0.03,
+    });
+    expect(sentence.text).toBe(
+      "SGLang vs vLLM: single stream 27 → 63.6 tok/s (+135.6%); at SLO TTFT ≤ 500 ms (median): the baseline cannot be judged: it states no median TTFT; this run cannot be judged: it states no median TTFT",
+    );
+    expect(sentence.clauses[0]!.verdict).toBe("better");
+  });
 });
 
 describe("readable names", () => {
