@@ -5,6 +5,12 @@ import { defineConfig } from "vitest/config";
 
 const root = fileURLToPath(new URL("./.", import.meta.url)).replace(/\/$/, "");
 
+// Timeouts are guards against a test that never finishes, never a judgement of speed (that is `npm run bench`):
+// every one sits far above what its work takes on a machine whose both cores are busy with other work. The
+// tests themselves wait for a state (polling), never for a fixed time. A file may raise its own guard for work
+// known to be longer; none lowers it.
+const GUARD_MS = { unit: 120_000, integration: 300_000, e2e: 600_000 };
+
 // The integration suite runs on both databases. Without PostgreSQL installed (a laptop), the PostgreSQL half is
 // left out and the summary says so (tests/support/summary-reporter.ts); in CI it always runs, and a missing
 // PostgreSQL fails the run (tests/integration/postgresql-global-setup.ts).
@@ -27,16 +33,26 @@ const integration = {
   // Each test file gets its own database, migrated with the real migrations.
   setupFiles: ["tests/integration/setup.ts"],
   pool: "forks" as const,
+  testTimeout: GUARD_MS.integration,
+  hookTimeout: GUARD_MS.integration,
 };
 
 export default defineConfig({
   resolve: { alias: { "@": root } },
   test: {
     reporters: ["default", "./tests/support/summary-reporter.ts"],
+    // expect.poll's own default (1 s) is a budget, not a guard: a poll waits for its state as long as the test may.
+    expect: { poll: { timeout: GUARD_MS.e2e, interval: 50 } },
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node" },
+        test: {
+          name: "unit",
+          include: ["tests/unit/**/*.test.ts"],
+          environment: "node",
+          testTimeout: GUARD_MS.unit,
+          hookTimeout: GUARD_MS.unit,
+        },
       },
       {
         extends: true,
@@ -75,8 +91,8 @@ export default defineConfig({
           // Builds the app when needed and serves it with `next start` on a fresh database.
           globalSetup: ["tests/e2e/global-setup.ts"],
           fileParallelism: false,
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
+          testTimeout: GUARD_MS.e2e,
+          hookTimeout: GUARD_MS.e2e,
         },
       },
     ],

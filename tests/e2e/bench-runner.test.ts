@@ -61,7 +61,7 @@ function servebench(
     execFile(
       process.execPath,
       [path.join(ROOT, "bin", "servebench.mjs"), ...args],
-      { cwd: ROOT, timeout: 60_000, env: { ...cliEnv(), ...extraEnv } },
+      { cwd: ROOT, timeout: 600_000, env: { ...cliEnv(), ...extraEnv } },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
         resolve({ code, stdout, stderr });
@@ -352,10 +352,10 @@ describe.sequential("npx servebench bench", () => {
     child.stdout.on("data", (chunk: Buffer) => {
       stdout += chunk.toString();
     });
-    await expect.poll(() => stdout, { timeout: 20_000, interval: 50 }).toMatch(/^C=1 {2}3\/3 requests/m);
+    await expect.poll(() => stdout, { interval: 50 }).toMatch(/^C=1 {2}3\/3 requests/m);
     process.kill(-child.pid!, "SIGINT");
-    await expect.poll(() => fs.existsSync(out), { timeout: 20_000, interval: 50 }).toBe(true);
-    await expect.poll(() => stdout, { timeout: 20_000, interval: 50 }).toContain("(partial run)");
+    await expect.poll(() => fs.existsSync(out), { interval: 50 }).toBe(true);
+    await expect.poll(() => stdout, { interval: 50 }).toContain("(partial run)");
     const doc = JSON.parse(fs.readFileSync(out, "utf8")) as {
       metadata: Record<string, unknown>;
       warnings: string[];

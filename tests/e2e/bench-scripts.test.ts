@@ -62,7 +62,7 @@ describe("the benchmark's parts, run alone", () => {
     expect(writes).toMatch(/\| upload: 8 runs × 1,000 levels, in parallel \| 1\.3 MB \| 8 × 201 \|/);
     const listed = (await (await fetch(`${server.url}/api/runs?per_page=100`)).json()) as { total: number };
     expect(listed.total).toBe(8);
-  }, 600_000);
+  });
 
   it("reads.ts writes its database, then measures a server on it", async () => {
     const dbFile = path.join(dir, "reads.db");

@@ -3,7 +3,34 @@ import { type Browser, chromium } from "playwright-core";
 
 export const CHROMIUM_PATH = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 
+/**
+ * How long any page action (a navigation, a click, waiting for an element) may take before the test fails:
+ * only a guard against a page that never gets there. Playwright's own 30 s was seen to run out on a machine
+ * whose both cores were busy with other work, where a first page load can take tens of seconds.
+ */
+export const PAGE_ACTION_TIMEOUT_MS = 300_000;
+
 export async function launchBrowser(): Promise<Browser> {
+  const browser = await launchChromium();
+  // Every page and context starts with the guard above, whichever way the test opens it.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.setDefaultTimeout(PAGE_ACTION_TIMEOUT_MS);
+    context.setDefaultNavigationTimeout(PAGE_ACTION_TIMEOUT_MS);
+    return context;
+  };
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = async (options) => {
+    const page = await newPage(options);
+    page.setDefaultTimeout(PAGE_ACTION_TIMEOUT_MS);
+    page.setDefaultNavigationTimeout(PAGE_ACTION_TIMEOUT_MS);
+    return page;
+  };
+  return browser;
+}
+
+function launchChromium(): Promise<Browser> {
   // Playwright gives each launch a new, empty profile directory.
   return chromium.launch({
     executablePath: CHROMIUM_PATH,

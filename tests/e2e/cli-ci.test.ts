@@ -43,12 +43,23 @@ function run(
     execFile(
       file,
       args,
-      { cwd, timeout: 60_000, env: { PATH: process.env.PATH ?? "", HOME: dir, NODE_ENV: "production", ...extraEnv } },
+      { cwd, timeout: 600_000, env: { PATH: process.env.PATH ?? "", HOME: dir, NODE_ENV: "production", ...extraEnv } },
       (error, stdout, stderr) => {
         resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr });
       },
     );
   });
+}
+
+/** Polls the delivery log until no webhook is still pending: then every delivery that will be sent was sent. */
+async function deliveriesSettled(): Promise<void> {
+  for (;;) {
+    const log = (await (await fetch(`${server.url}/api/alerts/deliveries`)).json()) as {
+      deliveries: { status: string }[];
+    };
+    if (log.deliveries.length > 0 && log.deliveries.every((delivery) => delivery.status !== "pending")) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 beforeAll(async () => {
@@ -140,7 +151,7 @@ describe("curl -fsSO $URL/cli/servebench.mjs && node servebench.mjs upload …",
     expect(regression).toMatch(/\[alert\]\(http:\/\/localhost:\d+\/series\/[A-Za-z0-9_-]{10}#change-/);
     expect(fs.readFileSync(step, "utf8").split("## servebench:").length - 1).toBe(30);
 
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await deliveriesSettled();
     expect(hooks).toHaveLength(1);
     expect(hooks[0]).toMatchObject({
       event: "regression",

@@ -12,7 +12,7 @@ function servebench(args: string[]): Promise<{ code: number; stdout: string; std
     execFile(
       process.execPath,
       [path.join(ROOT, "bin", "servebench.mjs"), ...args],
-      { cwd: ROOT, timeout: 60_000 },
+      { cwd: ROOT, timeout: 600_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
         resolve({ code, stdout, stderr });

@@ -90,8 +90,8 @@ describe("writes from another site, in Chromium", () => {
         );
     });
     await page.goto(attackerUrl);
-    await expect.poll(() => reports, { timeout: 15_000 }).toContain("/report?fetch=sent");
-    await expect.poll(() => answers.length, { timeout: 15_000 }).toBe(2);
+    await expect.poll(() => reports).toContain("/report?fetch=sent");
+    await expect.poll(() => answers.length).toBe(2);
     // Both refused. (Playwright shows the fetch's headers, Origin and Sec-Fetch-Site: cross-site among them; for
     // the form's navigation inside the frame it reports none, though Chromium sends them: the answer is a 403.)
     expect(answers.map((answer) => answer.status)).toEqual([403, 403]);

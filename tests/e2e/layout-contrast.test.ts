@@ -18,7 +18,7 @@ beforeAll(async () => {
   await deleteAllRuns(baseUrl);
   data = await seedRealData(baseUrl);
   browser = await launchBrowser();
-}, 120_000);
+});
 
 afterAll(async () => {
   await browser?.close();

@@ -73,12 +73,12 @@ beforeAll(async () => {
   instances.push(...started);
   for (const instance of instances) {
     try {
-      await waitForHealth(instance.url, instance.child, 90_000);
+      await waitForHealth(instance.url, instance.child, 300_000);
     } catch (error) {
       throw new Error(`${String(error)}\n${fs.readFileSync(instance.log, "utf8")}`);
     }
   }
-}, 180_000);
+});
 
 afterAll(async () => {
   for (const instance of instances) {

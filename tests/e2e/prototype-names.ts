@@ -32,7 +32,7 @@ export function prototypeNamesSuite(database: string, start: () => Promise<Proto
   beforeAll(async () => {
     server = await start();
     baseUrl = server.url;
-  }, 180_000);
+  });
   afterAll(async () => {
     await server?.stop();
   });

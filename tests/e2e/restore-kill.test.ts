@@ -150,7 +150,7 @@ beforeAll(async () => {
   exportLineCount = bulk.length + lines.length;
   exportFile = path.join(dir, "backup.jsonl");
   fs.writeFileSync(exportFile, `${[...bulk, ...lines].join("\n")}\n`);
-}, 600_000);
+});
 
 afterAll(async () => {
   for (const server of servers) await stopServer(server, "SIGKILL");

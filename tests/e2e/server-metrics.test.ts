@@ -55,7 +55,7 @@ function servebench(args: string[]): Promise<{ code: number; stdout: string; std
     execFile(
       process.execPath,
       [path.join(ROOT, "bin", "servebench.mjs"), ...args],
-      { cwd: ROOT, timeout: 90_000, env },
+      { cwd: ROOT, timeout: 600_000, env },
       (error, stdout, stderr) => {
         resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr });
       },
@@ -69,14 +69,18 @@ function linkOf(stdout: string): string {
   return match![1]!;
 }
 
-/** Move over a chart until Recharts shows its tooltip (it reacts to mouse movement, not to one position). */
-async function hover(page: Page, selector: string, at = 0.8): Promise<void> {
+/**
+ * Move over a chart until Recharts shows its tooltip (it reacts to mouse movement, not to one position); on a
+ * loaded machine the page may not answer the first sweeps, so the sweep repeats until the tooltip is there.
+ */
+async function hover(page: Page, selector: string, at: number, tooltip: string): Promise<void> {
   const wrapper = page.locator(selector).first();
   await wrapper.scrollIntoViewIfNeeded();
   const box = (await wrapper.boundingBox())!;
-  for (let step = 0; step < 10; step += 1) {
-    await page.mouse.move(box.x + box.width * (at - 0.1 + step * 0.01), box.y + box.height * 0.5);
-    await page.waitForTimeout(40);
+  while ((await page.locator(tooltip).count()) === 0) {
+    for (let step = 0; step < 10; step += 1) {
+      await page.mouse.move(box.x + box.width * (at - 0.1 + step * 0.01), box.y + box.height * 0.5);
+    }
   }
 }
 
@@ -249,8 +253,13 @@ describe.sequential("server metrics, open loop and per-request results, end to e
       await expect.poll(() => page.locator('[data-testid="server-metrics-kv"] .recharts-line-dot').count()).toBe(4);
 
       // Hovering one panel shows every panel's tooltip at that level; the TTFT panel's summarizes the level.
-      await hover(page, '[data-testid="server-metrics-kv"] .recharts-wrapper', 0.9);
-      await expect.poll(() => page.locator('[data-testid="server-tooltip-kv"]').count()).toBe(1);
+      await hover(
+        page,
+        '[data-testid="server-metrics-kv"] .recharts-wrapper',
+        0.9,
+        '[data-testid="server-tooltip-kv"]',
+      );
+      expect(await page.locator('[data-testid="server-tooltip-kv"]').count()).toBe(1);
       const kvTip = await page.locator('[data-testid="server-tooltip-kv"]').textContent();
       expect(kvTip).toContain("80 req/s");
       expect(kvTip).toMatch(/mean: \d+(\.\d+)?%/);
@@ -295,8 +304,13 @@ describe.sequential("server metrics, open loop and per-request results, end to e
       expect(ticks).toEqual(["1", "2", "4", "8", "16"]);
       const ttftTicks = await xTicks(page, '[data-testid="chart-ttft"]');
       expect(ticks).toEqual(ttftTicks);
-      await hover(page, '[data-testid="compare-server-metrics-waiting"] .recharts-wrapper', 0.95);
-      await expect.poll(() => page.locator('[data-testid="server-tooltip-waiting"]').count()).toBe(1);
+      await hover(
+        page,
+        '[data-testid="compare-server-metrics-waiting"] .recharts-wrapper',
+        0.95,
+        '[data-testid="server-tooltip-waiting"]',
+      );
+      expect(await page.locator('[data-testid="server-tooltip-waiting"]').count()).toBe(1);
       expect(await page.locator('[data-testid="server-tooltip-waiting"]').textContent()).toContain("C=16");
 
       const csv = await (await fetch(`${baseUrl}/api/compare/csv?runs=${ids.closed},${ids.noMetrics}`)).text();

@@ -60,7 +60,7 @@ export async function startServer(
     stdio: ["ignore", log, log],
   });
   try {
-    await waitForHealth(url, child, 60_000);
+    await waitForHealth(url, child, 300_000);
   } catch (error) {
     child.kill("SIGKILL");
     throw new Error(`${error instanceof Error ? error.message : String(error)}\n${fs.readFileSync(logFile, "utf8")}`);

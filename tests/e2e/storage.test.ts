@@ -42,7 +42,7 @@ async function startConfined(name: string, sizeKb: number, readOnly: boolean): P
     stdio: ["ignore", out, out],
   });
   const url = `http://localhost:${port}`;
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 300_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the confined server exited:\n${fs.readFileSync(log, "utf8")}`);
     try {

@@ -65,13 +65,13 @@ describe.sequential("the upload form as it is filled in", () => {
 
   it("refreshes the preview shortly after typing, without a button press", async () => {
     await page.locator("#field-engine").pressSequentially("sglang", { delay: 20 });
-    await expect.poll(() => page.getByTestId("field-error-engine").count(), { timeout: 5_000 }).toBe(0);
+    await expect.poll(() => page.getByTestId("field-error-engine").count()).toBe(0);
     expect(await page.getByTestId("preview-run").textContent()).toContain("sglang · model not given");
     expect(await page.getByTestId("save-blocked-by").textContent()).toBe("Fill in or correct: model.");
     expect(await page.getByTestId("save-run").isDisabled()).toBe(true);
 
     await page.locator("#field-model").pressSequentially("meta-llama/Llama-3.3-70B-Instruct", { delay: 5 });
-    await expect.poll(() => page.getByTestId("save-blocked-by").count(), { timeout: 5_000 }).toBe(0);
+    await expect.poll(() => page.getByTestId("save-blocked-by").count()).toBe(0);
     expect(await page.getByTestId("save-run").isDisabled()).toBe(false);
     expect(await page.getByTestId("preview-name").textContent()).toBe(
       "SGLang · Llama-3.3-70B-Instruct · random 1024→1024",
@@ -90,7 +90,7 @@ describe.sequential("the upload form as it is filled in", () => {
     await keepOnlyTheFirstFiveLines(page);
     await page.locator("#field-engine").fill("sglang");
     await page.locator("#field-model").fill("meta-llama/Llama-3.3-70B-Instruct");
-    await expect.poll(() => page.getByTestId("save-run").isDisabled(), { timeout: 5_000 }).toBe(false);
+    await expect.poll(() => page.getByTestId("save-run").isDisabled()).toBe(false);
     await page.getByTestId("save-run").click();
     const notice = page.getByTestId("already-stored");
     await notice.waitFor();
@@ -115,15 +115,11 @@ describe.sequential("the upload form as it is filled in", () => {
     // Editing a value makes it the person's: the mark goes, and the preview follows the edit.
     await page.locator("#field-gpu_count").fill("4");
     await expect.poll(() => page.getByTestId("from-file-gpu_count").count()).toBe(0);
-    await expect
-      .poll(() => page.getByTestId("preview-run").textContent(), { timeout: 5_000 })
-      .toContain("4× RTX PRO 6000 Blackwell");
+    await expect.poll(() => page.getByTestId("preview-run").textContent()).toContain("4× RTX PRO 6000 Blackwell");
     // Emptied and left, it goes back to what the file says.
     await page.locator("#field-gpu_count").fill("");
     await page.locator("#field-tags").focus();
-    await expect.poll(() => page.locator("#field-gpu_count").inputValue(), { timeout: 5_000 }).toBe("8");
-    await expect
-      .poll(() => page.getByTestId("preview-run").textContent(), { timeout: 5_000 })
-      .toContain("8× RTX PRO 6000 Blackwell");
+    await expect.poll(() => page.locator("#field-gpu_count").inputValue()).toBe("8");
+    await expect.poll(() => page.getByTestId("preview-run").textContent()).toContain("8× RTX PRO 6000 Blackwell");
   });
 });

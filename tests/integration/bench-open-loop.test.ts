@@ -54,7 +54,7 @@ function cv(times: readonly number[]): number {
   return std(g) / mean(g);
 }
 
-describe("open loop", { timeout: 30_000 }, () => {
+describe("open loop", () => {
   // 50 ms between arrivals on average: a timer a few ms late (a shared two-core machine) barely moves the spread.
   const RATE = 20;
   const N = 100;
@@ -145,8 +145,11 @@ describe("open loop", { timeout: 30_000 }, () => {
     expect(inf.request_rate).toBe("inf");
     // Held in the client, not at the server: its queue time is in `queue_ms`, and TTFT counts from the sending.
     const queue = inf.requests!.queue_ms!;
-    expect(queue.filter((wait) => wait > 50)).toHaveLength(6);
-    expect(inf.median_ttft_ms!).toBeLessThan(80);
+    const held = queue.filter((wait) => wait > 50);
+    expect(held).toHaveLength(6);
+    // Had TTFT counted the wait in the client, the median would be at least 60 ms plus the shortest wait.
+    expect(inf.median_ttft_ms!).toBeGreaterThanOrEqual(60);
+    expect(inf.median_ttft_ms!).toBeLessThan(60 + Math.min(...held));
     expect(result.warnings.some((warning) => warning.startsWith("20 req/s: requests went out at"))).toBe(true);
     const doc = buildRunDocument(
       configFor({ requestRates: [20, "inf"], maxConcurrency: 2, concurrency: [], requests: 8 }),
@@ -158,7 +161,7 @@ describe("open loop", { timeout: 30_000 }, () => {
   });
 });
 
-describe("goodput", { timeout: 30_000 }, () => {
+describe("goodput", () => {
   it("counts the requests that met every target, per second, as vLLM does", async () => {
     // Two slots: at C=4 the first two requests start at once (TTFT 100 ms), every other one waits for a slot
     // (TTFT ≥ 100 + 9 × 20 = 280 ms). TPOT is 20 ms for all.
@@ -184,7 +187,7 @@ describe("goodput", { timeout: 30_000 }, () => {
   });
 });
 
-describe("datasets", { timeout: 30_000 }, () => {
+describe("datasets", () => {
   it("ShareGPT: the sampled conversations' first turns, with their replies' lengths as max_tokens", async () => {
     serverWith(QUICK);
     const prompts = await readShareGpt(SHAREGPT, { count: 6, seed: 1 });
@@ -236,7 +239,7 @@ describe("datasets", { timeout: 30_000 }, () => {
   });
 });
 
-describe("server metrics", { timeout: 30_000 }, () => {
+describe("server metrics", () => {
   it("stores the figures of the load the server was under, from vLLM's names", async () => {
     serverWith({ ttftMs: 100, itlMs: 20, tokens: 16, maxConcurrent: 2, kvUsagePerRequest: 0.25, metrics: "vllm" });
     const events: BenchEvent[] = [];
@@ -266,8 +269,10 @@ describe("server metrics", { timeout: 30_000 }, () => {
     expect(one!.server_waiting_requests_max).toBe(0);
     expect(one!.server_kv_cache_usage_max).toBe(0.25);
     expect(one!.server_preemptions).toBe(0);
+    // The engine's TTFT is its configured 100 ms (timers never fire early) and lies inside the client's, which
+    // adds the connection: never more than the client measured.
     expect(one!.server_mean_ttft_ms).toBeGreaterThan(95);
-    expect(one!.server_mean_ttft_ms).toBeLessThan(115);
+    expect(one!.server_mean_ttft_ms).toBeLessThanOrEqual(one!.mean_ttft_ms!);
     // C=4 on two slots: two running, two waiting, half the KV cache, and all but the first two requests
     // found every slot taken.
     expect(four!.server_running_requests_max).toBe(2);
@@ -356,7 +361,7 @@ describe("server metrics", { timeout: 30_000 }, () => {
   });
 });
 
-describe("per-request results", { timeout: 30_000 }, () => {
+describe("per-request results", () => {
   it("keeps each request's figures in send order, and a sample past the limit, said in the warnings", async () => {
     serverWith({ ...QUICK, fault: (index) => (index === 3 ? "http-500" : null) });
     const result = await runBenchmark(

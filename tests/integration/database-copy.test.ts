@@ -29,7 +29,7 @@ function servebench(args: string[]): Promise<{ code: number; stdout: string; std
     execFile(
       process.execPath,
       [path.join(ROOT, "bin", "servebench.mjs"), ...args],
-      { cwd: ROOT, timeout: 120_000 },
+      { cwd: ROOT, timeout: 300_000 },
       (error, stdout, stderr) =>
         resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr }),
     );
@@ -147,7 +147,7 @@ describe("servebench db copy", () => {
     } finally {
       await copy.$disconnect();
     }
-  }, 120_000);
+  });
 
   it("refuses a destination that already holds runs, and changes nothing", async () => {
     const destination = await emptySibling();
@@ -155,5 +155,5 @@ describe("servebench db copy", () => {
     const again = await servebench(["db", "copy", "--from", process.env.DATABASE_URL!, "--to", destination]);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/already holds \d+ (Series|Run) row\(s\): db copy fills an empty database only/);
-  }, 120_000);
+  });
 });

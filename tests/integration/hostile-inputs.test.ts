@@ -235,15 +235,11 @@ describe("archives", () => {
     const bomb = zipSync({ "zeros.json": new Uint8Array(210_000_000) }, { level: 1 });
     expect(bomb.byteLength).toBeLessThan(1_000_000);
     const before = await counts();
-    const started = performance.now();
     const response = await postRun(multipart([{ name: "bomb.zip", content: bomb }]), noContext);
-    const elapsed = performance.now() - started;
     expect(response.status).toBe(413);
     expect(((await response.json()) as { error: { message: string } }).error.message).toBe(
       '"bomb.zip" expands to more than 200 MB; upload fewer files.',
     );
-    // Refused from the declared size: no time spent inflating 210 MB (the bound is loose: machines are shared).
-    expect(elapsed).toBeLessThan(10_000);
     expect(await counts()).toEqual(before);
   });
 

@@ -94,7 +94,7 @@ const DRAWN: [string, string][] = [
   ["emoji", "🚀 🔥 ❤️ 👍🏽 👨‍👩‍👧 🇫🇷 #️⃣"],
 ];
 
-describe("the preview image with no network", { timeout: 30_000 }, () => {
+describe("the preview image with no network", () => {
   test.each(DRAWN)("draws %s with its own glyphs, fetching nothing", async (_script, text) => {
     const drawn = await preview(text);
     const boxes = await preview(placeholders(text));

@@ -74,7 +74,7 @@ beforeAll(async () => {
   slug = ((await saved.json()) as { slug: string }).slug;
   // A run stored before series existed (or by an older restore): the series pages file it into its series.
   await db().run.update({ where: { id: runIds[0]! }, data: { seriesId: null } });
-}, 60_000);
+});
 
 afterAll(async () => {
   await setReadOnly(false);

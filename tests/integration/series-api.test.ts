@@ -74,10 +74,21 @@ async function upload(doc: Record<string, unknown>): Promise<{ status: number; b
   };
 }
 
-async function waitFor(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+async function waitFor(condition: () => boolean, what: string, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Polls until no webhook delivery is pending or held by a sender: the end state of every delivery. */
+async function waitForSettledDeliveries(): Promise<void> {
+  for (;;) {
+    const unsettled = await db().webhookDelivery.count({
+      where: { OR: [{ status: "pending" }, { leaseUntil: { gt: new Date() } }] },
+    });
+    if (unsettled === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
@@ -151,8 +162,8 @@ describe("a nightly series: 30 runs, 2% noise, a flake at run 10, a −10% step 
 
   it("delivers exactly one webhook per regression and URL, and retries after a 500", async () => {
     await waitFor(() => steady.received.length >= 1 && flaky.received.length >= 2, "the deliveries");
-    // Give a duplicate time to show up if there were one.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Every delivery settled (none pending, no sender holding one): a duplicate would have been sent by now.
+    await waitForSettledDeliveries();
     expect(steady.received.map((entry) => entry.status)).toEqual([200]);
     expect(flaky.received.map((entry) => entry.status)).toEqual([500, 200]);
     const payload = steady.received[0]!.body;

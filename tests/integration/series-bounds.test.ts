@@ -58,7 +58,7 @@ beforeAll(async () => {
     await createRuns(Array.from({ length: count }, (_, offset) => nightly(start + offset)));
   }
   seriesId = (await db().series.findFirstOrThrow({ where: { name: "bounded-nightly" } })).id;
-}, 120_000);
+});
 
 describe(`a series of ${RUNS} runs`, () => {
   it(`shows its newest ${SERIES_VIEW_RUNS}, the first judged against the runs before it`, async () => {

@@ -60,7 +60,7 @@ beforeAll(async () => {
   };
   expect(alerts.alerts.length).toBeGreaterThan(0);
   alertId = alerts.alerts[0]!.id;
-}, 120_000);
+});
 
 afterAll(async () => {
   await stopDeliveries();

@@ -39,7 +39,7 @@ beforeAll(async () => {
   }
   const { db } = await import("@/lib/db/client");
   seriesId = (await db().series.findFirstOrThrow({ where: { name: "long-nightly" } })).id;
-}, 120_000);
+});
 
 describe("a series of 1,000 runs", () => {
   it("loads whole, with its load levels counted over every run", async () => {

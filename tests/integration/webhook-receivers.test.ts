@@ -142,7 +142,7 @@ async function attemptsOf(receiver: Receiver): Promise<[number | null, string | 
   return (await deliveryTo(receiver)).log.map((entry) => [entry.httpStatus, entry.error]);
 }
 
-async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
+async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 300_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -180,7 +180,7 @@ describe("webhook receivers that answer slowly, hugely or not at all", () => {
     expect((await deliveryTo(flaky)).status).toBe("delivered");
     expect((await deliveryTo(refusing)).status).toBe("failed");
     expect(healthy.bodies).toHaveLength(1);
-  }, 120_000);
+  });
 
   it("the dripping answer ends at the attempt's deadline as a timeout, and the retry is delivered", async () => {
     await waitFor(async () => (await deliveryTo(dripping)).status === "delivered", "the dripping delivery's retry");
@@ -196,7 +196,7 @@ describe("webhook receivers that answer slowly, hugely or not at all", () => {
     expect(drip.bytesDripped).toBeGreaterThan(0);
     expect(dripping.bodies).toHaveLength(2);
     expect(dripping.bodies[1]).toEqual(dripping.bodies[0]);
-  }, 120_000);
+  });
 
   it("a 2xx with a huge body is delivered, and only the start of the body is read: the receiver is cut off early", async () => {
     const delivery = await deliveryTo(hugeAnswer);
@@ -208,7 +208,7 @@ describe("webhook receivers that answer slowly, hugely or not at all", () => {
     expect(huge.bytesWritten).toBeGreaterThanOrEqual(ANSWER_CAP_BYTES);
     expect(huge.bytesWritten).toBeLessThan(HUGE_BODY_BYTES / 16);
     expect(hugeAnswer.bodies).toHaveLength(1);
-  }, 60_000);
+  });
 
   it("keeps the rules: a 5xx is retried, a 4xx is final, exactly one delivery per regression and URL", async () => {
     expect(await attemptsOf(flaky)).toEqual([
@@ -245,5 +245,5 @@ describe("webhook receivers that answer slowly, hugely or not at all", () => {
     expect([dripping, healthy, hugeAnswer, flaky, refusing].map((receiver) => receiver.bodies.length)).toEqual([
       2, 1, 1, 2, 1,
     ]);
-  }, 120_000);
+  });
 });

@@ -241,7 +241,7 @@ describe("regular expressions on user text", () => {
     expect(slow).toEqual([]);
   });
 
-  it("stops and names a pattern that backtracks exponentially", { timeout: 30_000 }, async () => {
+  it("stops and names a pattern that backtracks exponentially", async () => {
     const vulnerable = { source: "(^|\\s)(-{1,2}(?:[\\w]+[-_])*(?:token))=", flags: "i", where: "the old redaction" };
     await expect(timePatterns([vulnerable], 2_000)).rejects.toThrow(/the old redaction\) ran more than 2000 ms/);
   });
