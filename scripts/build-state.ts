@@ -3,7 +3,7 @@
  * so a `git pull` never leaves an old build serving: the build is stamped with a hash of every input file.
  */
 
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -71,20 +71,45 @@ function bundleCli(log: (line: string) => void): void {
   log(result.stdout.trim());
 }
 
-/** Build with `next build` unless the existing build is of the current code. */
-export function ensureBuild(log: (line: string) => void = console.log): void {
+function minutesAndSeconds(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+}
+
+/**
+ * Build with `next build` unless the existing build is of the current code. A first build takes minutes on a
+ * small machine and next prints little meanwhile, so a line every 30 s says it is still going.
+ */
+export async function ensureBuild(log: (line: string) => void = console.log): Promise<void> {
   // Deterministic: over an unchanged tree this rewrites nothing, and the hash below stays the same.
   bundleCli(log);
   if (buildIsCurrent()) {
     log("servebench: the build is current");
     return;
   }
-  log("servebench: building (the code changed or no build exists)…");
+  log(
+    "servebench: building the app for production (the code changed or no build exists): about 3 to 6 minutes " +
+      "on 2 cores, once; later starts reuse the build",
+  );
   const hash = sourceHash();
-  const result = spawnSync(path.join(ROOT, "node_modules", ".bin", "next"), ["build"], {
-    stdio: "inherit",
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
-  });
-  if (result.status !== 0) throw new Error(`next build failed with exit code ${result.status}`);
+  const started = Date.now();
+  const heartbeat = setInterval(
+    () => log(`servebench: still building… ${minutesAndSeconds(Date.now() - started)}`),
+    30_000,
+  );
+  try {
+    const code = await new Promise<number | null>((resolve, reject) => {
+      const child = spawn(path.join(ROOT, "node_modules", ".bin", "next"), ["build"], {
+        stdio: "inherit",
+        env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+      });
+      child.on("error", reject);
+      child.on("exit", (exitCode) => resolve(exitCode));
+    });
+    if (code !== 0) throw new Error(`next build failed with exit code ${code}`);
+  } finally {
+    clearInterval(heartbeat);
+  }
   fs.writeFileSync(STAMP, hash);
+  log(`servebench: built in ${minutesAndSeconds(Date.now() - started)}`);
 }

@@ -10,8 +10,23 @@ import { seedDemoRunsIfEmpty } from "@/lib/demo/seed";
 import { databaseTarget, describeDatabase, env } from "@/lib/env";
 import { ensureBuild } from "./build-state";
 
+/** Polls the server's health route until it answers: only then is the address worth opening. */
+async function waitUntilServing(url: string, server: ReturnType<typeof spawn>): Promise<boolean> {
+  while (server.exitCode === null) {
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) return true;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return false;
+}
+
 async function main(): Promise<void> {
+  const started = Date.now();
   process.env.NEXT_TELEMETRY_DISABLED = "1";
+  console.log("servebench: starting — database, demo data, build (first time only), then the server");
   const settings = env();
   const target = databaseTarget();
   // On PostgreSQL several instances may start at once: the migrations run under a lock, once.
@@ -23,7 +38,7 @@ async function main(): Promise<void> {
     if (loaded > 0) console.log(`servebench: loaded ${loaded} demo runs (SERVEBENCH_DEMO=0 to start empty)`);
     await disconnectDb();
   }
-  ensureBuild();
+  await ensureBuild();
 
   const server = spawn(
     path.join(process.cwd(), "node_modules", ".bin", "next"),
@@ -38,7 +53,10 @@ async function main(): Promise<void> {
     process.on(signal, () => server.kill(signal));
   }
   server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
-  console.log(`servebench: serving http://localhost:${settings.PORT}`);
+  const url = `http://localhost:${settings.PORT}`;
+  if (await waitUntilServing(url, server)) {
+    console.log(`servebench: serving ${url} (ready ${Math.round((Date.now() - started) / 1000)} s after start)`);
+  }
 }
 
 main().catch((error: unknown) => {

@@ -9,6 +9,11 @@
  *   npm run lighthouse -- --runs 3 --desktop # median of three, desktop preset
  *   npm run lighthouse -- --only compare,run # some pages
  *   npm run lighthouse -- --json out.json    # also write the figures as JSON
+ *   npm run lighthouse -- --url http://localhost:3000  # a running instance, as its users' first visit sees it
+ *
+ * With --url nothing is built, started or stored: the pages are found through the instance's own API (the newest
+ * runs, its first saved comparison and series), and each page is audited as a first visit (a new browser
+ * profile; the server not warmed first), which is what someone opening a link meets.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -39,10 +44,11 @@ interface Options {
   desktop: boolean;
   only: string[] | null;
   json: string | null;
+  url: string | null;
 }
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = { runs: 1, desktop: false, only: null, json: null };
+  const options: Options = { runs: 1, desktop: false, only: null, json: null, url: null };
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index];
     const next = () => {
@@ -54,6 +60,7 @@ function parseArgs(argv: string[]): Options {
     else if (arg === "--desktop") options.desktop = true;
     else if (arg === "--only") options.only = next().split(",");
     else if (arg === "--json") options.json = next();
+    else if (arg === "--url") options.url = new URL(next()).origin;
     else throw new Error(`unknown option ${arg} (see the top of scripts/lighthouse/run.ts)`);
   }
   return options;
@@ -206,9 +213,55 @@ function table(rows: PageResult[]): string {
   );
 }
 
+type PageList = [string, string][];
+
+/** The pages of a running instance, found through its API: nothing is written to it. */
+async function pagesOf(base: string): Promise<{ pages: PageList; runs: number }> {
+  const get = async <T>(route: string): Promise<T> => {
+    const response = await fetch(`${base}${route}`);
+    if (!response.ok) throw new Error(`${base}${route} answered ${response.status}`);
+    return (await response.json()) as T;
+  };
+  const { runs, total } = await get<{ runs: { id: string }[]; total: number }>("/api/runs?per_page=5");
+  const { comparisons } = await get<{ comparisons: { slug: string }[] }>("/api/comparisons?per_page=1");
+  const { series } = await get<{ series: { id: string }[] }>("/api/series?per_page=1");
+  const ids = runs.map((run) => run.id);
+  const pages: PageList = [["history", "/"]];
+  if (ids[0]) pages.push(["run", `/runs/${ids[0]}`]);
+  if (ids.length >= 2) pages.push(["compare", `/compare?runs=${ids.join(",")}`]);
+  if (comparisons[0]) pages.push(["saved", `/c/${comparisons[0].slug}`]);
+  pages.push(["upload", "/upload"], ["comparisons", "/comparisons"], ["series list", "/series"]);
+  if (series[0]) pages.push(["series", `/series/${series[0].id}`]);
+  pages.push(["alerts", "/alerts"]);
+  return { pages, runs: total };
+}
+
+async function auditAll(base: string, pages: PageList, options: Options, described: string): Promise<void> {
+  const chosen = options.only ? pages.filter(([name]) => options.only?.some((only) => name.startsWith(only))) : pages;
+  const rows: PageResult[] = [];
+  for (const [name, pagePath] of chosen) {
+    console.error(`lighthouse: ${name} ${pagePath}`);
+    rows.push(await auditPage(name, base, pagePath, options));
+  }
+  console.log(
+    `Lighthouse ${options.desktop ? "desktop preset" : "default mobile emulation"}, ${options.runs === 1 ? "one run" : `median of ${options.runs} runs`} per page, ${described}`,
+  );
+  console.log(table(rows));
+  for (const row of rows) {
+    if (row.failedA11y.length > 0)
+      console.log(`${row.page}: failed accessibility audits: ${row.failedA11y.join(", ")}`);
+  }
+  if (options.json) fs.writeFileSync(options.json, `${JSON.stringify(rows, null, 2)}\n`);
+}
+
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
-  ensureBuild((line) => console.error(line));
+  if (options.url) {
+    const { pages, runs } = await pagesOf(options.url);
+    await auditAll(options.url, pages, options, `${options.url} as it is (${runs} runs)`);
+    return;
+  }
+  await ensureBuild((line) => console.error(line));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "servebench-lighthouse-"));
   const databaseFile = path.join(dir, "lighthouse.db");
   migrateDatabase(databaseFile);
@@ -217,7 +270,7 @@ async function main(): Promise<void> {
     const data = await seedRealData(server.url);
     const { vllm, noGraphs, graphs } = data.campaign;
     const sweep = data.runIds.slice(3, 5);
-    const pages: [string, string][] = [
+    const pages: PageList = [
       ["history", "/"],
       ["run", `/runs/${data.runIds[5] ?? graphs}`],
       ["run, 2 levels", `/runs/${graphs}`],
@@ -226,25 +279,11 @@ async function main(): Promise<void> {
       ["upload", "/upload"],
       ["comparisons", "/comparisons"],
       ["series list", "/series"],
-      ...(data.seriesId ? ([["series", `/series/${data.seriesId}`]] as [string, string][]) : []),
+      ...(data.seriesId ? ([["series", `/series/${data.seriesId}`]] as PageList) : []),
       // Lighthouse refuses to audit a 404 answer, so the not-found page is left to the browser tests.
       ["alerts", "/alerts"],
     ];
-    const chosen = options.only ? pages.filter(([name]) => options.only?.some((only) => name.startsWith(only))) : pages;
-    const rows: PageResult[] = [];
-    for (const [name, pagePath] of chosen) {
-      console.error(`lighthouse: ${name} ${pagePath}`);
-      rows.push(await auditPage(name, server.url, pagePath, options));
-    }
-    console.log(
-      `Lighthouse ${options.desktop ? "desktop preset" : "default mobile emulation"}, ${options.runs === 1 ? "one run" : `median of ${options.runs} runs`} per page, ${data.runIds.length} runs of real data`,
-    );
-    console.log(table(rows));
-    for (const row of rows) {
-      if (row.failedA11y.length > 0)
-        console.log(`${row.page}: failed accessibility audits: ${row.failedA11y.join(", ")}`);
-    }
-    if (options.json) fs.writeFileSync(options.json, `${JSON.stringify(rows, null, 2)}\n`);
+    await auditAll(server.url, pages, options, `${data.runIds.length} runs of real data`);
   } finally {
     server.child.kill("SIGTERM");
     fs.rmSync(dir, { recursive: true, force: true });
