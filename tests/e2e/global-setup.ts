@@ -17,7 +17,7 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  ensureBuild((line) => process.stdout.write(`${line}\n`));
+  await ensureBuild((line) => process.stdout.write(`${line}\n`));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "servebench-e2e-"));
   const file = path.join(dir, "e2e.db");
   migrateDatabase(file);
