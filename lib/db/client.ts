@@ -37,6 +37,8 @@ const SQLITE_CACHE_KIB = 32 * 1024;
  * own queries are a few dozen shapes.
  */
 const QUERY_PLAN_CACHE_SIZE = 100;
+/** How long one write transaction may run before it is abandoned (and answered busy): far above any the app makes. */
+const TRANSACTION_TIMEOUT_MS = 60_000;
 
 interface Holder {
   servebenchPrisma?: PrismaClient;
@@ -67,6 +69,10 @@ function checkPostgresqlClientIsCurrent(): void {
  */
 export function openDatabase(target: DatabaseTarget): PrismaClient {
   const lockTimeoutMs = env().SERVEBENCH_LOCK_TIMEOUT_MS;
+  // Prisma's own defaults (2 s to start a transaction, 5 s to finish it) are shorter than the lock wait, so on a
+  // loaded machine a write that would have got its lock failed first with a 500: a transaction waits for its
+  // connection as long as a writer waits for a lock, and may take a minute before it is abandoned (a busy 503).
+  const transactionOptions = { maxWait: lockTimeoutMs, timeout: TRANSACTION_TIMEOUT_MS };
   if (target.provider === "sqlite") {
     const factory = new PrismaBetterSqlite3({ url: target.file, timeout: lockTimeoutMs });
     globalForPrisma.servebenchRowsReady ??= new WeakMap();
@@ -87,7 +93,11 @@ export function openDatabase(target: DatabaseTarget): PrismaClient {
       },
       connectToShadowDb: () => factory.connectToShadowDb(),
     };
-    const client: PrismaClient = new PrismaClient({ adapter, queryPlanCacheMaxSize: QUERY_PLAN_CACHE_SIZE });
+    const client: PrismaClient = new PrismaClient({
+      adapter,
+      queryPlanCacheMaxSize: QUERY_PLAN_CACHE_SIZE,
+      transactionOptions,
+    });
     // The adapter keeps one connection, so this holds for every query after it. A failure here only costs speed,
     // and the first query reports whatever is wrong with the database.
     client.$executeRawUnsafe(`PRAGMA cache_size = -${SQLITE_CACHE_KIB}`).catch(() => {});
@@ -103,6 +113,7 @@ export function openDatabase(target: DatabaseTarget): PrismaClient {
   return new PostgresqlPrismaClient({
     adapter,
     queryPlanCacheMaxSize: QUERY_PLAN_CACHE_SIZE,
+    transactionOptions,
   }) as unknown as PrismaClient;
 }
 

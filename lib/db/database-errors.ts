@@ -29,8 +29,11 @@ const UNAVAILABLE_KINDS = new Set([
   "ConnectionClosed",
   "TlsConnectionError",
 ]);
-/** P1008 timed out (SQLite busy), P2034 write conflict or deadlock, P2037 too many connections, P2024 pool timeout. */
-const BUSY_PRISMA_CODES = new Set(["P1008", "P2034", "P2037", "P2024"]);
+/**
+ * P1008 timed out (SQLite busy), P2034 write conflict or deadlock, P2037 too many connections, P2024 pool timeout,
+ * P2028 a transaction that could not start, or finish, in its time (every connection taken by other writers).
+ */
+const BUSY_PRISMA_CODES = new Set(["P1008", "P2034", "P2037", "P2024", "P2028"]);
 /** Can't reach / authenticate / find the database, or the server closed the connection. */
 const UNAVAILABLE_PRISMA_CODES = new Set(["P1000", "P1001", "P1002", "P1003", "P1010", "P1011", "P1017"]);
 /** PostgreSQL: lock_not_available, query_canceled (statement/lock timeout), deadlock, serialization failure. */

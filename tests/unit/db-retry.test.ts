@@ -3,6 +3,7 @@
  * timeout has passed; any other failure, and a busy one past the timeout, goes straight to the caller.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import { databaseErrorOf, isDatabaseBusy } from "@/lib/db/database-errors";
 import { retryWhileBusy } from "@/lib/db/errors";
 import { reloadEnv } from "@/lib/env";
 
@@ -51,5 +52,29 @@ describe("retryWhileBusy", () => {
     ).rejects.toMatchObject({ code: "P2034" });
     expect(attempts).toBeGreaterThan(1);
     expect(Date.now() - started).toBeGreaterThanOrEqual(60);
+  });
+});
+
+describe("a transaction that could not start or finish in its time", () => {
+  // What Prisma throws when every connection is taken by other writers on a loaded machine (P2028).
+  const expired = () =>
+    Object.assign(new Error("Transaction API error: Unable to start a transaction in the given time."), {
+      code: "P2028",
+    });
+
+  it("is the database being busy: a 503 database_busy worth retrying, never a 500", () => {
+    expect(isDatabaseBusy(expired())).toBe(true);
+    expect(databaseErrorOf(expired())).toMatchObject({ code: "database_busy" });
+  });
+
+  it("is retried like any busy write", async () => {
+    let attempts = 0;
+    const result = await retryWhileBusy(async () => {
+      attempts += 1;
+      if (attempts < 3) throw expired();
+      return "stored";
+    });
+    expect(result).toBe("stored");
+    expect(attempts).toBe(3);
   });
 });
