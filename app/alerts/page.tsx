@@ -3,6 +3,7 @@ import Link from "next/link";
 import { AlertActions } from "@/components/alerts/AlertActions";
 import { StatusBadge } from "@/components/series/StatusBadge";
 import { Card, PageHeader, Section, tableClass, tdClass, thClass } from "@/components/ui/primitives";
+import { ScrollBox } from "@/components/ui/ScrollBox";
 import { formatDateTime, formatNumber, formatPercentChange } from "@/lib/format";
 import { pageSearchParams } from "@/lib/http/query";
 import { listAlerts } from "@/lib/series/alerts";
@@ -76,8 +77,9 @@ export default async function AlertsPage({ searchParams }: { searchParams: Searc
                   <Link href={alert.url} className="font-medium text-blue-700 hover:underline dark:text-blue-400">
                     {alert.series.name}
                   </Link>
-                  <span>·</span>
-                  <span data-testid="alert-change">
+                  {/* A phone gives the change a line of its own, so no separator is left hanging. */}
+                  <span className="max-sm:hidden">·</span>
+                  <span data-testid="alert-change" className="max-sm:w-full">
                     {alert.label}: {formatNumber(alert.before)} → {formatNumber(alert.after)} {alert.unit} (
                     {formatPercentChange(alert.change_pct / 100)})
                   </span>
@@ -114,7 +116,7 @@ export default async function AlertsPage({ searchParams }: { searchParams: Searc
             : `${configured} webhook URL${configured === 1 ? "" : "s"} receive each new regression.`}
         </p>
         {deliveries.length > 0 ? (
-          <div className="overflow-x-auto">
+          <ScrollBox label="Webhook deliveries">
             <table className={tableClass} data-testid="deliveries">
               <thead>
                 <tr>
@@ -145,7 +147,7 @@ export default async function AlertsPage({ searchParams }: { searchParams: Searc
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollBox>
         ) : null}
       </Section>
     </>

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { Sparkline } from "@/components/series/Sparkline";
 import { StatusBadge } from "@/components/series/StatusBadge";
 import { buttonClass, PageHeader, tableClass, tdClass, thClass } from "@/components/ui/primitives";
+import { ScrollBox } from "@/components/ui/ScrollBox";
 import { formatDate, formatNumber } from "@/lib/format";
 import { pageSearchParams } from "@/lib/http/query";
 import { listSeries } from "@/lib/series/queries";
@@ -40,7 +41,7 @@ export default async function SeriesListPage({ searchParams }: { searchParams: S
           <code>servebench upload … --series NAME</code>) and its runs become a trend line here.
         </div>
       ) : (
-        <div className="overflow-x-auto">
+        <ScrollBox label="Series">
           <table className={tableClass} data-testid="series-table">
             <thead>
               <tr>
@@ -101,7 +102,7 @@ export default async function SeriesListPage({ searchParams }: { searchParams: S
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollBox>
       )}
       <nav className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm" aria-label="Pagination">
         <span className="text-zinc-600 dark:text-zinc-400">

@@ -1,10 +1,11 @@
 /**
  * A chart's text alternative: the figures it draws, as a table behind a disclosure under the chart. Server
- * rendered (no client code), so it is there for a screen reader, a search in the page, or a copy and paste,
- * before and whether or not the chart itself is drawn.
+ * rendered (only its scrolling box is client code), so it is there for a screen reader, a search in the page, or
+ * a copy and paste, before and whether or not the chart itself is drawn.
  */
 import type { ReactNode } from "react";
 import { tableClass, tdClass, thClass } from "@/components/ui/primitives";
+import { ScrollBox } from "@/components/ui/ScrollBox";
 import type { LineChartData } from "@/lib/analysis/lines";
 import type { SingleStreamBar } from "@/lib/analysis/series";
 import type { EfficiencyChartData } from "@/lib/comparisons/model";
@@ -14,7 +15,9 @@ function Disclosure({ title, children }: { title: string; children: ReactNode })
   return (
     <details className="mt-2 text-sm" data-testid="chart-data">
       <summary className="cursor-pointer text-xs text-zinc-700 dark:text-zinc-300">{title}</summary>
-      <div className="table-scroll mt-1">{children}</div>
+      <div className="mt-1">
+        <ScrollBox label={title}>{children}</ScrollBox>
+      </div>
     </details>
   );
 }

@@ -1,11 +1,58 @@
 "use client";
 
 /** The Recharts drawing of an EfficiencyChart, loaded only when the chart comes into view (see InView). */
-import { CartesianGrid, LabelList, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from "recharts";
+import {
+  CartesianGrid,
+  ResponsiveContainer,
+  Scatter,
+  ScatterChart,
+  Tooltip,
+  useXAxisScale,
+  useYAxisScale,
+  XAxis,
+  YAxis,
+} from "recharts";
 import type { EfficiencyPoint } from "@/lib/analysis/efficiency";
 import type { EfficiencyChartData } from "@/lib/comparisons/model";
 import { formatNumber } from "@/lib/format";
+import { type Box, pointLabelCandidates } from "./label-layout";
+import { type PlotLabel, PlotLabels, Y_TITLE_MARGIN_PX, YAxisTitle } from "./PlotLabels";
 import { TooltipBox } from "./TooltipBox";
+
+/** Recharts' default scatter symbol (area 64) has a radius of about 4.5 px. */
+const POINT_RADIUS_PX = 5;
+const Y_AXIS_WIDTH_PX = 64;
+
+/**
+ * Every shown point's load label ("C=64"), placed where it covers no other label and no point: two runs
+ * measured at nearly the same figures put their labels side by side, or leave one out.
+ */
+function PointLabels({ data, drawn }: { data: EfficiencyChartData; drawn: EfficiencyChartData["series"] }) {
+  const xScale = useXAxisScale();
+  const yScale = useYAxisScale();
+  if (!xScale || !yScale) return null;
+  const points = drawn
+    .filter((item) => !item.hidden)
+    .flatMap((item) =>
+      (data.points[item.key] ?? []).flatMap((point, index) => {
+        const x = xScale(point.tok_s_per_user);
+        const y = yScale(point.tok_s_per_gpu);
+        return x === undefined || y === undefined ? [] : [{ id: `${item.key}-${index}`, x, y, text: point.label }];
+      }),
+    );
+  const obstacles: Box[] = points.map(({ x, y }) => ({
+    left: x - POINT_RADIUS_PX,
+    top: y - POINT_RADIUS_PX,
+    width: 2 * POINT_RADIUS_PX,
+    height: 2 * POINT_RADIUS_PX,
+  }));
+  const labels: PlotLabel[] = points.map(({ id, x, y, text }) => ({
+    id,
+    text,
+    candidates: (width, height) => pointLabelCandidates(x, y, width, height, POINT_RADIUS_PX),
+  }));
+  return <PlotLabels labels={labels} obstacles={obstacles} testId="efficiency-point-labels" />;
+}
 
 export function EfficiencyPlot({
   data,
@@ -18,7 +65,7 @@ export function EfficiencyPlot({
 }) {
   return (
     <ResponsiveContainer width="100%" height={height}>
-      <ScatterChart margin={{ top: 16, right: 32, bottom: 24, left: 8 }}>
+      <ScatterChart margin={{ top: Y_TITLE_MARGIN_PX, right: 16, bottom: 24, left: 8 }}>
         <CartesianGrid strokeDasharray="3 3" stroke="currentColor" strokeOpacity={0.15} />
         <XAxis
           type="number"
@@ -40,15 +87,8 @@ export function EfficiencyPlot({
           dataKey="tok_s_per_gpu"
           name="tok/s per GPU"
           stroke="currentColor"
-          width={64}
+          width={Y_AXIS_WIDTH_PX}
           tickFormatter={(value: number) => formatNumber(value)}
-          label={{
-            value: "output tok/s per GPU",
-            angle: -90,
-            position: "insideLeft",
-            fill: "currentColor",
-            fontSize: 12,
-          }}
         />
         <Tooltip
           cursor={{ strokeDasharray: "3 3" }}
@@ -91,10 +131,10 @@ export function EfficiencyPlot({
             fill={item.color}
             isAnimationActive={false}
             hide={item.hidden}
-          >
-            <LabelList dataKey="label" position="top" fontSize={11} fill="currentColor" />
-          </Scatter>
+          />
         ))}
+        <PointLabels data={data} drawn={drawn} />
+        <YAxisTitle text="output tok/s per GPU" axisWidth={Y_AXIS_WIDTH_PX} />
       </ScatterChart>
     </ResponsiveContainer>
   );

@@ -7,6 +7,7 @@
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { LatencyDistributions } from "@/lib/analysis/server-metrics";
 import { formatNumber } from "@/lib/format";
+import { TooltipBox } from "./TooltipBox";
 
 /** `metricName`: how the x axis names the latency ("TTFT"). */
 export function LatencyDistributionPlot({
@@ -41,9 +42,19 @@ export function LatencyDistributionPlot({
           width={48}
         />
         <Tooltip
-          labelFormatter={(value) => `${formatNumber(Number(value))} ms`}
-          formatter={(p, name) => [`${formatNumber(Number(p))}% of requests at most`, String(name)]}
-          contentStyle={{ borderRadius: 6, fontSize: 12 }}
+          isAnimationActive={false}
+          content={({ active, payload, label }) =>
+            active && payload && payload.length > 0 ? (
+              <TooltipBox>
+                <div className="mb-1 font-semibold tabular-nums">{formatNumber(Number(label))} ms</div>
+                {payload.map((item) => (
+                  <div key={String(item.name)} className="tabular-nums">
+                    {String(item.name)}: {formatNumber(Number(item.value))}% of requests at most
+                  </div>
+                ))}
+              </TooltipBox>
+            ) : null
+          }
         />
         <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={null} />
         {shown.levels.map((level) => (

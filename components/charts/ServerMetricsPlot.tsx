@@ -13,6 +13,7 @@ import {
   serverSummaryLines,
 } from "@/lib/analysis/server-metrics";
 import { formatNumber } from "@/lib/format";
+import { TooltipBox } from "./TooltipBox";
 
 function unitText(value: number, unit: string): string {
   if (unit === "%") return `${formatNumber(value)}%`;
@@ -35,10 +36,7 @@ function PanelTooltip({
   const row = payload?.[0]?.payload;
   if (!active || !row) return null;
   return (
-    <div
-      className="max-w-sm rounded-md border border-zinc-200 bg-white p-2 text-xs text-zinc-800 shadow dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
-      data-testid={`server-tooltip-${panel.id}`}
-    >
+    <TooltipBox testId={`server-tooltip-${panel.id}`}>
       <div className="mb-1 font-semibold">{row.level}</div>
       {data.series.map((series) => {
         const own = panel.lines
@@ -67,7 +65,7 @@ function PanelTooltip({
           </div>
         );
       })}
-    </div>
+    </TooltipBox>
   );
 }
 
@@ -114,6 +112,7 @@ export function ServerMetricsPanelPlot({
         <Tooltip
           labelFormatter={(x) => xLabel(Number(x))}
           wrapperStyle={{ zIndex: panel.id === "ttft" ? 40 : 30 }}
+          isAnimationActive={false}
           content={<PanelTooltip panel={panel} data={data} full={panel.id === "ttft"} />}
         />
         {panel.lines.length > 1 ? <Legend wrapperStyle={{ fontSize: 11 }} itemSorter={null} /> : null}

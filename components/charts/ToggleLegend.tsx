@@ -31,7 +31,7 @@ export function ToggleLegend({ series }: { series: ChartSeries[] }) {
             data-legend-label={item.label}
             data-legend-color={item.color}
             data-legend-hidden={item.hidden ? "true" : "false"}
-            className={`inline-flex min-h-6 items-center gap-1.5 rounded px-1 hover:underline ${
+            className={`inline-flex min-h-6 items-center gap-1.5 rounded px-1 text-left hover:underline ${
               item.hidden ? "text-zinc-600 line-through dark:text-zinc-400" : "text-zinc-900 dark:text-zinc-100"
             }`}
             onClick={() => item.id && toggle(item.id)}

@@ -5,7 +5,8 @@
  * what travels to the browser for hydration is each cell's few strings, not the tree of elements a server
  * component's output is sent as: for 8 runs the tables were ~40% of the comparison page's data.
  */
-import { ScrollBox, tableClass, tdClass, thClass } from "@/components/ui/primitives";
+import { tableClass, tdClass, thClass } from "@/components/ui/primitives";
+import { ScrollBox } from "@/components/ui/ScrollBox";
 import type { Verdict } from "@/lib/analysis/deltas";
 import { VERDICT_CLASS, VERDICT_TITLE } from "./verdicts";
 

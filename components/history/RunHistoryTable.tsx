@@ -173,14 +173,16 @@ export function RunHistoryTable({
           </tbody>
         </table>
       </div>
+      {/* On a phone the bar is one row (the hint in small type beside the buttons), so it keeps a tenth of the
+          screen at most instead of a fifth. */}
       <section
-        className="sticky bottom-0 z-20 -mx-4 mt-2 flex flex-wrap items-center gap-x-3 gap-y-1 border-t border-zinc-200 bg-white px-4 py-2 dark:border-zinc-800 dark:bg-zinc-950"
+        className="sticky bottom-0 z-20 -mx-4 mt-2 flex items-center gap-x-3 gap-y-1 border-t border-zinc-200 bg-white px-4 py-2 sm:flex-wrap dark:border-zinc-800 dark:bg-zinc-950"
         data-testid="selection-bar"
         aria-label="Selection"
       >
         <button
           type="button"
-          className={primaryButtonClass}
+          className={`${primaryButtonClass} shrink-0`}
           disabled={selected.length < 2 || tooMany}
           onClick={() => {
             startNavigationProgress();
@@ -191,16 +193,27 @@ export function RunHistoryTable({
           Compare selected ({selected.length})
         </button>
         {selected.length > 0 ? (
-          <button type="button" className={buttonClass} onClick={() => update([])}>
-            Clear selection
+          <button type="button" className={`${buttonClass} shrink-0`} onClick={() => update([])}>
+            Clear<span className="max-sm:sr-only"> selection</span>
           </button>
         ) : null}
-        <span className="text-sm text-zinc-600 dark:text-zinc-400" aria-live="polite">
-          {tooMany
-            ? `At most ${MAX_COMPARED} runs can be compared at once.`
-            : selected.length < 2
-              ? "Tick two or more runs to compare them; the first ticked is the baseline."
-              : "The first ticked run is the baseline."}
+        <span
+          className="min-w-0 text-xs leading-snug text-zinc-600 sm:text-sm dark:text-zinc-400"
+          aria-live="polite"
+          data-testid="selection-hint"
+        >
+          {tooMany ? (
+            `At most ${MAX_COMPARED} runs can be compared at once.`
+          ) : selected.length < 2 ? (
+            <>
+              <span className="sm:hidden">Tick two or more runs; the first is the baseline.</span>
+              <span className="max-sm:hidden">
+                Tick two or more runs to compare them; the first ticked is the baseline.
+              </span>
+            </>
+          ) : (
+            "The first ticked run is the baseline."
+          )}
         </span>
       </section>
     </div>

@@ -1,6 +1,7 @@
 /** Every figure of every load level of one run; columns appear only when some point has them. */
 
-import { ScrollBox, ScrollHint, tableClass, tdClass, thClass } from "@/components/ui/primitives";
+import { tableClass, tdClass, thClass } from "@/components/ui/primitives";
+import { ScrollBox } from "@/components/ui/ScrollBox";
 import { metricInfo } from "@/lib/analysis/metrics";
 import { SERVER_FIGURES } from "@/lib/analysis/server-metrics";
 import {
@@ -124,48 +125,45 @@ export function PointsTable({ points }: { points: ResultPoint[] }) {
   ];
   const columns = all.filter((column) => points.some((point) => column.value(point) !== undefined));
   return (
-    <>
-      {columns.length > 3 ? <ScrollHint /> : null}
-      <ScrollBox label="Results by load level">
-        <table className={tableClass} data-testid="points-table">
-          <thead>
-            <tr>
-              <th scope="col" className={thClass}>
-                Load
+    <ScrollBox label="Results by load level">
+      <table className={tableClass} data-testid="points-table">
+        <thead>
+          <tr>
+            <th scope="col" className={thClass}>
+              Load
+            </th>
+            {columns.map((column) => (
+              <th key={column.id} scope="col" className={`${thClass} text-right`}>
+                {column.label}
               </th>
-              {columns.map((column) => (
-                <th key={column.id} scope="col" className={`${thClass} text-right`}>
-                  {column.label}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {points.map((point, index) => (
-              <tr key={index}>
-                <th scope="row" className={`${tdClass} whitespace-nowrap text-left font-medium`}>
-                  {formatLoadLevel(point)}
-                  {point.repeat !== undefined ? (
-                    <span className="ml-1 text-xs font-normal text-zinc-600 dark:text-zinc-400">
-                      repeat {point.repeat}
-                    </span>
-                  ) : null}
-                </th>
-                {columns.map((column) => {
-                  const value = column.value(point);
-                  const source = column.source ? point.sources?.[column.source] : undefined;
-                  return (
-                    <td key={column.id} className={`${tdClass} num`} title={source ? `from ${source}` : undefined}>
-                      {typeof value === "number" ? formatNumber(value) : "—"}
-                    </td>
-                  );
-                })}
-              </tr>
             ))}
-          </tbody>
-        </table>
-      </ScrollBox>
-    </>
+          </tr>
+        </thead>
+        <tbody>
+          {points.map((point, index) => (
+            <tr key={index}>
+              <th scope="row" className={`${tdClass} whitespace-nowrap text-left font-medium`}>
+                {formatLoadLevel(point)}
+                {point.repeat !== undefined ? (
+                  <span className="ml-1 text-xs font-normal text-zinc-600 dark:text-zinc-400">
+                    repeat {point.repeat}
+                  </span>
+                ) : null}
+              </th>
+              {columns.map((column) => {
+                const value = column.value(point);
+                const source = column.source ? point.sources?.[column.source] : undefined;
+                return (
+                  <td key={column.id} className={`${tdClass} num`} title={source ? `from ${source}` : undefined}>
+                    {typeof value === "number" ? formatNumber(value) : "—"}
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ScrollBox>
   );
 }
 

@@ -40,7 +40,7 @@ export function AnnotationForm({ seriesId, runs }: { seriesId: string; runs: { i
         </label>
         <select
           id="annotation-run"
-          className={`${inputClass} w-auto`}
+          className={`${inputClass} w-auto max-w-full`}
           value={runId}
           onChange={(e) => setRunId(e.target.value)}
         >
@@ -57,7 +57,7 @@ export function AnnotationForm({ seriesId, runs }: { seriesId: string; runs: { i
         </label>
         <input
           id="annotation-note"
-          className={`${inputClass} w-72`}
+          className={`${inputClass} w-72 max-w-full`}
           value={note}
           maxLength={2000}
           onChange={(e) => setNote(e.target.value)}

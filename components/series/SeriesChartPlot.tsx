@@ -9,12 +9,17 @@ import {
   ReferenceLine,
   ResponsiveContainer,
   Tooltip,
+  useXAxisScale,
+  useYAxisScale,
   XAxis,
   YAxis,
 } from "recharts";
+import { type Box, markerLabelCandidates } from "@/components/charts/label-layout";
+import { type PlotLabel, PlotLabels } from "@/components/charts/PlotLabels";
+import { TooltipBox } from "@/components/charts/TooltipBox";
 import { formatNumber } from "@/lib/format";
 import { ownValue } from "@/lib/own-value";
-import type { SeriesChart as SeriesChartData, SeriesChartRow } from "@/lib/series/chart";
+import type { SeriesChart as SeriesChartData, SeriesChartMark, SeriesChartRow } from "@/lib/series/chart";
 
 const STATUS_COLOR: Record<string, string> = {
   worse: "#dc2626",
@@ -36,7 +41,7 @@ function formatDay(ms: number): string {
 
 function PointTooltip({ row, unit }: { row: SeriesChartRow; unit: string }) {
   return (
-    <div className="max-w-xs rounded-md border border-zinc-200 bg-white p-2 text-xs shadow-md dark:border-zinc-700 dark:bg-zinc-900">
+    <TooltipBox>
       <div className="font-medium">{row.label}</div>
       <div className="tabular-nums">
         {formatNumber(row.value)} {unit}
@@ -53,15 +58,49 @@ function PointTooltip({ row, unit }: { row: SeriesChartRow; unit: string }) {
           ))}
         </ul>
       ) : null}
-    </div>
+    </TooltipBox>
   );
+}
+
+/** Rows of labels a change line may use, from the plot's top down, before its label is left out. */
+const MARK_LABEL_ROWS = 4;
+
+/**
+ * The change lines' labels ("regression -22.1%"), each beside its line on the first row where it covers no
+ * other and stays inside the plot; in the text colour, since the line's colour is too faint for text on one
+ * of the themes. A label with no room is left out: the change is listed under the chart.
+ */
+function MarkLabels({ marks, rows }: { marks: SeriesChartMark[]; rows: SeriesChartRow[] }) {
+  const xScale = useXAxisScale();
+  const yScale = useYAxisScale();
+  if (!xScale || !yScale) return null;
+  // The points stay readable: a label does not cover one.
+  const obstacles: Box[] = rows.flatMap((row) => {
+    const x = xScale(row.x);
+    const y = yScale(row.value);
+    return x === undefined || y === undefined ? [] : [{ left: x - 5, top: y - 5, width: 10, height: 10 }];
+  });
+  const labels: PlotLabel[] = marks.flatMap((mark, index) => {
+    const x = xScale(mark.x);
+    if (x === undefined) return [];
+    return [
+      {
+        id: `${mark.kind}-${mark.x}-${index}`,
+        text: mark.label,
+        candidates: (width: number, height: number, plot: Box) =>
+          markerLabelCandidates(x, plot.top, width, height, MARK_LABEL_ROWS),
+      },
+    ];
+  });
+  return <PlotLabels labels={labels} obstacles={obstacles} testId="series-mark-labels" />;
 }
 
 export function SeriesChartPlot({ chart, unit }: { chart: SeriesChartData; unit: string }) {
   const isDate = chart.axis === "date";
   return (
     <ResponsiveContainer width="100%" height={280}>
-      <ComposedChart data={chart.rows} margin={{ top: 16, right: 24, bottom: 4, left: 8 }}>
+      {/* The right margin holds half of the last date's tick label. */}
+      <ComposedChart data={chart.rows} margin={{ top: 16, right: 40, bottom: 4, left: 8 }}>
         <CartesianGrid strokeDasharray="3 3" stroke="currentColor" strokeOpacity={0.15} />
         <XAxis
           dataKey="x"
@@ -79,6 +118,7 @@ export function SeriesChartPlot({ chart, unit }: { chart: SeriesChartData; unit:
           domain={["auto", "auto"]}
         />
         <Tooltip
+          isAnimationActive={false}
           content={({ active, payload }) => {
             const row = payload?.[0]?.payload as SeriesChartRow | undefined;
             return active && row ? <PointTooltip row={row} unit={unit} /> : null;
@@ -91,7 +131,6 @@ export function SeriesChartPlot({ chart, unit }: { chart: SeriesChartData; unit:
             x={mark.x}
             stroke={MARK_COLOR[mark.kind]}
             strokeDasharray="4 3"
-            label={{ value: mark.label, position: "insideTopLeft", fontSize: 11, fill: MARK_COLOR[mark.kind] }}
           />
         ))}
         <Line
@@ -118,6 +157,7 @@ export function SeriesChartPlot({ chart, unit }: { chart: SeriesChartData; unit:
           }}
           activeDot={{ r: 6, style: { cursor: "pointer" } }}
         />
+        <MarkLabels marks={chart.marks} rows={chart.rows} />
       </ComposedChart>
     </ResponsiveContainer>
   );

@@ -81,6 +81,8 @@ export const inputClass =
 export const labelClass = "mb-1 block text-xs font-medium text-zinc-600 dark:text-zinc-400";
 
 export const tableClass = "data-table";
+/** A table whose rows are cards on a phone (globals.css .card-table): give each cell a data-label. */
+export const cardTableClass = "card-table";
 export const thClass = "cell-head";
 export const tdClass = "cell";
 
@@ -94,27 +96,5 @@ export function DefinitionList({ items }: { items: { label: string; value: React
         </div>
       ))}
     </dl>
-  );
-}
-
-/**
- * A wide table's box: it scrolls sideways inside itself (never the page), its first column stays in place
- * (globals.css .table-scroll), and it is a focusable region so a keyboard can scroll it too.
- */
-export function ScrollBox({ children, label, testId }: { children: ReactNode; label: string; testId?: string }) {
-  return (
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: a box that scrolls must take focus to be scrolled by keyboard
-    <section className="table-scroll" aria-label={label} tabIndex={0} data-testid={testId}>
-      {children}
-    </section>
-  );
-}
-
-/** Said on a phone above a table wider than the screen. */
-export function ScrollHint() {
-  return (
-    <p className="mb-1 text-xs text-zinc-600 sm:hidden dark:text-zinc-400" aria-hidden>
-      Swipe the table sideways for more figures →
-    </p>
   );
 }

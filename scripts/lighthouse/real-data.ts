@@ -17,6 +17,8 @@ export interface RealData {
   slug: string;
   /** A series with more than one run, when the data has one. */
   seriesId: string | null;
+  /** The nightly series whose throughput drops: its detected changes, an expected change and an open alert. */
+  regressionSeriesId: string;
 }
 
 async function post(url: string, init: RequestInit, expected: number[]): Promise<unknown> {
@@ -52,6 +54,55 @@ async function uploadFiles(
     id: string;
     runs?: { id: string }[];
   };
+}
+
+/**
+ * Eleven nights of the campaign's CUDA-graphs run in one named series, a day apart: six steady (the figures
+ * moved by under 1%, as reruns do), then every figure 22% worse from the seventh night on, so the seventh is
+ * detected as a regression and opens an alert. A driver update marked as an expected change two nights later
+ * puts a second mark beside the first on the chart.
+ */
+const NIGHTLY_FACTORS = [1, 0.994, 1.006, 0.998, 1.003, 0.996, 0.78, 0.776, 0.783, 0.779, 0.781];
+
+async function seedRegressionSeries(baseUrl: string): Promise<string> {
+  const source = JSON.parse(
+    fs.readFileSync(path.join(FIXTURES, "servebench/sglang-tp8-cuda-graphs-on.json"), "utf8"),
+  ) as { results: Record<string, number>[] } & Record<string, unknown>;
+  const runIds: string[] = [];
+  let seriesId = "";
+  for (const [night, factor] of NIGHTLY_FACTORS.entries()) {
+    const document = {
+      ...source,
+      name: `SGLang TP8 nightly ${night + 1}`,
+      series: "sglang-tp8-nightly",
+      git_commit: (night + 1).toString(16).padStart(8, "0").repeat(5),
+      measured_at: new Date(Date.UTC(2026, 10, 20 + night, 2)).toISOString(),
+      results: source.results.map((point) => ({
+        ...point,
+        output_throughput: Math.round(point.output_throughput! * factor * 10) / 10,
+        ...(point.mean_tpot_ms === undefined
+          ? {}
+          : { mean_tpot_ms: Math.round((point.mean_tpot_ms / factor) * 100) / 100 }),
+      })),
+    };
+    const stored = (await post(
+      `${baseUrl}/api/runs`,
+      { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(document) },
+      [201],
+    )) as { id: string; series?: { series: { id: string } } };
+    runIds.push(stored.id);
+    seriesId = stored.series?.series.id ?? seriesId;
+  }
+  await post(
+    `${baseUrl}/api/series/${seriesId}/annotations`,
+    {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ run_id: runIds[8], note: "driver 580" }),
+    },
+    [201],
+  );
+  return seriesId;
 }
 
 export async function seedRealData(baseUrl: string): Promise<RealData> {
@@ -115,6 +166,13 @@ export async function seedRealData(baseUrl: string): Promise<RealData> {
     series: { id: string; run_count: number }[];
   };
   const seriesId = [...listed.series].sort((a, b) => b.run_count - a.run_count)[0]?.id ?? null;
+  const regressionSeriesId = await seedRegressionSeries(baseUrl);
 
-  return { runIds: [...new Set(runIds)], campaign: { vllm, noGraphs, graphs }, slug: saved.slug, seriesId };
+  return {
+    runIds: [...new Set(runIds)],
+    campaign: { vllm, noGraphs, graphs },
+    slug: saved.slug,
+    seriesId,
+    regressionSeriesId,
+  };
 }

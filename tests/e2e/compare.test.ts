@@ -90,7 +90,7 @@ describe.sequential("comparing in depth", () => {
   it("draws the latency–throughput trade-off with each point labelled by its load level", async () => {
     // Charts draw when scrolled to: scroll through the page as a reader would.
     await drawEverything(page);
-    const labels = page.locator("[data-testid=chart-efficiency] .recharts-label-list text");
+    const labels = page.locator("[data-testid=chart-efficiency] [data-testid=efficiency-point-labels] text");
     await labels.first().waitFor();
     expect(await labels.allTextContents()).toEqual(["C=1", "C=1"]);
     // The seeds state no TTFT: the chart says so instead of drawing an empty box.

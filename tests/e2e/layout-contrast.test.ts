@@ -1,13 +1,15 @@
 /**
  * Every page on real data, on a phone (390 px) and a laptop (1440 px), in the light and the dark theme: the
- * document is never wider than the viewport (nothing scrolls sideways), and every piece of text a person can see
- * has a contrast of at least 4.5:1 against the background it is drawn on, charts and their tooltip included.
+ * document is never wider than the viewport (nothing scrolls sideways), no element sticks out of it except inside
+ * a table's own sideways-scrolling box (and each box that scrolls says so above it), and every piece of text a person can see has a contrast of at least 4.5:1
+ * against the background it is drawn on, charts and their tooltip included. The series page is visited with its
+ * detected changes and the alerts page with open alerts (a nightly series whose throughput drops).
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type RealData, seedRealData } from "../../scripts/lighthouse/real-data";
 import { deleteAllRuns, launchBrowser } from "./browser";
-import { contrastFailures, drawEverything, PAGES } from "./pages";
+import { contrastFailures, drawEverything, elementsOutsideViewport, PAGES, silentScrollBoxes } from "./pages";
 
 const baseUrl = inject("baseUrl");
 
@@ -67,6 +69,10 @@ for (const theme of ["light", "dark"] as const) {
           expect(path, `the seeded data has no ${target.name} page`).not.toBeNull();
           const response = await page.goto(`${baseUrl}${path}`);
           expect(response?.status(), target.name).toBe(target.status ?? 200);
+          if (target.shows) {
+            const rows = page.locator(`[data-testid="${target.shows.testId}"] :is(li, tbody > tr)`);
+            expect(await rows.count(), `${target.name} shows its content`).toBeGreaterThanOrEqual(target.shows.atLeast);
+          }
           await drawEverything(page);
           const widths = await page.evaluate(() => ({
             document: document.documentElement.scrollWidth,
@@ -75,6 +81,8 @@ for (const theme of ["light", "dark"] as const) {
           expect(widths.document, `${target.name} (${path}) is wider than the viewport`).toBeLessThanOrEqual(
             widths.viewport,
           );
+          expect(await elementsOutsideViewport(page), `${target.name} (${path})`).toEqual([]);
+          expect(await silentScrollBoxes(page), `${target.name} (${path}): a table scrolls unannounced`).toEqual([]);
           expect(await contrastFailures(page), `${target.name} (${path})`).toEqual([]);
 
           if (target.name === "compare") {

@@ -10,9 +10,12 @@ export interface PageUnderTest {
   /** The page's address on the seeded data; null when the data has no such page. */
   path: (data: RealData) => string | null;
   status?: number;
+  /** What the page must show for the visit to count (its content, not an empty state). */
+  shows?: { testId: string; atLeast: number };
 }
 
-const compared = (data: RealData) => {
+/** The compare page of five runs, the campaign's no-graphs run the baseline. */
+export const comparedPath = (data: RealData) => {
   const { vllm, noGraphs, graphs } = data.campaign;
   return `/compare?runs=${[vllm, noGraphs, graphs, ...data.runIds.slice(3, 5)].join(",")}&baseline=${noGraphs}`;
 };
@@ -23,14 +26,19 @@ export const PAGES: PageUnderTest[] = [
   { name: "history, page past the end", path: () => "/?page=999" },
   { name: "run with five request rates", path: (data) => `/runs/${data.runIds[5]}` },
   { name: "run of the campaign", path: (data) => `/runs/${data.campaign.graphs}` },
-  { name: "compare", path: compared },
+  { name: "compare", path: comparedPath },
   { name: "compare, nothing chosen", path: () => "/compare" },
   { name: "saved comparison", path: (data) => `/c/${data.slug}` },
   { name: "saved comparisons", path: () => "/comparisons" },
   { name: "upload", path: () => "/upload" },
   { name: "series list", path: () => "/series" },
   { name: "series", path: (data) => (data.seriesId ? `/series/${data.seriesId}` : null) },
-  { name: "alerts", path: () => "/alerts" },
+  {
+    name: "series with detected changes",
+    path: (data) => `/series/${data.regressionSeriesId}`,
+    shows: { testId: "series-changes", atLeast: 1 },
+  },
+  { name: "alerts", path: () => "/alerts", shows: { testId: "alerts", atLeast: 1 } },
   { name: "not found: a deleted run", path: () => "/runs/no-such-run", status: 404 },
   { name: "not found: an unknown address", path: () => "/no/such/page", status: 404 },
 ];
@@ -58,6 +66,56 @@ export async function drawEverything(page: Page): Promise<void> {
     { timeout: 15_000 },
   );
   await page.evaluate(() => window.scrollTo(0, 0));
+}
+
+/**
+ * Every visible element that sticks out of the viewport sideways (a piece of the page a phone would have to
+ * scroll to), outside the boxes that scroll sideways on purpose (.table-scroll, which say so above them) and
+ * outside what is clipped away for screen readers.
+ */
+export async function elementsOutsideViewport(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    // Content clipped to nothing (Tailwind's sr-only, also as max-sm:sr-only) is for screen readers only.
+    const clippedAway = new Map<Element, boolean>();
+    const isClippedAway = (element: Element | null): boolean => {
+      if (!element) return false;
+      const known = clippedAway.get(element);
+      if (known !== undefined) return known;
+      const style = getComputedStyle(element);
+      const clipped =
+        style.clip === "rect(0px, 0px, 0px, 0px)" ||
+        style.clipPath === "inset(50%)" ||
+        isClippedAway(element.parentElement);
+      clippedAway.set(element, clipped);
+      return clipped;
+    };
+    const found: string[] = [];
+    for (const element of document.body.querySelectorAll("*")) {
+      if (element.parentElement?.closest(".table-scroll")) continue;
+      if (!element.checkVisibility({ visibilityProperty: true })) continue;
+      if (isClippedAway(element)) continue;
+      const box = element.getBoundingClientRect();
+      if (box.width < 1 || box.height < 1) continue;
+      if (box.right <= width + 0.5 && box.left >= -0.5) continue;
+      const id = element.getAttribute("data-testid");
+      const text = (element.textContent ?? "").trim().slice(0, 40);
+      found.push(
+        `${element.tagName.toLowerCase()}${id ? `[data-testid=${id}]` : ""} ${Math.round(box.left)}–${Math.round(box.right)} px: ${text}`,
+      );
+    }
+    return found;
+  });
+}
+
+/** The boxes that scroll sideways (their table is wider than they are) with no line saying so above them. */
+export async function silentScrollBoxes(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll(".table-scroll")]
+      .filter((box) => box.checkVisibility() && box.scrollWidth > box.clientWidth + 1)
+      .filter((box) => box.previousElementSibling?.getAttribute("data-testid") !== "scroll-hint")
+      .map((box) => box.getAttribute("aria-label") ?? box.outerHTML.slice(0, 80)),
+  );
 }
 
 export interface ContrastFailure {

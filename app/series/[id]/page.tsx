@@ -6,11 +6,11 @@ import { SeriesChart } from "@/components/series/SeriesChart";
 import { StatusBadge } from "@/components/series/StatusBadge";
 import {
   buttonClass,
+  cardTableClass,
   inputClass,
   labelClass,
   PageHeader,
   Section,
-  tableClass,
   tdClass,
   thClass,
 } from "@/components/ui/primitives";
@@ -102,7 +102,12 @@ export default async function SeriesPage({ params, searchParams }: { params: Par
           <label className={labelClass} htmlFor="series-metric">
             Figure
           </label>
-          <select id="series-metric" name="metric" defaultValue={metric?.key} className={`${inputClass} w-auto`}>
+          <select
+            id="series-metric"
+            name="metric"
+            defaultValue={metric?.key}
+            className={`${inputClass} w-auto max-w-full`}
+          >
             {view.metrics.map((candidate) => (
               <option key={candidate.key} value={candidate.key}>
                 {candidate.label} ({candidate.unit}){candidate.judged ? "" : " · not judged"}
@@ -114,7 +119,12 @@ export default async function SeriesPage({ params, searchParams }: { params: Par
           <label className={labelClass} htmlFor="series-level">
             Load level
           </label>
-          <select id="series-level" name="level" defaultValue={view.level ?? ""} className={`${inputClass} w-auto`}>
+          <select
+            id="series-level"
+            name="level"
+            defaultValue={view.level ?? ""}
+            className={`${inputClass} w-auto max-w-full`}
+          >
             {view.levels.map((level) => (
               <option key={level.key} value={level.key}>
                 {levelLabel(level.key)} ({level.runs} runs)
@@ -126,7 +136,7 @@ export default async function SeriesPage({ params, searchParams }: { params: Par
           <label className={labelClass} htmlFor="series-axis">
             x axis
           </label>
-          <select id="series-axis" name="x" defaultValue={axis} className={`${inputClass} w-auto`}>
+          <select id="series-axis" name="x" defaultValue={axis} className={`${inputClass} w-auto max-w-full`}>
             <option value="date">by date</option>
             <option value="version">by engine version</option>
           </select>
@@ -150,7 +160,7 @@ export default async function SeriesPage({ params, searchParams }: { params: Par
         {view.changes.length === 0 ? (
           <p className="text-sm text-zinc-600 dark:text-zinc-400">Nothing detected.</p>
         ) : (
-          <table className={tableClass} data-testid="series-changes">
+          <table className={cardTableClass} data-testid="series-changes">
             <thead>
               <tr>
                 <th className={thClass}>Change</th>
@@ -170,13 +180,15 @@ export default async function SeriesPage({ params, searchParams }: { params: Par
                       <span className="ml-2 text-xs text-zinc-600 dark:text-zinc-400">ongoing</span>
                     ) : null}
                   </td>
-                  <td className={tdClass}>{change.label}</td>
-                  <td className={`${tdClass} whitespace-nowrap text-right tabular-nums`}>
+                  <td className={`${tdClass} max-sm:font-medium`}>{change.label}</td>
+                  <td className={`${tdClass} whitespace-nowrap text-right tabular-nums max-sm:text-left`}>
                     {formatNumber(change.before)} → {formatNumber(change.after)} {change.unit} (
                     {formatPercentChange(change.change_pct / 100)})
                   </td>
-                  <td className={`${tdClass} text-right tabular-nums`}>{change.violations}</td>
-                  <td className={tdClass}>
+                  <td className={`${tdClass} text-right tabular-nums max-sm:text-left`} data-label="Points">
+                    {change.violations}
+                  </td>
+                  <td className={tdClass} data-label="From run">
                     <Link
                       href={`/runs/${change.start_run_id}`}
                       className="text-blue-700 hover:underline dark:text-blue-400"
@@ -184,7 +196,7 @@ export default async function SeriesPage({ params, searchParams }: { params: Par
                       {runLabel(change.start_run_id)}
                     </Link>
                   </td>
-                  <td className={tdClass}>
+                  <td className={tdClass} data-label="Status">
                     {change.kind === "regression" ? <StatusBadge status={change.status} /> : "—"}
                   </td>
                 </tr>
@@ -229,8 +241,8 @@ export default async function SeriesPage({ params, searchParams }: { params: Par
       </Section>
 
       <Section title={`Runs (newest ${recent.length} of ${view.run_count})`}>
-        <div className="overflow-x-auto">
-          <table className={tableClass} data-testid="series-runs">
+        <div>
+          <table className={cardTableClass} data-testid="series-runs">
             <thead>
               <tr>
                 <th className={thClass}>Run</th>
@@ -249,9 +261,13 @@ export default async function SeriesPage({ params, searchParams }: { params: Par
                       {point.name}
                     </Link>
                   </td>
-                  <td className={`${tdClass} whitespace-nowrap`}>{formatDateTime(point.at)}</td>
-                  <td className={tdClass}>{point.engine_version ?? "—"}</td>
-                  <td className={`${tdClass} font-mono text-xs`}>
+                  <td className={`${tdClass} whitespace-nowrap`} data-label="Measured">
+                    {formatDateTime(point.at)}
+                  </td>
+                  <td className={tdClass} data-label="Engine">
+                    {point.engine_version ?? "—"}
+                  </td>
+                  <td className={`${tdClass} font-mono text-xs`} data-label="Commit">
                     {point.git_commit ? point.git_commit.slice(0, 12) : "—"}
                     {point.ci_url ? (
                       <>
@@ -267,11 +283,11 @@ export default async function SeriesPage({ params, searchParams }: { params: Par
                     ) : null}
                   </td>
                   {metric ? (
-                    <td className={`${tdClass} text-right tabular-nums`}>
+                    <td className={`${tdClass} text-right tabular-nums max-sm:text-left`} data-label={metric.label}>
                       {point.values[metric.key] != null ? formatNumber(point.values[metric.key]!) : "—"}
                     </td>
                   ) : null}
-                  <td className={`${tdClass} text-xs text-zinc-600 dark:text-zinc-400`}>
+                  <td className={`${tdClass} text-xs text-zinc-600 dark:text-zinc-400`} data-label="What changed">
                     {point.what_changed.length > 0 ? point.what_changed.join(" · ") : "—"}
                   </td>
                 </tr>
