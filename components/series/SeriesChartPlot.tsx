@@ -30,8 +30,15 @@ const MARK_COLOR: Record<string, string> = {
   expected: "#7c3aed",
 };
 
-function formatDay(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
+const TWO_DAYS_MS = 2 * 24 * 3600 * 1000;
+
+/**
+ * A date tick: the day, or when the runs span less than two days (an afternoon's sweeps) the day and UTC time,
+ * so the ticks do not all read the same date.
+ */
+function formatDate(ms: number, spanMs: number): string {
+  const iso = new Date(ms).toISOString();
+  return spanMs < TWO_DAYS_MS ? `${iso.slice(5, 10)} ${iso.slice(11, 16)}` : iso.slice(0, 10);
 }
 
 function PointTooltip({ row, unit }: { row: SeriesChartRow; unit: string }) {
@@ -59,6 +66,8 @@ function PointTooltip({ row, unit }: { row: SeriesChartRow; unit: string }) {
 
 export function SeriesChartPlot({ chart, unit }: { chart: SeriesChartData; unit: string }) {
   const isDate = chart.axis === "date";
+  const xs = chart.rows.map((row) => row.x);
+  const spanMs = xs.length > 0 ? Math.max(...xs) - Math.min(...xs) : 0;
   return (
     <ResponsiveContainer width="100%" height={280}>
       <ComposedChart data={chart.rows} margin={{ top: 16, right: 24, bottom: 4, left: 8 }}>
@@ -68,7 +77,7 @@ export function SeriesChartPlot({ chart, unit }: { chart: SeriesChartData; unit:
           type="number"
           domain={isDate ? ["dataMin", "dataMax"] : [-0.5, chart.versions.length - 0.5]}
           ticks={isDate ? undefined : chart.versions.map((_, index) => index)}
-          tickFormatter={(value: number) => (isDate ? formatDay(value) : (chart.versions[value] ?? ""))}
+          tickFormatter={(value: number) => (isDate ? formatDate(value, spanMs) : (chart.versions[value] ?? ""))}
           stroke="currentColor"
           tick={{ fontSize: 12 }}
         />
