@@ -18,10 +18,14 @@ const HARDWARE_SOURCE =
   "The GPU and count come from the repository's slurm scripts (partition h200, --gres=gpu:8); the files record only " +
   "median and p99 latencies, no means.";
 
-/** The launch command of TEP8, as serve_minimax_tep8_sbatch.sh in the same folder runs it. */
-const TEP8_COMMAND =
-  "vllm serve MiniMaxAI/MiniMax-M2.5 --tensor-parallel-size 8 --enable-expert-parallel " +
-  "--tool-call-parser minimax_m2 --reasoning-parser minimax_m2_append_think --enable-auto-tool-choice --trust-remote-code";
+/**
+ * The launch of each sweep, as far as the repository states it: the parallelism flags only. TEP8's are those of
+ * serve_minimax_tep8_sbatch.sh; DEP8 has no launch script there, so its command holds what its name says, in the
+ * spelling of the repository's own recipes (DEP4 is `--data-parallel-size 4 --enable-expert-parallel`). The
+ * script's other flags are left out of both: with them on one side only, a comparison would list them as added.
+ */
+const DEP8_COMMAND = "vllm serve MiniMaxAI/MiniMax-M2.5 --data-parallel-size 8 --enable-expert-parallel";
+const TEP8_COMMAND = "vllm serve MiniMaxAI/MiniMax-M2.5 --tensor-parallel-size 8 --enable-expert-parallel";
 
 /** One named series holds the four sweeps, in the order they ran, so the move from DEP8 to TEP8 is judged. */
 export const EXAMPLE_SERIES_NAME = "MiniMax-M2.5 on 8× H200, DEP8 then TEP8 (example)";
@@ -54,11 +58,14 @@ function workload(inputLen: number) {
 }
 
 const DEP8_NOTE =
-  "DEP8: the repository names this sweep dep8 (data parallel with expert parallelism over the 8 GPUs); its launch " +
-  "script is not in the repository, so no command is recorded.";
+  "DEP8: data parallel 8 with expert parallelism. Its launch script is not in the repository: the command holds " +
+  "only what the name dep8 says, spelled as the repository's recipes spell DEP4 (--data-parallel-size 4 " +
+  "--enable-expert-parallel).";
 const TEP8_NOTE =
   "TEP8: tensor parallel 8 with expert parallelism, launched by serve_minimax_tep8_sbatch.sh (vLLM wheel of commit " +
-  "dea63512).";
+  "dea63512). The command holds its parallelism flags only, since DEP8's other flags are not known; the script " +
+  "also sets --tool-call-parser minimax_m2, --reasoning-parser minimax_m2_append_think, --enable-auto-tool-choice " +
+  "and --trust-remote-code.";
 
 /** Oldest first: the order the sweeps ran (each file's own `date`). */
 export const EXAMPLE_SWEEPS: readonly ExampleSweep[] = [
@@ -69,6 +76,7 @@ export const EXAMPLE_SWEEPS: readonly ExampleSweep[] = [
       engine: "vllm",
       model,
       hardware,
+      command: DEP8_COMMAND,
       workload: workload(1024),
       series: EXAMPLE_SERIES_NAME,
       tags,
@@ -82,6 +90,7 @@ export const EXAMPLE_SWEEPS: readonly ExampleSweep[] = [
       engine: "vllm",
       model,
       hardware,
+      command: DEP8_COMMAND,
       workload: workload(2048),
       series: EXAMPLE_SERIES_NAME,
       tags,
@@ -101,7 +110,7 @@ export const EXAMPLE_SWEEPS: readonly ExampleSweep[] = [
       tags,
       notes:
         `Example data. ${SOURCE} ${TEP8_NOTE} ${HARDWARE_SOURCE} Measured after the DEP8 sweeps: at 16 concurrent ` +
-        "requests p99 TPOT rose from 30.4 ms (DEP8) to 39.1 ms, the regression its series reports.",
+        "requests p99 TPOT rose from 30.4 ms (DEP8, 1024 in) to 39.1 ms.",
     },
   },
   {
@@ -117,10 +126,17 @@ export const EXAMPLE_SWEEPS: readonly ExampleSweep[] = [
       tags,
       notes:
         `Example data. ${SOURCE} ${TEP8_NOTE} ${HARDWARE_SOURCE} At 16 concurrent requests p99 TPOT was 32.4 ms, ` +
-        "against 29.9 ms for DEP8 at the same input length: the second worse run in a row, which confirms the regression.",
+        "against 29.9 ms for DEP8 at 2048 input tokens: the second worse run in a row, so the series reports the " +
+        "move to TEP8 as a regression of p99 TPOT at C=16 (30.2 → 35.7 ms, the mean of each pair).",
     },
   },
 ];
+
+/** On the series' alert: what changed, in the words of the person who would look into it. */
+export const EXAMPLE_ALERT_NOTE =
+  "Example data. The sweeps from 14:22 UTC on ran TEP8 (tensor parallel 8) where the earlier ones ran DEP8 (data " +
+  "parallel 8), both with expert parallelism: p99 TPOT at C=16 rose from 30.4 to 39.1 ms at 1024 input tokens and " +
+  "from 29.9 to 32.4 ms at 2048.";
 
 /** The saved comparison of the two sweeps at 1024 input tokens: the compare page with targets and a price. */
 export const EXAMPLE_COMPARISON = {

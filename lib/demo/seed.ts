@@ -10,9 +10,11 @@ import { planRuns } from "@/lib/formats/import-plan";
 import { FORMAT_PARSERS } from "@/lib/formats/registry";
 import { createRun, storeRuns } from "@/lib/runs/store";
 import { countRuns } from "@/lib/runs/summaries";
+import { updateAlertOrThrow } from "@/lib/series/alerts";
 import { updateSeriesSettingsOrThrow } from "@/lib/series/queries";
 import {
   DEMO_RUN_COUNT,
+  EXAMPLE_ALERT_NOTE,
   EXAMPLE_COMPARISON,
   EXAMPLE_FILES_DIR,
   EXAMPLE_SERIES_SETTINGS,
@@ -55,7 +57,12 @@ async function seedExampleSweeps(start: Date): Promise<number> {
   const first = stored[0];
   if (!first || first.duplicate) return 0;
   const seriesId = await seriesIdOf(first.id);
-  if (seriesId) await updateSeriesSettingsOrThrow(seriesId, EXAMPLE_SERIES_SETTINGS);
+  if (seriesId) {
+    await updateSeriesSettingsOrThrow(seriesId, EXAMPLE_SERIES_SETTINGS);
+    // The note a person would leave on the alert: what changed between the runs.
+    const regressions = await db().seriesChange.findMany({ where: { seriesId, kind: "regression" } });
+    for (const regression of regressions) await updateAlertOrThrow(regression.id, { note: EXAMPLE_ALERT_NOTE });
+  }
   // The two sweeps at 1024 input tokens: DEP8 (the baseline, measured first) and TEP8.
   const [dep8, , tep8] = stored;
   if (dep8 && tep8) {

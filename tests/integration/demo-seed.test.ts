@@ -7,11 +7,12 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { listComparisons } from "@/lib/comparisons/queries";
 import { openSavedComparison } from "@/lib/comparisons/save";
 import { db } from "@/lib/db/client";
-import { EXAMPLE_SERIES_NAME } from "@/lib/demo/example-sweeps";
+import { EXAMPLE_ALERT_NOTE, EXAMPLE_SERIES_NAME } from "@/lib/demo/example-sweeps";
 import { seedDemoRunsIfEmpty } from "@/lib/demo/seed";
 import { getRunsByIds } from "@/lib/runs/read";
 import { listAlerts } from "@/lib/series/alerts";
-import { getSeriesViewOrThrow } from "@/lib/series/queries";
+import { leadingMetric } from "@/lib/series/metrics";
+import { getSeriesViewOrThrow, listSeries } from "@/lib/series/queries";
 
 let loaded = 0;
 
@@ -94,6 +95,11 @@ describe("the demo seed", () => {
     expect(tep8!.slo?.output_tok_s).toBeCloseTo(525.9, 1);
     // $3.50 per GPU-hour over 514.5 / 8 tok/s per GPU: 3.5 / (64.31 × 3600 / 10⁶) ≈ $15.12 per million tokens.
     expect(dep8!.slo?.cost_per_m_tokens).toBeCloseTo(3.5 / (((514.508715972044 / 8) * 3600) / 1e6), 6);
+    // The sides are named by what differs: the parallelism each sweep's name states.
+    expect(comparison.verdicts[0]?.sides).toEqual([
+      "data parallel size 1 + --tensor-parallel-size 8",
+      "--data-parallel-size 8 + tensor parallel size 1",
+    ]);
     expect(comparison.charts.ttft.series.length).toBe(2);
     expect(comparison.charts.tpot.series.length).toBe(2);
   });
@@ -108,7 +114,14 @@ describe("the demo seed", () => {
     expect(alert.after).toBeGreaterThan(alert.before);
     expect(alert.direction).toBe("worse");
     expect(alert.violations).toBe(2);
-    const view = await getSeriesViewOrThrow(alert.series.id);
+    expect(alert.note).toBe(EXAMPLE_ALERT_NOTE);
+    // The page opens on the judged figure the alert is about, and the series list's trend follows it.
+    const view = await getSeriesViewOrThrow(alert.series.id, { onlyMetric: "" });
     expect(view.points).toHaveLength(4);
+    expect(leadingMetric(view.metrics, view.settings.figures)?.key).toBe("p99_tpot_ms@c:16");
+    expect(Object.keys(view.judgements)).toEqual(["p99_tpot_ms@c:16"]);
+    const [listed] = (await listSeries({ all: false, page: 1, per_page: 10 })).series;
+    expect(listed?.last_metric?.key).toBe("p99_tpot_ms@c:16");
+    expect(listed?.trend.map((value) => Math.round(value! * 100) / 100)).toEqual([30.39, 29.93, 39.05, 32.42]);
   });
 });
