@@ -67,7 +67,11 @@ function PointTooltip({ row, unit }: { row: SeriesChartRow; unit: string }) {
 export function SeriesChartPlot({ chart, unit }: { chart: SeriesChartData; unit: string }) {
   const isDate = chart.axis === "date";
   const xs = chart.rows.map((row) => row.x);
-  const spanMs = xs.length > 0 ? Math.max(...xs) - Math.min(...xs) : 0;
+  const xMin = isDate ? Math.min(...xs) : 0;
+  const xMax = isDate ? Math.max(...xs) : chart.versions.length - 1;
+  const spanMs = xs.length > 0 ? xMax - xMin : 0;
+  // A mark's label reads away from the nearer edge: one near the right edge would be cut off past the plot.
+  const labelPosition = (x: number) => (xMax > xMin && x > (xMin + xMax) / 2 ? "insideTopRight" : "insideTopLeft");
   return (
     <ResponsiveContainer width="100%" height={280}>
       <ComposedChart data={chart.rows} margin={{ top: 16, right: 24, bottom: 4, left: 8 }}>
@@ -100,7 +104,7 @@ export function SeriesChartPlot({ chart, unit }: { chart: SeriesChartData; unit:
             x={mark.x}
             stroke={MARK_COLOR[mark.kind]}
             strokeDasharray="4 3"
-            label={{ value: mark.label, position: "insideTopLeft", fontSize: 11, fill: MARK_COLOR[mark.kind] }}
+            label={{ value: mark.label, position: labelPosition(mark.x), fontSize: 11, fill: MARK_COLOR[mark.kind] }}
           />
         ))}
         <Line
