@@ -87,3 +87,30 @@ export function formatDuration(seconds: number | null | undefined): string {
   const rest = whole - minutes * 60;
   return `${formatNumber(seconds)} s (${minutes} min ${rest} s)`;
 }
+
+/**
+ * Import warnings as a run's page lists them. A warning about one file reads "<file>: <message>"; the same message
+ * about several files is listed once with their names, so a sweep of twelve files sharing one quirk reads as one
+ * warning instead of twelve. Warnings without a file name are kept as they are, in their order.
+ */
+export function groupedWarnings(warnings: readonly string[]): string[] {
+  const groups = new Map<string, { message: string; files: string[] }>();
+  for (const warning of warnings) {
+    const colon = warning.indexOf(": ");
+    const file = colon > 0 ? warning.slice(0, colon) : "";
+    // A file name has no spaces; a sentence that happens to hold ": " is not split.
+    const named = file !== "" && !/\s/.test(file);
+    const message = named ? warning.slice(colon + 2) : warning;
+    const key = named ? `file\u0000${message}` : `text\u0000${warning}`;
+    const group = groups.get(key);
+    if (group && named) group.files.push(file);
+    else if (!group) groups.set(key, { message, files: named ? [file] : [] });
+  }
+  return [...groups.values()].map(({ message, files }) =>
+    files.length === 0
+      ? message
+      : files.length === 1
+        ? `${files[0]}: ${message}`
+        : `${files.length} files (${files.join(", ")}): ${message}`,
+  );
+}

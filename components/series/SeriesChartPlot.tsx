@@ -35,8 +35,15 @@ const MARK_COLOR: Record<string, string> = {
   expected: "#7c3aed",
 };
 
-function formatDay(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
+const TWO_DAYS_MS = 2 * 24 * 3600 * 1000;
+
+/**
+ * A date tick: the day, or when the runs span less than two days (an afternoon's sweeps) the day and UTC time,
+ * so the ticks do not all read the same date.
+ */
+function formatDate(ms: number, spanMs: number): string {
+  const iso = new Date(ms).toISOString();
+  return spanMs < TWO_DAYS_MS ? `${iso.slice(5, 10)} ${iso.slice(11, 16)}` : iso.slice(0, 10);
 }
 
 function PointTooltip({ row, unit }: { row: SeriesChartRow; unit: string }) {
@@ -97,6 +104,10 @@ function MarkLabels({ marks, rows }: { marks: SeriesChartMark[]; rows: SeriesCha
 
 export function SeriesChartPlot({ chart, unit }: { chart: SeriesChartData; unit: string }) {
   const isDate = chart.axis === "date";
+  const xs = chart.rows.map((row) => row.x);
+  const xMin = isDate ? Math.min(...xs) : 0;
+  const xMax = isDate ? Math.max(...xs) : chart.versions.length - 1;
+  const spanMs = xs.length > 0 ? xMax - xMin : 0;
   return (
     <ResponsiveContainer width="100%" height={280}>
       {/* The right margin holds half of the last date's tick label. */}
@@ -107,7 +118,7 @@ export function SeriesChartPlot({ chart, unit }: { chart: SeriesChartData; unit:
           type="number"
           domain={isDate ? ["dataMin", "dataMax"] : [-0.5, chart.versions.length - 0.5]}
           ticks={isDate ? undefined : chart.versions.map((_, index) => index)}
-          tickFormatter={(value: number) => (isDate ? formatDay(value) : (chart.versions[value] ?? ""))}
+          tickFormatter={(value: number) => (isDate ? formatDate(value, spanMs) : (chart.versions[value] ?? ""))}
           stroke="currentColor"
           tick={{ fontSize: 12 }}
         />

@@ -21,7 +21,7 @@ import {
   seriesStatusOf,
   shownMetrics,
 } from "./load";
-import type { SeriesMetric } from "./metrics";
+import { leadingMetric, type SeriesMetric } from "./metrics";
 import { repeatValues } from "./repeats";
 import { whatChanged } from "./what-changed";
 
@@ -89,7 +89,7 @@ export function judgeStoredSeries(seriesId: string, options: JudgeOptions = {}):
 interface SeriesJudging {
   seriesId: string;
   loaded: LoadedSeries;
-  /** The figures the series shows; its summary's trend is of the first. */
+  /** The figures the series shows; its summary's trend is of the leading one (leadingMetric). */
   shown: SeriesMetric[];
   judgements: MetricJudgement[];
   now: Date;
@@ -168,13 +168,13 @@ function announcement(
 }
 
 /**
- * Refresh the series' summary (its status, the trend of its first figure) and retire the stored changes the
+ * Refresh the series' summary (its status, the trend of its leading figure) and retire the stored changes the
  * judgement did not find again. Returns the status.
  */
 async function storeSummary(judging: SeriesJudging, storedIds: ReadonlySet<string>): Promise<SeriesStatus> {
   const { seriesId, loaded, now } = judging;
   const status = seriesStatusOf(judging.judgements);
-  const primary = judging.shown[0] ?? null;
+  const primary = leadingMetric(judging.shown, loaded.settings.figures);
   const trend = primary
     ? loaded.runs.slice(-30).map((run) => {
         const values = repeatValues(run, primary);

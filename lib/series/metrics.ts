@@ -109,6 +109,22 @@ export function parseMetricKey(key: string): SeriesMetric | null {
   return level ? seriesMetric(figure, level.key) : null;
 }
 
+/**
+ * The figure a series leads with (its page's chart, its list's trend): the first of its judged figures, in the
+ * order its settings name them, that it shows; else the first it shows. With the default figures that is single
+ * stream or peak, as before; a series judged on p99 TPOT first opens on p99 TPOT, not on an unjudged peak.
+ */
+export function leadingMetric<M extends { key: string }>(
+  shown: readonly M[],
+  figures: readonly string[] | null,
+): M | null {
+  for (const figure of figures ?? DEFAULT_JUDGED_FIGURES) {
+    const found = shown.find((metric) => parseMetricKey(metric.key)?.figure === figure);
+    if (found) return found;
+  }
+  return shown[0] ?? null;
+}
+
 /** What a run contributes to its series: its headline figures and its points, keyed by load level. */
 export interface SeriesRunFigures {
   single_stream_tok_s: number | null;

@@ -25,7 +25,7 @@ import {
   shownMetrics,
   yieldToEventLoop,
 } from "./load";
-import { parseMetricKey, type SeriesMetric } from "./metrics";
+import { leadingMetric, parseMetricKey, type SeriesMetric } from "./metrics";
 import { repeatGroupKey, repeatValues } from "./repeats";
 import {
   mergeSettings,
@@ -270,7 +270,10 @@ async function buildView(loaded: LoadedSeries, onlyMetric?: string): Promise<Ser
   const judged = judgedMetrics(loaded, shown);
   // A page that draws one figure needs that figure's judgement only; a series never judged needs them all for
   // its status.
-  const drawn = onlyMetric === undefined ? null : (shown.find((metric) => metric.key === onlyMetric) ?? shown[0]);
+  const drawn =
+    onlyMetric === undefined
+      ? null
+      : (shown.find((metric) => metric.key === onlyMetric) ?? leadingMetric(shown, loaded.settings.figures));
   const judgements = await judgeLoaded(
     loaded,
     drawn === null || !loaded.row.judgedAt ? judged : judged.filter((metric) => metric.key === drawn?.key),

@@ -1,8 +1,9 @@
 /**
  * Several app instances on one PostgreSQL database, each started the way a deployment starts it (`npm start`:
  * scripts/start.ts migrates, loads the demo runs into an empty database, then serves the production build). They
- * start together: the migrations are applied once and the demo runs stored once. Then uploads go to both at once:
- * every new run is stored, the same content sent to both is stored once, ids and slugs never collide.
+ * start together: the migrations are applied once, the demo runs stored once, the example's comparison saved once.
+ * Then uploads go to both at once: every new run is stored, the same content sent to both is stored once, ids and
+ * slugs never collide.
  * A private cluster of its own (tests/support/postgresql.ts). Only where PostgreSQL is installed (vitest.config.mts).
  */
 import { type ChildProcess, spawn } from "node:child_process";
@@ -11,7 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_RUNS } from "@/lib/demo/runs";
+import { DEMO_RUN_COUNT } from "@/lib/demo/example-sweeps";
 import { type Cluster, startCluster } from "../support/postgresql";
 import { freePort, waitForHealth } from "./server";
 
@@ -104,7 +105,12 @@ describe("two instances on one PostgreSQL database", () => {
     expect(migrations.map((row) => row.migration_name).sort()).toEqual(names);
     expect(migrations.every((row) => Number(row.n) === 1)).toBe(true);
     const [runs] = await query<{ n: string }>(`SELECT count(*) AS n FROM "Run"`);
-    expect(Number(runs!.n)).toBe(DEMO_RUNS.length);
+    expect(Number(runs!.n)).toBe(DEMO_RUN_COUNT);
+    // The example's comparison and its series' regression are made by the instance that stored its first run.
+    const [comparisons] = await query<{ n: string }>(`SELECT count(*) AS n FROM "Comparison"`);
+    expect(Number(comparisons!.n)).toBe(1);
+    const [alerts] = await query<{ n: string }>(`SELECT count(*) AS n FROM "SeriesChange" WHERE "kind" = 'regression'`);
+    expect(Number(alerts!.n)).toBe(1);
     const logs = instances.map((instance) => fs.readFileSync(instance.log, "utf8"));
     expect(logs.filter((log) => log.includes("(applied ")).length).toBe(1);
   });
@@ -124,9 +130,9 @@ describe("two instances on one PostgreSQL database", () => {
     expect(new Set(repeated.map((answer) => answer.body.id)).size).toBe(1);
 
     const [runs] = await query<{ n: string }>(`SELECT count(*) AS n FROM "Run"`);
-    expect(Number(runs!.n)).toBe(DEMO_RUNS.length + 41);
+    expect(Number(runs!.n)).toBe(DEMO_RUN_COUNT + 41);
     const [total] = await query<{ runs: number }>(`SELECT "runs" FROM "RunTotal" WHERE "id" = 1`);
-    expect(total!.runs).toBe(DEMO_RUNS.length + 41);
+    expect(total!.runs).toBe(DEMO_RUN_COUNT + 41);
     const [points] = await query<{ n: string }>(
       `SELECT count(*) AS n FROM "ResultPoint" p JOIN "Run" r ON r."id" = p."runId" WHERE r."name" LIKE 'parallel upload %'`,
     );
@@ -137,7 +143,7 @@ describe("two instances on one PostgreSQL database", () => {
         async (instance) => (await (await fetch(`${instance.url}/api/runs?per_page=100`)).json()) as { total: number },
       ),
     );
-    expect(lists.map((list) => list.total)).toEqual([DEMO_RUNS.length + 41, DEMO_RUNS.length + 41]);
+    expect(lists.map((list) => list.total)).toEqual([DEMO_RUN_COUNT + 41, DEMO_RUN_COUNT + 41]);
   });
 
   it("save comparisons on both at once under slugs that never collide", async () => {

@@ -10,6 +10,7 @@ import {
   formatNumber,
   formatPercentChange,
   formatTokS,
+  groupedWarnings,
   relativeChange,
 } from "@/lib/format";
 
@@ -176,5 +177,26 @@ describe("formatDuration", () => {
     [undefined, "—"],
   ])("%s → %j", (seconds, expected) => {
     expect(formatDuration(seconds)).toBe(expected);
+  });
+});
+
+describe("groupedWarnings", () => {
+  it("lists a message shared by several files once, naming them, and keeps other warnings as they are", () => {
+    const seconds =
+      "median_ttft, p99_ttft have no _ms in the name: read as seconds (the modified benchmark_serving.py that writes such keys states them in s) and stored in ms.";
+    expect(
+      groupedWarnings([
+        `a_conc4.json: ${seconds}`,
+        "a_conc4.json: 10 of 40 requests failed.",
+        `a_conc8.json: ${seconds}`,
+        "Concurrency 32 was measured twice: the later file is kept.",
+        `a_conc16.json: ${seconds}`,
+      ]),
+    ).toEqual([
+      `3 files (a_conc4.json, a_conc8.json, a_conc16.json): ${seconds}`,
+      "a_conc4.json: 10 of 40 requests failed.",
+      "Concurrency 32 was measured twice: the later file is kept.",
+    ]);
+    expect(groupedWarnings([])).toEqual([]);
   });
 });

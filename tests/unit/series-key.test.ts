@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { normalizeRunDocument } from "@/lib/document/normalize";
 import { seriesIdentity } from "@/lib/series/key";
-import { parseMetricKey } from "@/lib/series/metrics";
+import { leadingMetric, parseMetricKey } from "@/lib/series/metrics";
 import { mergeSettings, resolveSettings } from "@/lib/series/settings";
 
 const base = {
@@ -60,6 +60,16 @@ describe("metrics and settings", () => {
     });
     expect(parseMetricKey("mean_tpot_ms")).toBeNull();
     expect(parseMetricKey("bogus@c:1")).toBeNull();
+  });
+
+  it("lead with the first judged figure the series shows, in the order its settings name them", () => {
+    const shown = [{ key: "peak_tok_s" }, { key: "output_throughput@c:16" }, { key: "p99_tpot_ms@c:16" }];
+    // The default figures: single stream is not shown, so peak leads, as the first shown figure did before.
+    expect(leadingMetric(shown, null)?.key).toBe("peak_tok_s");
+    expect(leadingMetric(shown, ["p99_tpot_ms", "output_throughput"])?.key).toBe("p99_tpot_ms@c:16");
+    // Judged figures the series has no value for: the first shown figure.
+    expect(leadingMetric(shown, ["mean_ttft_ms"])?.key).toBe("peak_tok_s");
+    expect(leadingMetric([], ["mean_ttft_ms"])).toBeNull();
   });
 
   it("merge overrides over the defaults; null restores a default", () => {

@@ -21,7 +21,14 @@ import { parseCompareView } from "@/lib/comparisons/view";
 import { headline } from "@/lib/document/derived";
 import type { StoredRun } from "@/lib/document/stored-run";
 import { AppError } from "@/lib/errors";
-import { formatDateTime, formatDuration, formatHardware, formatLoadLevel, formatNumber } from "@/lib/format";
+import {
+  formatDateTime,
+  formatDuration,
+  formatHardware,
+  formatLoadLevel,
+  formatNumber,
+  groupedWarnings,
+} from "@/lib/format";
 import { formatName } from "@/lib/formats/names";
 import { getRunOrThrow } from "@/lib/runs/read";
 import { changesOfRun } from "@/lib/series/alerts";
@@ -130,8 +137,8 @@ export default async function RunPage({ params }: { params: Params }) {
           data-testid="run-warnings"
         >
           <p className="font-medium">Imported with warnings</p>
-          <ul className="mt-1 list-disc space-y-0.5 pl-5">
-            {run.warnings.map((warning, index) => (
+          <ul className="mt-1 list-disc space-y-0.5 pl-5 [overflow-wrap:anywhere]">
+            {groupedWarnings(run.warnings).map((warning, index) => (
               <li key={index}>{warning}</li>
             ))}
           </ul>

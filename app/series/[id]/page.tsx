@@ -18,7 +18,7 @@ import { AppError } from "@/lib/errors";
 import { formatDateTime, formatNumber, formatPercentChange } from "@/lib/format";
 import { pageSearchParams } from "@/lib/http/query";
 import { type SeriesAxis, seriesChart } from "@/lib/series/chart";
-import { levelLabel } from "@/lib/series/metrics";
+import { leadingMetric, levelLabel } from "@/lib/series/metrics";
 import { getSeriesViewOrThrow, type SeriesView, seriesNameOf } from "@/lib/series/queries";
 import { DEFAULT_SETTINGS } from "@/lib/series/settings";
 
@@ -67,7 +67,8 @@ export default async function SeriesPage({ params, searchParams }: { params: Par
   const view = await loadView(id, one(raw.level), one(raw.metric));
   const axis: SeriesAxis = one(raw.x) === "version" ? "version" : "date";
   const requested = one(raw.metric);
-  const metric = view.metrics.find((candidate) => candidate.key === requested) ?? view.metrics[0];
+  const metric =
+    view.metrics.find((candidate) => candidate.key === requested) ?? leadingMetric(view.metrics, view.settings.figures);
   const chart = metric ? seriesChart(view, metric.key, axis) : null;
   const overridden = Object.entries(DEFAULT_SETTINGS).filter(
     ([key, value]) => view.settings[key as keyof typeof DEFAULT_SETTINGS] !== value,
