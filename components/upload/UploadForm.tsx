@@ -135,6 +135,9 @@ export function UploadForm() {
   const [stored, setStored] = useState<{ url: string; name: string | null }[] | null>(null);
   // Only the answer to the latest request is shown: an older one arriving late is dropped.
   const latest = useRef(0);
+  // A save in flight is not superseded by a preview asked after it (a field's delayed re-check): its answer is
+  // where the page goes next.
+  const saving = useRef(false);
 
   useEffect(() => {
     // The folder picker needs a non-standard attribute that React does not pass through.
@@ -167,6 +170,8 @@ export function UploadForm() {
     target = files,
   ) {
     if (target.length === 0) return;
+    if (mode === "preview" && saving.current) return;
+    if (mode === "save") saving.current = true;
     const request = ++latest.current;
     setBusy(mode);
     setError(null);
@@ -180,6 +185,7 @@ export function UploadForm() {
       method: "POST",
       body: data,
     }).catch(() => null);
+    if (mode === "save" && !response?.ok) saving.current = false;
     if (request !== latest.current) return;
     if (!response?.ok) {
       const problem = await readApiError(response);
@@ -207,6 +213,7 @@ export function UploadForm() {
     // Content stored before is not stored again: say so, and link to what is there, instead of landing on an
     // old run as if it were new.
     if (body.duplicate) {
+      saving.current = false;
       setStored(
         body.runs ? body.runs.map((run) => ({ url: run.url, name: run.name })) : [{ url: body.url, name: null }],
       );

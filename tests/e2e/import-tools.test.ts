@@ -85,18 +85,21 @@ describe.sequential("importing tool files through the upload page", () => {
     await keepOnly(page, `${path.basename(SGLANG)} line 6`, false);
     await keepOnly(page, `${path.basename(SGLANG)} line 7`, false);
     await expect.poll(() => page.getByTestId("preview-conflicts").count()).toBe(0);
-    // The missing engine is said once, beside its field (not again in the preview), and Save says why it waits.
-    expect(await page.getByTestId("field-error-engine").textContent()).toContain("is required");
+    // The file's backend "sglang" says the engine; the missing model is said once, beside its field (not again
+    // in the preview), and Save says why it waits.
+    expect(await page.locator("#field-engine").inputValue()).toBe("sglang");
+    expect(await page.getByTestId("field-error-model").textContent()).toContain("is required");
     expect(await page.getByTestId("preview-issues").count()).toBe(0);
-    expect(await page.getByTestId("save-blocked-by").textContent()).toBe("Fill in or correct: engine, model.");
+    expect(await page.getByTestId("save-blocked-by").textContent()).toBe("Fill in or correct: model.");
 
-    await page.locator("#field-engine").fill("sglang");
     await page.locator("#field-model").fill("facebook/opt-125m");
     await page.locator("#field-gpu").fill("NVIDIA L4");
     await page.locator("#field-gpu_count").fill("1");
     await page.getByRole("button", { name: "Update preview" }).click();
     await expect.poll(() => page.getByTestId("preview-issues").count()).toBe(0);
     expect(await page.getByTestId("preview-points").locator("tbody tr").count()).toBe(5);
+    // The preview follows each typed field: Save waits until it has caught up with the last one.
+    await expect.poll(() => page.getByTestId("save-run").isDisabled(), { timeout: 10_000 }).toBe(false);
     await page.getByTestId("save-run").click();
     await page.waitForURL(/\/runs\/[A-Za-z0-9_-]{12}$/);
     ids.sglang = new URL(page.url()).pathname.split("/").pop();
