@@ -2,6 +2,7 @@ import Link from "next/link";
 import { RunHistoryTable, type SortableColumn } from "@/components/history/RunHistoryTable";
 import { Collapsible } from "@/components/ui/Collapsible";
 import { buttonClass, inputClass, labelClass, PageHeader, primaryButtonClass } from "@/components/ui/primitives";
+import { isUnknownEngine } from "@/lib/document/names";
 import { pageSearchParams } from "@/lib/http/query";
 import { listRuns, type RunListQuery, type SortKey } from "@/lib/runs/history";
 import { historyRowOf } from "@/lib/runs/history-rows";
@@ -83,11 +84,14 @@ function FilterSelect({
   label,
   value,
   options,
+  labelOf = (option) => option,
 }: {
   name: string;
   label: string;
   value: string | undefined;
   options: string[];
+  /** How an option reads, when not as stored (the unknown engine reads "engine not stated"). */
+  labelOf?: (option: string) => string;
 }) {
   return (
     <div className="min-w-[9rem]">
@@ -98,7 +102,7 @@ function FilterSelect({
         <option value="">All</option>
         {options.map((option) => (
           <option key={option} value={option}>
-            {option}
+            {labelOf(option)}
           </option>
         ))}
       </select>
@@ -163,7 +167,13 @@ export default async function HistoryPage({ searchParams }: { searchParams: Sear
                 placeholder="e.g. cuda-graph"
               />
             </div>
-            <FilterSelect name="engine" label="Engine" value={query.engine} options={options.engines} />
+            <FilterSelect
+              name="engine"
+              label="Engine"
+              value={query.engine}
+              options={options.engines}
+              labelOf={(engine) => (isUnknownEngine(engine) ? "engine not stated" : engine)}
+            />
             <FilterSelect name="model" label="Model" value={query.model} options={options.models} />
             <FilterSelect name="gpu" label="GPU" value={query.gpu} options={options.gpus} />
             <FilterSelect name="tag" label="Tag" value={query.tag} options={options.tags} />

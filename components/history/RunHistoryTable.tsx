@@ -10,6 +10,7 @@ import { useEffect, useState } from "react";
 import { type ChangeBadge, RunChangeBadges } from "@/components/series/RunChangeBadges";
 import { startNavigationProgress } from "@/components/ui/NavigationProgress";
 import { buttonClass, DemoBadge, primaryButtonClass, Tag, tableClass, thClass } from "@/components/ui/primitives";
+import { isUnknownEngine } from "@/lib/document/names";
 import type { HistoryRow } from "@/lib/runs/history-rows";
 
 const STORAGE_KEY = "servebench:selected-runs";
@@ -131,7 +132,7 @@ export function RunHistoryTable({
                     ) : null}
                   </td>
                   <td className="hc-engine">
-                    {run.engine}
+                    {isUnknownEngine(run.engine) ? <span className="muted">not stated</span> : run.engine}
                     {run.engine_version ? <span className="muted">{` ${run.engine_version}`}</span> : null}
                   </td>
                   <td className="hc-model">{run.model}</td>

@@ -37,7 +37,7 @@ function Field({
   error,
   placeholder,
   required = false,
-  fromFile = false,
+  origin = null,
   children,
 }: {
   name: FieldName;
@@ -51,8 +51,8 @@ function Field({
   placeholder?: string | undefined;
   /** A run cannot be stored without it (the file may still supply it). */
   required?: boolean;
-  /** The value shown was read from the file, not typed. */
-  fromFile?: boolean;
+  /** Where the value shown was read from when it was not typed: the file, or the launch command. */
+  origin?: ValueOrigin | null;
   children?: ReactNode;
 }) {
   const describedBy = error || hint ? `field-${name}-note` : undefined;
@@ -69,12 +69,12 @@ function Field({
           ) : null}
           {required ? <span className="sr-only"> (required)</span> : null}
         </span>
-        {fromFile ? (
+        {origin ? (
           <span
             className="rounded bg-blue-50 px-1.5 py-px text-[11px] font-medium text-blue-800 dark:bg-blue-950 dark:text-blue-200"
-            data-testid={`from-file-${name}`}
+            data-testid={`from-${origin}-${name}`}
           >
-            from the file
+            from the {origin}
           </span>
         ) : null}
       </label>
@@ -105,6 +105,8 @@ function Field({
   );
 }
 
+type ValueOrigin = "file" | "command";
+
 interface SendOptions {
   split: boolean;
   picked: Set<number> | null;
@@ -133,6 +135,9 @@ export function UploadForm() {
   const [stored, setStored] = useState<{ url: string; name: string | null }[] | null>(null);
   // Only the answer to the latest request is shown: an older one arriving late is dropped.
   const latest = useRef(0);
+  // A save in flight is not superseded by a preview asked after it (a field's delayed re-check): its answer is
+  // where the page goes next.
+  const saving = useRef(false);
 
   useEffect(() => {
     // The folder picker needs a non-standard attribute that React does not pass through.
@@ -165,6 +170,8 @@ export function UploadForm() {
     target = files,
   ) {
     if (target.length === 0) return;
+    if (mode === "preview" && saving.current) return;
+    if (mode === "save") saving.current = true;
     const request = ++latest.current;
     setBusy(mode);
     setError(null);
@@ -178,6 +185,7 @@ export function UploadForm() {
       method: "POST",
       body: data,
     }).catch(() => null);
+    if (mode === "save" && !response?.ok) saving.current = false;
     if (request !== latest.current) return;
     if (!response?.ok) {
       const problem = await readApiError(response);
@@ -205,6 +213,7 @@ export function UploadForm() {
     // Content stored before is not stored again: say so, and link to what is there, instead of landing on an
     // old run as if it were new.
     if (body.duplicate) {
+      saving.current = false;
       setStored(
         body.runs ? body.runs.map((run) => ({ url: run.url, name: run.name })) : [{ url: body.url, name: null }],
       );
@@ -283,8 +292,16 @@ export function UploadForm() {
     [fields, touched],
   );
 
-  const single = preview && preview.runs.length === 1 ? preview.runs[0]!.document : null;
-  const fileValue = (name: FieldName) => (single && !touched.has(name) ? fileValueOf(single, name) : undefined);
+  const singleRun = preview && preview.runs.length === 1 ? preview.runs[0]! : null;
+  const single = singleRun ? singleRun.document : null;
+  // An imported run's engine says where it came from; "unknown" (nothing said it) is no value to show.
+  const engineFrom = singleRun?.engine_from ?? null;
+  const fileValue = (name: FieldName) =>
+    single && !touched.has(name) && !(name === "engine" && engineFrom === "not_stated")
+      ? fileValueOf(single, name)
+      : undefined;
+  const originOf = (name: FieldName): ValueOrigin | null =>
+    fileValue(name) === undefined ? null : name === "engine" && engineFrom === "command" ? "command" : "file";
   const shown = (name: FieldName) => (touched.has(name) ? fields[name] : (fileValue(name) ?? ""));
   const field = (name: FieldName) => ({
     name,
@@ -292,7 +309,7 @@ export function UploadForm() {
     onChange: (value: string) => edit(name, value),
     onBlur: () => leave(name),
     error: fieldErrors[name],
-    fromFile: fileValue(name) !== undefined,
+    origin: originOf(name),
   });
   const blocked = preview !== null && preview.conflicts.length > 0 && !split;
   const invalid = preview?.runs.some((run) => !run.valid) ?? false;
@@ -392,12 +409,12 @@ export function UploadForm() {
           }}
         >
           <p className="text-sm text-zinc-600 dark:text-zinc-400">
-            Context the files lack. Values marked “from the file” were read from it; typing replaces them. Fields marked
-            * are required.
+            Context the files lack. Values marked “from the file” or “from the command” were read from them; typing
+            replaces them. Fields marked * are required.
           </p>
           <Field
             {...field("name")}
-            fromFile={false}
+            origin={null}
             label="Name"
             hint={
               !touched.has("name") && typeof single?.name === "string" && single.name
@@ -406,7 +423,16 @@ export function UploadForm() {
             }
           />
           <div className="grid grid-cols-2 gap-3">
-            <Field {...field("engine")} label="Engine" required placeholder="e.g. vllm, sglang" />
+            <Field
+              {...field("engine")}
+              label="Engine"
+              placeholder="e.g. vllm, sglang"
+              hint={
+                engineFrom === "not_stated" && !touched.has("engine")
+                  ? "Not stated by the files or the launch command: stored as “engine not stated” unless filled in."
+                  : undefined
+              }
+            />
             <Field {...field("engine_version")} label="Engine version" placeholder="e.g. 0.11.0" />
           </div>
           <Field {...field("model")} label="Model" required placeholder="e.g. meta-llama/Llama-3.1-8B-Instruct" />
@@ -433,12 +459,12 @@ export function UploadForm() {
           </Field>
           <Field
             {...field("tags")}
-            fromFile={false}
+            origin={null}
             value={fields.tags}
             label="Tags, comma-separated"
             placeholder="e.g. fp8, nightly"
           />
-          <Field {...field("notes")} fromFile={false} value={fields.notes} label="Notes">
+          <Field {...field("notes")} origin={null} value={fields.notes} label="Notes">
             <textarea
               id="field-notes"
               name="notes"

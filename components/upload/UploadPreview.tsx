@@ -5,6 +5,7 @@
 
 import { tableClass, tdClass, thClass } from "@/components/ui/primitives";
 import { formatFlag } from "@/lib/document/flag-format";
+import { isUnknownEngine } from "@/lib/document/names";
 import type { FlagValue, ResultPoint } from "@/lib/document/schema";
 import { formatHardware, formatLoadLevel, formatNumber } from "@/lib/format";
 import { formatName } from "@/lib/formats/names";
@@ -45,9 +46,11 @@ function RunPreview({
         </div>
         <div className="text-zinc-600 dark:text-zinc-400">
           {[
-            doc.engine
-              ? `${String(doc.engine)}${doc.engine_version ? ` ${String(doc.engine_version)}` : ""}`
-              : "engine not given",
+            typeof doc.engine !== "string" || doc.engine === ""
+              ? "engine not given"
+              : isUnknownEngine(doc.engine)
+                ? "engine not stated"
+                : `${doc.engine}${doc.engine_version ? ` ${String(doc.engine_version)}` : ""}`,
             doc.model ? String(doc.model) : "model not given",
             formatHardware(hardware),
           ].join(" · ")}

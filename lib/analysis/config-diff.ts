@@ -4,6 +4,7 @@
  */
 
 import { formatFlag, formatFlagValue } from "@/lib/document/flag-format";
+import { isUnknownEngine } from "@/lib/document/names";
 import type { Flags, FlagValue } from "@/lib/document/schema";
 import { diffNameOf } from "@/lib/engines/catalogue";
 import { type EffectiveChange, effectiveChanges, effectiveSides, settingIdOfFlag } from "@/lib/engines/effective";
@@ -143,6 +144,10 @@ export function diffEnv(base: Record<string, string>, other: Record<string, stri
   return changes;
 }
 
+function engineWords(engine: string): string {
+  return isUnknownEngine(engine) ? "not stated" : engine;
+}
+
 function fieldChange(
   section: ConfigChange["section"],
   key: string,
@@ -194,7 +199,8 @@ function diffRecord(
 /** Everything that differs between the baseline's configuration and another run's, engine first, flags last. */
 export function diffConfigs(base: ComparableConfig, other: ComparableConfig): ConfigChange[] {
   const fields = [
-    fieldChange("engine", "engine", "engine", base.engine, other.engine),
+    // An engine nothing stated reads as such, not as an engine called "unknown".
+    fieldChange("engine", "engine", "engine", engineWords(base.engine), engineWords(other.engine)),
     fieldChange("engine", "engine_version", "engine version", base.engine_version, other.engine_version),
     fieldChange("model", "model", "model", base.model, other.model),
     fieldChange("hardware", "gpu", "GPU", base.hardware?.gpu, other.hardware?.gpu),

@@ -3,6 +3,7 @@
  * vLLM's `GET /version`. The run's context is filled from it where the user did not say, and the run records
  * what came from where.
  */
+import { engineOfCommand, UNKNOWN_ENGINE } from "@/lib/document/engine-of";
 import { canonicalFlagName, parseCommand } from "@/lib/document/flags";
 import { LIMITS } from "@/lib/document/schema";
 
@@ -116,6 +117,23 @@ export function sglangFlags(info: Record<string, unknown>): Record<string, Serve
   return flags;
 }
 
+/**
+ * The engine a model list's `owned_by` names, for the values servers are known to write about themselves (each
+ * server's own source): vLLM "vllm" (vllm/entrypoints/openai/protocol.py, ModelCard), SGLang "sglang"
+ * (sglang/srt/entrypoints/openai/protocol.py), TensorRT-LLM "tensorrt_llm" (tensorrt_llm/serve/openai_protocol.py),
+ * llama.cpp "llamacpp" (tools/server). Anything else ("openai", "system", an organisation) says nothing.
+ */
+const OWNER_ENGINES: Record<string, string> = {
+  vllm: "vllm",
+  sglang: "sglang",
+  tensorrt_llm: "tensorrt-llm",
+  llamacpp: "llama.cpp",
+};
+
+function ownerEngine(owner: string): string | undefined {
+  return Object.hasOwn(OWNER_ENGINES, owner) ? OWNER_ENGINES[owner] : undefined;
+}
+
 interface Detected {
   engine: string;
   version?: string;
@@ -134,7 +152,7 @@ function detectEngine(probe: ServerProbe, lines: string[]): Detected | null {
     if (owner === undefined || owner === "vllm")
       return { engine: "vllm", version: probe.vllm_version, flags: {}, source: "vllm /version" };
     lines.push(
-      `note: the server answers /version (${probe.vllm_version}) but /v1/models says its models are owned by "${owner}": the engine is not guessed`,
+      `note: the server answers /version (${probe.vllm_version}) but /v1/models says its models are owned by "${owner}": it is not taken for vLLM's version`,
     );
   }
   return null;
@@ -179,11 +197,26 @@ export function resolveContext(explicit: ExplicitContext, probe: ServerProbe): R
   if (fromModels.length > 0) filled.push(`/v1/models: ${fromModels.join(", ")}`);
 
   const detected = detectEngine(probe, lines);
-  const engine = explicit.engine ?? detected?.engine;
+  let engine = explicit.engine ?? detected?.engine;
   if (engine === undefined) {
-    throw new ContextError(
-      "pass --engine: the server does not say which engine it runs (no SGLang /get_server_info, no vLLM /version)",
-    );
+    const owner = served.find((entry) => entry.id === model)?.owned_by ?? served[0]?.owned_by;
+    const fromOwner = owner === undefined ? undefined : ownerEngine(owner);
+    const fromCommand = engineOfCommand(explicit.command);
+    if (fromOwner !== undefined) {
+      engine = fromOwner;
+      filled.push("/v1/models: engine");
+      lines.push(`engine: ${engine} (/v1/models says its models are owned by "${owner}")`);
+    } else if (fromCommand) {
+      engine = fromCommand.engine;
+      filled.push("--command: engine");
+      lines.push(`engine: ${engine} (the --command program: ${fromCommand.evidence})`);
+    } else {
+      // Measuring needs no engine: the run is stored as engine unknown rather than not measured at all.
+      engine = UNKNOWN_ENGINE;
+      lines.push(
+        `engine: not told by the server (no SGLang /get_server_info, no vLLM /version${owner === undefined ? "" : `, /v1/models owner "${owner}"`}); stored as "unknown" (pass --engine NAME to name it)`,
+      );
+    }
   }
   const result: ResolvedContext = { model, engine, flags: {}, filled, lines };
   if (max_model_len !== undefined) result.max_model_len = max_model_len;

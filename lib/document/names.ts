@@ -21,8 +21,20 @@ const ENGINE_NAMES: Record<string, string> = {
   ollama: "Ollama",
 };
 
-/** `sglang` → `SGLang`; an engine we do not know reads as it was given. */
+/**
+ * The engine of a run that nothing stated: not the files, not the launch command, not the person. Stored as
+ * this word (the document's `engine` stays a required string, so every stored run, export and restore keeps one
+ * shape) and shown as "engine not stated"; editing the run names it.
+ */
+export const UNKNOWN_ENGINE = "unknown";
+
+export function isUnknownEngine(engine: string | undefined | null): boolean {
+  return engine === undefined || engine === null || engine.trim().toLowerCase() === UNKNOWN_ENGINE;
+}
+
+/** `sglang` → `SGLang`; an engine we do not know reads as it was given; the unknown engine as "engine not stated". */
 export function engineDisplayName(engine: string): string {
+  if (isUnknownEngine(engine)) return "engine not stated";
   return ownValue(ENGINE_NAMES, engine.trim().toLowerCase()) ?? engine.trim();
 }
 
@@ -72,13 +84,20 @@ export function flagText(name: string, value: FlagValue | string | number | unde
   return `${name} ${Array.isArray(value) ? value.join(" ") : String(value)}`;
 }
 
-/** The automatic name of a run: engine and version · model · workload, the parts that are known. */
+/**
+ * The automatic name of a run: engine and version · model · workload, the parts that are known. An engine nothing
+ * stated is left out rather than named "unknown", so the name stays true once the run is edited to say it.
+ */
 export function defaultRunName(
   engine: string,
   engineVersion: string | undefined,
   model: string,
   workload?: Workload,
 ): string {
-  const head = [engineDisplayName(engine), engineVersion?.trim()].filter(Boolean).join(" ");
+  const head = isUnknownEngine(engine)
+    ? engineVersion?.trim()
+      ? `version ${engineVersion.trim()}`
+      : ""
+    : [engineDisplayName(engine), engineVersion?.trim()].filter(Boolean).join(" ");
   return [head, shortModelName(model), workloadText(workload)].filter(Boolean).join(" · ");
 }

@@ -514,7 +514,7 @@ const documentShape = {
   format: z.literal(RUN_FORMAT).describe(`Always "${RUN_FORMAT}".`),
   name: lineText(LIMITS.nameChars).optional().describe("A short title. Defaults to engine, version and model."),
   engine: lowerLine(64).describe(
-    'The serving engine: "vllm", "sglang", "tensorrt-llm", "llama.cpp"… Stored lower-case.',
+    'The serving engine: "vllm", "sglang", "tensorrt-llm", "llama.cpp"…; "unknown" when nothing stated it (shown as "engine not stated"). Stored lower-case.',
   ),
   engine_version: lineText(64).optional().describe('Engine version, e.g. "0.5.8".'),
   model: lineText(LIMITS.shortTextChars).describe("The model served, as you name it (include the quantization)."),

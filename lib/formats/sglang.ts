@@ -231,11 +231,25 @@ function servingWorkload(record: Json): Workload | undefined {
   return Object.keys(workload).length > 0 ? workload : undefined;
 }
 
+/**
+ * The engine bench_serving's `--backend` names by the endpoint it speaks, where only one engine serves that
+ * endpoint: "sglang" and "sglang-native" post to SGLang's own /generate, "trt" to the Triton TensorRT-LLM
+ * ensemble's generate_stream (ASYNC_REQUEST_FUNCS in python/sglang/bench_serving.py). The other backends
+ * ("sglang-oai", "vllm", "lmdeploy"…) speak the OpenAI API that every engine serves: the client's API style,
+ * not the engine, so they say nothing about the server.
+ */
+function engineOfBackend(backend: unknown): string | undefined {
+  if (backend === "sglang" || backend === "sglang-native") return "sglang";
+  if (backend === "trt") return "tensorrt-llm";
+  return undefined;
+}
+
 function servingContext(record: Json): RunContext {
   const info = asRecord(record.server_info);
   const server = info ? serverContext(info) : {};
   const context: RunContext = {};
-  if (server.engine) context.engine = server.engine;
+  const engine = server.engine ?? engineOfBackend(record.backend);
+  if (engine) context.engine = engine;
   if (server.engine_version) context.engine_version = server.engine_version;
   const model = text(record.model_id) ?? text(record.model) ?? server.model;
   if (model) context.model = model;

@@ -4,6 +4,8 @@
  * more `file` fields plus context fields that fill or override what the files say.
  */
 
+import { canonicalEngine, engineOfCommand, UNKNOWN_ENGINE } from "@/lib/document/engine-of";
+import { engineDisplayName } from "@/lib/document/names";
 import { defaultRunName, fittedName, normalizeRunDocument, type RunDocument } from "@/lib/document/normalize";
 import { RUN_FORMAT, type Workload } from "@/lib/document/schema";
 import { AppError, type ErrorIssue, excerpt } from "@/lib/errors";
@@ -223,9 +225,16 @@ export function uploadRequestFromBytes(url: URL, contentType: string, bytes: Uin
   };
 }
 
+/**
+ * Where a run's engine came from: typed by the person (the form, `--engine`), the launch command's program, the
+ * file itself, or nothing (stored as "unknown"). null for a servebench/v1 document, whose engine is its own.
+ */
+export type EngineFrom = "person" | "command" | "file" | "not_stated";
+
 export interface PlannedRunResult {
   /** The planned document with the form context applied, before validation: what the preview shows. */
   raw: Record<string, unknown>;
+  engineFrom: EngineFrom | null;
   /** The canonical document, or null when the run is not valid yet (see issues). */
   document: RunDocument | null;
   issues: ErrorIssue[];
@@ -241,9 +250,43 @@ export interface PreparedUpload {
 }
 
 const MISSING_HINT: Record<string, string> = {
-  engine: "is required: the file does not say which engine served the benchmark; fill in the engine",
   model: "is required: the file does not name the model; fill in the model",
 };
+
+interface EngineDecision {
+  from: EngineFrom;
+  /** The command and the file name different engines: reported, never settled by picking one. */
+  contradiction?: ErrorIssue;
+}
+
+/**
+ * The engine of an imported run: what the person typed wins; otherwise the file's own word and the launch
+ * command's program, which must agree; otherwise "unknown", so an upload from CI is never refused for lack of it.
+ * A vLLM bench file's `backend` is the client's API style and is never read as the engine (the parsers do not).
+ */
+function decideEngine(raw: Record<string, unknown>, fileEngine: unknown, context: UploadContext): EngineDecision {
+  if (context.engine?.trim()) return { from: "person" };
+  const command = engineOfCommand(typeof raw.command === "string" ? raw.command : undefined);
+  const stated = typeof fileEngine === "string" && fileEngine.trim() !== "" ? fileEngine : undefined;
+  if (stated !== undefined) {
+    if (command && canonicalEngine(command.engine) !== canonicalEngine(stated)) {
+      return {
+        from: "file",
+        contradiction: {
+          path: "engine",
+          message: `the launch command starts ${engineDisplayName(command.engine)} (${command.evidence}) but the file says ${engineDisplayName(stated)}; fill in the engine that served the benchmark`,
+        },
+      };
+    }
+    return { from: "file" };
+  }
+  if (command) {
+    raw.engine = command.engine;
+    return { from: "command" };
+  }
+  raw.engine = UNKNOWN_ENGINE;
+  return { from: "not_stated" };
+}
 
 /**
  * Name an imported run once its engine and model are known (from the files or the form): "vLLM 0.25.1 ·
@@ -269,17 +312,25 @@ function nameRun(raw: Record<string, unknown>, suffix: string, namedByPerson: bo
 function validatePlannedRuns(plan: Plan, context: UploadContext): PlannedRunResult[] {
   return plan.runs.map((run) => {
     const raw = applyUploadContext(run.document, context) as Record<string, unknown>;
+    const imported = typeof raw.source_format === "string" && raw.source_format !== RUN_FORMAT;
+    // A servebench/v1 document states its engine itself: its writer knows it, and the schema requires it.
+    const engine = imported ? decideEngine(raw, (run.document as Record<string, unknown>).engine, context) : null;
+    const engineFrom = engine?.from ?? null;
     nameRun(raw, run.nameSuffix, Boolean(context.name?.trim()));
     try {
-      return { raw, document: normalizeRunDocument(raw), issues: [], fragments: run.fragments };
+      const document = normalizeRunDocument(raw);
+      if (engine?.contradiction) {
+        return { raw, engineFrom, document: null, issues: [engine.contradiction], fragments: run.fragments };
+      }
+      return { raw, engineFrom, document, issues: [], fragments: run.fragments };
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== "validation_failed") throw error;
-      const imported = typeof raw.source_format === "string" && raw.source_format !== RUN_FORMAT;
       const issues = (error.issues ?? []).map((issue) => {
         const hint = imported && issue.message === "is required" ? ownValue(MISSING_HINT, issue.path) : undefined;
         return { path: issue.path, message: hint ?? issue.message };
       });
-      return { raw, document: null, issues, fragments: run.fragments };
+      if (engine?.contradiction) issues.unshift(engine.contradiction);
+      return { raw, engineFrom, document: null, issues, fragments: run.fragments };
     }
   });
 }

@@ -4,11 +4,12 @@
  */
 import { levelOf } from "@/lib/analysis/levels";
 import { type Headline, headline } from "@/lib/document/derived";
+import { isUnknownEngine } from "@/lib/document/names";
 import { LIMITS, type ResultPoint } from "@/lib/document/schema";
 import type { ErrorIssue } from "@/lib/errors";
 import { formatLoadLevel } from "@/lib/format";
 import type { SkippedFile } from "@/lib/formats/import";
-import type { PreparedUpload } from "./ingest";
+import type { EngineFrom, PreparedUpload } from "./ingest";
 
 export interface FragmentSummary {
   index: number;
@@ -29,6 +30,11 @@ export interface PreviewRun extends Headline {
   valid: boolean;
   issues: ErrorIssue[];
   fragments: number[];
+  /**
+   * Where the engine came from: "person" (typed), "command" (the launch command's program), "file" (the file's own
+   * word), "not_stated" (nothing said it: stored as "unknown"); null for a servebench/v1 document.
+   */
+  engine_from: EngineFrom | null;
   /** Context the run still lacks that comparisons rely on. */
   missing: string[];
 }
@@ -70,7 +76,7 @@ function cut(text: string, max: number): string {
 function missingContext(document: Record<string, unknown>): string[] {
   const hardware = (document.hardware ?? {}) as Record<string, unknown>;
   const missing: string[] = [];
-  if (!document.engine) missing.push("engine");
+  if (typeof document.engine !== "string" || isUnknownEngine(document.engine)) missing.push("engine");
   if (!document.engine_version) missing.push("engine version");
   if (!document.model) missing.push("model");
   if (!hardware.gpu) missing.push("GPU");
@@ -93,6 +99,7 @@ export function previewOf(prepared: PreparedUpload): UploadPreview {
         valid: run.document !== null,
         issues: run.issues,
         fragments: run.fragments,
+        engine_from: run.engineFrom,
         missing: missingContext(document),
         ...headline(points),
       };

@@ -10,6 +10,8 @@ export interface StoredUploadRun {
   id: string;
   url: string;
   name: string;
+  /** "unknown" when nothing said which engine served the run: the CLI says so and names --engine. */
+  engine: string;
   duplicate: boolean;
   series?: RunVerdict | undefined;
 }
@@ -17,8 +19,8 @@ export interface StoredUploadRun {
 export interface StoredUploadAnswer {
   /** One run: its id and url (and duplicate, series); several: the first's id and url and every run. */
   body:
-    | { id: string; url: string; duplicate?: true; series?: RunVerdict }
-    | { id: string; url: string; duplicate?: true; runs: StoredUploadRun[] };
+    | { id: string; url: string; engine: string; duplicate?: true; series?: RunVerdict }
+    | { id: string; url: string; engine: string; duplicate?: true; runs: StoredUploadRun[] };
   /** 201 when anything was added, 200 when every run was there already. */
   status: 200 | 201;
   headers: Record<string, string>;
@@ -35,10 +37,12 @@ export async function storeUpload(entries: readonly RunToStore[], baseUrl: strin
   const added = stored.filter((run) => !run.duplicate).map((run) => run.id);
   const verdicts = await judgeUploadedRuns(added, baseUrl);
   const judgeMs = performance.now() - judgeStarted;
-  const runs = stored.map((run) => ({
+  const runs = stored.map((run, index) => ({
     id: run.id,
     url: `/runs/${run.id}`,
     name: run.name,
+    // storeRuns answers in the order of the entries it was given.
+    engine: entries[index]!.document.engine,
     duplicate: run.duplicate,
     ...(verdicts.has(run.id) ? { series: verdicts.get(run.id) } : {}),
   }));
@@ -50,10 +54,17 @@ export async function storeUpload(entries: readonly RunToStore[], baseUrl: strin
       ? {
           id: first.id,
           url: first.url,
+          engine: first.engine,
           ...(first.duplicate ? { duplicate: true as const } : {}),
           ...(first.series ? { series: first.series } : {}),
         }
-      : { id: first.id, url: first.url, ...(allDuplicates ? { duplicate: true as const } : {}), runs };
+      : {
+          id: first.id,
+          url: first.url,
+          engine: first.engine,
+          ...(allDuplicates ? { duplicate: true as const } : {}),
+          runs,
+        };
   return {
     body,
     status: allDuplicates ? 200 : 201,

@@ -122,10 +122,15 @@ export const RunVerdictSchema = z
   })
   .describe("How the run was judged against its series (docs/series.md).");
 
+const ENGINE_ANSWER = z
+  .string()
+  .describe('The stored run\'s engine; "unknown" when neither the files, the launch command nor the form said it.');
+
 const UploadedRunSchema = z.strictObject({
   id: z.string(),
   url: z.string(),
   name: z.string(),
+  engine: ENGINE_ANSWER,
   duplicate: z.boolean(),
   series: RunVerdictSchema.optional(),
 });
@@ -134,6 +139,7 @@ export const UploadResultSchema = z
   .strictObject({
     id: z.string(),
     url: z.string(),
+    engine: ENGINE_ANSWER,
     duplicate: z.literal(true).optional(),
     series: RunVerdictSchema.optional(),
     runs: z.array(UploadedRunSchema).optional(),
@@ -148,6 +154,12 @@ export const UploadPreviewSchema = z
         valid: z.boolean(),
         issues: z.array(z.unknown()),
         missing: z.array(z.string()),
+        engine_from: z
+          .enum(["person", "command", "file", "not_stated"])
+          .nullable()
+          .describe(
+            'Where the engine came from: typed, the launch command\'s program, the file, or nothing (stored as "unknown"); null for a servebench/v1 document.',
+          ),
       }),
     ),
     fragments: z.array(z.looseObject({ index: z.number().int(), file: z.string() })),

@@ -11,6 +11,8 @@ export interface UploadedRun {
   id: string;
   url: string;
   name: string;
+  /** "unknown" when nothing said which engine served the run (servebench answers it since it stores that). */
+  engine?: string;
   series?: RunVerdict;
 }
 
@@ -87,4 +89,17 @@ export function uploadSummary(base: string, runs: readonly UploadedRun[]): strin
       ? `## servebench: ${regressions} regression${regressions === 1 ? "" : "s"}`
       : "## servebench: no regression";
   return `${[head, ...runs.map((run) => runSummary(base, run))].join("\n\n")}\n`;
+}
+
+/**
+ * The summary of an upload that stored nothing: why, in the server's words (each issue with the field it names), so
+ * a CI job's step summary says what to fix rather than staying empty.
+ */
+export function refusedSummary(reason: string, issues: readonly { path: string; message: string }[]): string {
+  const lines = ["## servebench: upload rejected", "", mdEscape(reason)];
+  if (issues.length > 0) {
+    lines.push("");
+    for (const issue of issues) lines.push(`- ${mdEscape(issue.path || "(document)")}: ${mdEscape(issue.message)}`);
+  }
+  return `${lines.join("\n")}\n`;
 }

@@ -16,7 +16,7 @@ import {
   UPLOAD_TIMEOUT_MS,
 } from "./server-request";
 import { terminalSafe } from "./server-text";
-import { type UploadedRun, uploadSummary } from "./summary";
+import { refusedSummary, type UploadedRun, uploadSummary } from "./summary";
 
 export const UPLOAD_USAGE = `servebench upload FILE_OR_FOLDER... [options]
 
@@ -24,7 +24,8 @@ export const UPLOAD_USAGE = `servebench upload FILE_OR_FOLDER... [options]
   --token TOKEN         write token, sent as Authorization: Bearer TOKEN (default: $SERVEBENCH_TOKEN); needed
                         when the server sets SERVEBENCH_WRITE_TOKEN (--dry-run works without it)
   --name TEXT           run name
-  --engine NAME         engine that served the benchmark (vllm, sglang, tensorrt-llm, llama.cpp…)
+  --engine NAME         engine that served the benchmark (vllm, sglang, tensorrt-llm, llama.cpp…); without it,
+                        what the files or the --command program say, else stored as "unknown"
   --engine-version V    its version
   --model NAME          model served
   --gpu NAME            GPU model
@@ -39,10 +40,12 @@ export const UPLOAD_USAGE = `servebench upload FILE_OR_FOLDER... [options]
   --ci-url URL          a link to the CI job (default: the CI's, from $GITHUB_RUN_ID, $CI_JOB_URL…)
   --fail-on-regression  exit 3 when an uploaded run is judged a regression of its series
   --summary FILE        write the markdown summary to FILE instead of stdout (it is printed with --series or
-                        --fail-on-regression, and appended to $GITHUB_STEP_SUMMARY when that is set)
+                        --fail-on-regression, and appended to $GITHUB_STEP_SUMMARY when that is set); when the
+                        upload is rejected, it says why
   --split               store files that disagree (several configurations, repeated load levels) as separate runs
   --fragments LIST      keep only these fragments (numbers from --dry-run), e.g. 0,2
-  --dry-run             show what would be stored, store nothing
+  --dry-run             show what would be stored, store nothing; exits 1, saying why, when the upload would be
+                        rejected
   --timeout SECONDS     how long the upload may take, from connecting to the server's last byte (default: 120)`;
 
 const OPTIONS = {
@@ -125,9 +128,37 @@ interface PreviewBody {
     valid: boolean;
     issues: { path: string; message: string }[];
     missing: string[];
+    engine_from?: string | null;
   }[];
   fragments: { index: number; file: string; part: string; format_label: string; levels: string[] }[];
   conflicts: string[];
+  split?: boolean;
+}
+
+/** The one line that says a run was stored with its engine unknown, and how to name it. */
+function engineNote(runName: string): string {
+  return `servebench upload: note: ${runName ? `"${runName}": ` : ""}no file or launch command says which engine served the run; stored as engine "unknown" (pass --engine NAME, or --command with the server's launch command)`;
+}
+
+/**
+ * Why the real upload of a preview would be refused, as the server would say it (each issue with its field); empty
+ * when it would be stored. Conflicts come first: the server refuses them before it looks at the runs.
+ */
+function previewRefusal(body: PreviewBody): { path: string; message: string }[] {
+  if (body.conflicts.length > 0 && !body.split) {
+    return body.conflicts.map((conflict) => ({
+      path: "files",
+      message: `${conflict} (pass --split to store them as separate runs)`,
+    }));
+  }
+  return body.runs.flatMap((run, index) =>
+    run.valid
+      ? []
+      : run.issues.map((issue) => ({
+          path: issue.path,
+          message: body.runs.length > 1 ? `${issue.message} (run ${index + 1} of ${body.runs.length})` : issue.message,
+        })),
+  );
 }
 
 // Everything printed passes through terminalSafe: most of it is the server's text (names, links, messages).
@@ -227,6 +258,18 @@ export async function runUpload(argv: string[]): Promise<number> {
   };
   for (const [key, value] of Object.entries(context)) if (value !== undefined) form.set(key, value);
 
+  const wantsSummary = values.series !== undefined || values["fail-on-regression"] || values.summary !== undefined;
+  // A refused upload still leaves its summary (the file, the CI's step summary), saying why: the job's page
+  // should not be blank where the result would have been.
+  const writeRefusal = (reason: string, issues: readonly { path: string; message: string }[]) => {
+    if (values["dry-run"]) return;
+    const summary = refusedSummary(reason, issues);
+    if (values.summary !== undefined && values.summary !== "-") fs.writeFileSync(values.summary, terminalSafe(summary));
+    else if (wantsSummary) print(`\n${summary}`);
+    const stepSummary = process.env.GITHUB_STEP_SUMMARY;
+    if (stepSummary) fs.appendFileSync(stepSummary, `${terminalSafe(summary)}\n`);
+  };
+
   const endpoint = `${base}/api/runs${values["dry-run"] ? "?dry_run=1" : ""}`;
   let response: Awaited<ReturnType<typeof requestServer>>;
   try {
@@ -245,6 +288,7 @@ export async function runUpload(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof ServerRequestError) {
       printError(`servebench upload: ${error.message}`);
+      writeRefusal(`Nothing was stored: ${error.message}`, []);
       return 1;
     }
     throw error;
@@ -254,7 +298,9 @@ export async function runUpload(argv: string[]): Promise<number> {
   try {
     body = JSON.parse(text) as unknown;
   } catch {
-    printError(`servebench upload: ${base} answered ${response.status} with something that is not servebench's JSON`);
+    const why = `${base} answered ${response.status} with something that is not servebench's JSON`;
+    printError(`servebench upload: ${why}`);
+    writeRefusal(`Nothing was stored: ${why}.`, []);
     return 1;
   }
   if (!response.ok) {
@@ -265,21 +311,43 @@ export async function runUpload(argv: string[]): Promise<number> {
       if (error?.message?.includes(issue.message)) continue;
       printError(`  ${issue.path || "(document)"}: ${issue.message}`);
     }
+    writeRefusal(
+      `Rejected by ${base} (${response.status} ${error?.code ?? "error"}): ${error?.message ?? text}`,
+      error?.issues ?? [],
+    );
     return 1;
   }
   if (values["dry-run"]) {
-    print(`Dry run: nothing stored. ${base} would store:`);
-    printPreview(body as PreviewBody);
+    const preview = body as PreviewBody;
+    const refusal = previewRefusal(preview);
+    print(
+      `Dry run: nothing stored. ${base} ${refusal.length > 0 ? "would reject the upload; it holds" : "would store"}:`,
+    );
+    printPreview(preview);
+    if (refusal.length > 0) {
+      printError("servebench upload: the upload would be rejected:");
+      for (const issue of refusal) printError(`  ${issue.path || "(document)"}: ${issue.message}`);
+      return 1;
+    }
+    preview.runs.forEach((run) => {
+      if (run.engine_from === "not_stated") printError(engineNote(run.document.name ?? ""));
+    });
     return 0;
   }
   const created = body as UploadedRun & { runs?: UploadedRun[] };
   const runs: UploadedRun[] = created.runs ?? [
-    { id: created.id, url: created.url, name: "", ...(created.series ? { series: created.series } : {}) },
+    {
+      id: created.id,
+      url: created.url,
+      name: "",
+      ...(created.engine ? { engine: created.engine } : {}),
+      ...(created.series ? { series: created.series } : {}),
+    },
   ];
   for (const run of runs) print(`${base}${run.url}${run.name ? `  ${run.name}` : ""}`);
   if (runs.length > 1) print(`compare: ${base}/compare?runs=${runs.map((run) => run.id).join(",")}`);
+  for (const run of runs) if (run.engine === "unknown") printError(engineNote(run.name));
 
-  const wantsSummary = values.series !== undefined || values["fail-on-regression"] || values.summary !== undefined;
   const summary = uploadSummary(base, runs);
   if (wantsSummary) {
     if (values.summary !== undefined && values.summary !== "-") fs.writeFileSync(values.summary, terminalSafe(summary));

@@ -371,12 +371,19 @@ describe("servebench upload against a hostile server", () => {
     "prints a dry run's preview without terminal controls",
     async () => {
       const result = await servebench(["upload", FIXTURE, "--url", `${origin}/stores`, "--dry-run"]);
-      expect(result.code).toBe(0);
-      expectTerminalSafe("stderr", result.stderr);
+      // The preview holds a conflict and an invalid run: the upload would be rejected, so the dry run exits 1.
+      expect(result.code).toBe(1);
+      expect(expectTerminalSafe("stderr", result.stderr)).toBe(
+        [
+          "servebench upload: the upload would be rejected:",
+          `  files: ${HOSTILE_MESSAGE_WORDS} (pass --split to store them as separate runs)`,
+          "",
+        ].join("\n"),
+      );
       const stdout = expectTerminalSafe("stdout", result.stdout);
       expect(stdout).toBe(
         [
-          `Dry run: nothing stored. ${origin}/stores would store:`,
+          `Dry run: nothing stored. ${origin}/stores would reject the upload; it holds:`,
           "  [0] c1.json: vLLM, C=1",
           `  conflict: ${HOSTILE_MESSAGE_WORDS}`,
           `  run 1: ${HOSTILE_RUN_NAME_WORDS}: 2 points (not valid yet)`,

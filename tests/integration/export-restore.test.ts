@@ -231,6 +231,27 @@ describe("export and restore", () => {
     expect(kept).toMatchObject({ id: "restored0199", created_at: "2026-01-01T03:19:00.000Z", name: "run 200" });
   });
 
+  it("keeps a run whose engine nothing stated as such through export, restore and search", async () => {
+    await emptyInstance();
+    const form = new FormData();
+    form.append("file", new Blob([fixtureText("vllm/bench_serve_v0.25.1.json")]), "bench_serve_v0.25.1.json");
+    const [id] = await upload(new Request(`${BASE}/api/runs`, { method: "POST", body: form }));
+    const exported = await (await exportAll(new Request(`${BASE}/api/export`), noContext)).text();
+    await emptyInstance();
+    const report = await restoreText(exported);
+    expect(report.runs.stored).toBe(1);
+    const run = (await (await getRun(new Request(`${BASE}/api/runs/${id}`), idContext(id!))).json()) as {
+      engine: string;
+      name: string;
+    };
+    expect(run).toMatchObject({ engine: "unknown", name: "opt-125m" });
+    // The engine filter and the text search find it by the word it is stored as.
+    const listed = (await (await listRuns(new Request(`${BASE}/api/runs?engine=unknown`), noContext)).json()) as {
+      runs: { id: string }[];
+    };
+    expect(listed.runs.map((row) => row.id)).toEqual([id]);
+  });
+
   it("leaves a run whose id is already here alone, and says so", async () => {
     const id = await uploadDocument(fixtureJson(SEED_FILES.vllm));
     const other = JSON.stringify({

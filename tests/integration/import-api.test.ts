@@ -83,19 +83,82 @@ describe("vLLM", () => {
     });
   });
 
-  it("asks for the engine, which a bench serve file does not state", async () => {
-    const before = await counts();
+  it("stores a bench serve file that states no engine as engine unknown, and says so", async () => {
+    // vLLM's `backend` is the client's API style ("vllm", "openai-chat"), not the server: it is never read as one.
     const response = await upload(["vllm/bench_serve_v0.25.1.json"]);
+    const body = (await response.json()) as { id: string; engine: string };
+    expect(response.status, JSON.stringify(body)).toBe(201);
+    expect(body.engine).toBe("unknown");
+    const run = await fetchRun(body.id);
+    expect(run.engine).toBe("unknown");
+    // The automatic name leaves out what nothing said.
+    expect(run.name).toBe("opt-125m");
+  });
+
+  it("reads the engine from the launch command's program, the person's word winning", async () => {
+    const command = "CUDA_VISIBLE_DEVICES=0 vllm serve facebook/opt-125m --max-num-seqs 4";
+    const fromCommand = await uploadOk(["vllm/bench_serve_v0.25.1.json"], { command });
+    expect((await fetchRun(fromCommand.id)).engine).toBe("vllm");
+    await clearDatabase();
+    const typed = await uploadOk(["vllm/bench_serve_v0.25.1.json"], { command, engine: "vllm-fork" });
+    expect((await fetchRun(typed.id)).engine).toBe("vllm-fork");
+  });
+
+  it("previews where the engine came from", async () => {
+    const preview = async (files: string[], fields: Record<string, string> = {}) => {
+      const response = await upload(files, fields, "?dry_run=1");
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as {
+        runs: { document: Json; engine_from: string | null; missing: string[]; valid: boolean }[];
+      };
+      return body.runs[0]!;
+    };
+    const vllm = "vllm/bench_serve_v0.25.1.json";
+    expect(await preview([vllm])).toMatchObject({
+      engine_from: "not_stated",
+      valid: true,
+      document: { engine: "unknown" },
+    });
+    expect((await preview([vllm])).missing).toContain("engine");
+    expect(
+      await preview([vllm], { command: "python3 -m vllm.entrypoints.openai.api_server --model facebook/opt-125m" }),
+    ).toMatchObject({ engine_from: "command", document: { engine: "vllm" } });
+    expect(await preview([vllm], { engine: "sglang" })).toMatchObject({
+      engine_from: "person",
+      document: { engine: "sglang" },
+    });
+    // An SGLang bench_serving file of `--backend sglang` spoke SGLang's own /generate: the file says SGLang.
+    const sglang = await preview(["sglang/llama_3_3_70b_online_output.jsonl"], { fragments: "0,1,2,3,4" });
+    expect(sglang).toMatchObject({ engine_from: "file", document: { engine: "sglang" } });
+    // A servebench/v1 document's engine is its own.
+    expect((await preview(["servebench/vllm-tp8-baseline.json"])).engine_from).toBeNull();
+  });
+
+  it("refuses a launch command and a file that name different engines, naming both, and stores nothing", async () => {
+    const before = await counts();
+    const response = await upload(["sglang/llama_3_3_70b_online_output.jsonl"], {
+      fragments: "0,1,2,3,4",
+      model: "meta-llama/Llama-3.3-70B-Instruct",
+      command: "vllm serve meta-llama/Llama-3.3-70B-Instruct --tensor-parallel-size 8",
+    });
     expect(response.status).toBe(422);
-    const body = (await response.json()) as { error: { code: string; issues: { path: string; message: string }[] } };
-    expect(body.error.code).toBe("validation_failed");
+    const body = (await response.json()) as { error: { issues: { path: string; message: string }[] } };
     expect(body.error.issues).toEqual([
       {
         path: "engine",
-        message: "is required: the file does not say which engine served the benchmark; fill in the engine",
+        message:
+          "the launch command starts vLLM (vllm serve) but the file says SGLang; fill in the engine that served the benchmark",
       },
     ]);
     expect(await counts()).toEqual(before);
+    // The person's word settles it.
+    const settled = await uploadOk(["sglang/llama_3_3_70b_online_output.jsonl"], {
+      fragments: "0,1,2,3,4",
+      model: "meta-llama/Llama-3.3-70B-Instruct",
+      command: "vllm serve meta-llama/Llama-3.3-70B-Instruct --tensor-parallel-size 8",
+      engine: "vllm",
+    });
+    expect((await fetchRun(settled.id)).engine).toBe("vllm");
   });
 
   it("stores a level whose requests all failed as no data, with a warning", async () => {
@@ -355,8 +418,8 @@ describe("the other tools", () => {
       noContext,
     );
     const body = (await response.json()) as Json;
-    // --append-result lines carry no engine: the raw body cannot say it, so the answer names the field.
-    expect(response.status).toBe(422);
-    expect(JSON.stringify(body)).toContain('"path":"engine"');
+    // --append-result lines carry no engine and a raw body has no form to say it: stored as engine unknown.
+    expect(response.status, JSON.stringify(body)).toBe(201);
+    expect(body.engine).toBe("unknown");
   });
 });

@@ -54,7 +54,7 @@ describe("POST /api/runs", () => {
     const first = await upload(doc);
     const again = await postRun(jsonRequest("/api/runs", "POST", doc), noContext);
     expect(again.status).toBe(200);
-    expect(await again.json()).toEqual({ id: first.id, url: `/runs/${first.id}`, duplicate: true });
+    expect(await again.json()).toEqual({ id: first.id, url: `/runs/${first.id}`, engine: "vllm", duplicate: true });
     expect(await counts()).toEqual({ runs: 1, points: 2, tags: 2 });
     // Other context makes other content: a run of its own.
     const renamed = await upload({ ...doc, notes: "rerun after a driver update" });

@@ -43,6 +43,8 @@ export interface TestServerSettings {
   /** Whether the stream ends with a usage chunk when the request asks for one. */
   usage: boolean;
   models: { id: string; max_model_len?: number }[];
+  /** The `owned_by` of every model in /v1/models ("vllm" as vLLM writes it); null leaves the field out. */
+  ownedBy: string | null;
   /** The body of GET /get_server_info (SGLang); null answers 404. */
   serverInfo: Record<string, unknown> | null;
   /** GET /version answers {"version": this} (vLLM); null answers 404. */
@@ -92,6 +94,7 @@ export const DEFAULT_TEST_SERVER_SETTINGS: TestServerSettings = {
   maxConcurrent: Number.POSITIVE_INFINITY,
   usage: true,
   models: [{ id: "test-model", max_model_len: 4096 }],
+  ownedBy: "vllm",
   serverInfo: null,
   version: null,
   fault: null,
@@ -449,7 +452,7 @@ export async function startOpenAITestServer(initial: Partial<TestServerSettings>
             id: model.id,
             object: "model",
             created: 0,
-            owned_by: "vllm",
+            ...(settings.ownedBy === null ? {} : { owned_by: settings.ownedBy }),
             root: model.id,
             ...(model.max_model_len ? { max_model_len: model.max_model_len } : {}),
           })),

@@ -107,11 +107,15 @@ describe("resolveContext", () => {
 
   it("does not take /version for vLLM when the model list names another owner", () => {
     const trtllm = probe({ models: [{ id: "qwen3", owned_by: "tensorrt_llm" }], vllm_version: "1.0.0" });
-    expect(() => resolveContext({ model: "qwen3" }, trtllm)).toThrow("pass --engine");
+    // Its model list's owner names the engine (TensorRT-LLM's ModelCard says "tensorrt_llm"), but not a version.
+    const told = resolveContext({ model: "qwen3" }, trtllm);
+    expect(told).toMatchObject({ engine: "tensorrt-llm", flags: {} });
+    expect(told.engine_version).toBeUndefined();
+    expect(told.filled).toEqual(["/v1/models: engine"]);
     const context = resolveContext({ model: "qwen3", engine: "tensorrt-llm" }, trtllm);
     expect(context.engine_version).toBeUndefined();
     expect(context.lines).toEqual([
-      'note: the server answers /version (1.0.0) but /v1/models says its models are owned by "tensorrt_llm": the engine is not guessed',
+      'note: the server answers /version (1.0.0) but /v1/models says its models are owned by "tensorrt_llm": it is not taken for vLLM\'s version',
     ]);
     expect(
       resolveContext({ model: "qwen3" }, probe({ models: [{ id: "qwen3", owned_by: "vllm" }], vllm_version: "0.11.0" }))
@@ -190,11 +194,26 @@ describe("resolveContext", () => {
     );
   });
 
-  it("asks for --model when the model list is unavailable, and for --engine when the server does not say", () => {
+  it("asks for --model when the model list is unavailable; an engine nobody tells is stored as unknown", () => {
     expect(() => resolveContext({}, probe({ models: null, models_error: "connection refused (h:1)" }))).toThrow(
       "pass --model: GET /v1/models did not answer with a model list (connection refused (h:1))",
     );
-    expect(() => resolveContext({ model: "qwen3" }, probe())).toThrow("pass --engine");
+    const untold = resolveContext({ model: "qwen3" }, probe());
+    expect(untold.engine).toBe("unknown");
+    expect(untold.lines).toContain(
+      'engine: not told by the server (no SGLang /get_server_info, no vLLM /version); stored as "unknown" (pass --engine NAME to name it)',
+    );
+    // The owner a server writes in its model list names it: llama.cpp's "llamacpp", SGLang's "sglang".
+    const llama = resolveContext({ model: "qwen3" }, probe({ models: [{ id: "qwen3", owned_by: "llamacpp" }] }));
+    expect(llama.engine).toBe("llama.cpp");
+    expect(llama.lines).toContain('engine: llama.cpp (/v1/models says its models are owned by "llamacpp")');
+    // An owner no server writes about itself says nothing; the --command program does.
+    const fromCommand = resolveContext(
+      { model: "qwen3", command: "./build/bin/llama-server -m qwen3.gguf" },
+      probe({ models: [{ id: "qwen3", owned_by: "openai" }] }),
+    );
+    expect(fromCommand.engine).toBe("llama.cpp");
+    expect(fromCommand.filled).toEqual(["--command: engine"]);
     // A server that cannot be reached at all is still measured (every request fails) when the user says enough.
     expect(resolveContext({ model: "m", engine: "vllm" }, probe({ models: null }))).toMatchObject({
       model: "m",

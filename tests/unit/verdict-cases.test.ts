@@ -6,6 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { diffConfigs } from "@/lib/analysis/config-diff";
 import { percentilesInconclusive } from "@/lib/analysis/level-uncertainty";
 import { buildComparison } from "@/lib/comparisons/build";
 import { type CompareView, parseCompareView } from "@/lib/comparisons/view";
@@ -15,6 +16,7 @@ import type { StoredRun } from "@/lib/document/stored-run";
 import { readUploads } from "@/lib/formats/import";
 import { planRuns } from "@/lib/formats/import-plan";
 import { FORMAT_PARSERS } from "@/lib/formats/registry";
+import { seriesIdentity } from "@/lib/series/key";
 
 const FIXTURES = path.join(__dirname, "..", "fixtures");
 let counter = 0;
@@ -39,7 +41,7 @@ function sglangLlamaSweep(changes: Record<string, unknown> = {}): StoredRun {
   const document = plan.runs[0]!.document;
   return stored({
     ...document,
-    // The file names its client backend, not the server: the upload form asks for the engine.
+    // The file's backend "sglang" says SGLang; its version is the person's word.
     engine: "sglang",
     engine_version: "0.4.3",
     model: "meta-llama/Llama-3.3-70B-Instruct",
@@ -252,5 +254,32 @@ describe("a comparison of runs that stored their requests", () => {
     expect(slo.attainment).toMatchObject({ met: 6, total: 10, share: 0.6 });
     expect(slo.attainment!.interval[0]).toBeCloseTo(0.3127, 3);
     expect(slo.attainment!.interval[1]).toBeCloseTo(0.8318, 3);
+  });
+});
+
+describe("a run whose engine nothing stated", () => {
+  const unknown = () =>
+    stored({
+      format: "servebench/v1",
+      engine: "unknown",
+      model: "Llama-3.1-8B",
+      hardware: { gpu: "H100", gpu_count: 1 },
+      results: [
+        { concurrency: 1, output_throughput: 90, mean_tpot_ms: 10 },
+        { concurrency: 8, output_throughput: 600, mean_tpot_ms: 12 },
+      ],
+    });
+
+  it("is named engine not stated in verdicts, changes and series, never an engine called unknown", () => {
+    const base = unknown();
+    const vllm = stored({ ...base, name: undefined, engine: "vllm", engine_version: "0.11.0" });
+    expect(base.name).toBe("Llama-3.1-8B");
+    const comparison = buildComparison([base, vllm], view([base, vllm]));
+    expect(comparison.verdicts[0]!.sides).toEqual(["vLLM 0.11.0", "engine not stated"]);
+    expect(diffConfigs(base, vllm).map((change) => change.text)).toContain("engine: not stated → vllm");
+    expect(seriesIdentity(base).name).toBe("engine not stated · Llama-3.1-8B · 1× H100");
+    // Two runs of it at one configuration are one series, as runs of one named engine are.
+    expect(seriesIdentity(unknown()).key).toBe(seriesIdentity(base).key);
+    expect(seriesIdentity(vllm).key).not.toBe(seriesIdentity(base).key);
   });
 });

@@ -19,6 +19,7 @@ import { hasRequestDetail, latencyDistributions } from "@/lib/analysis/server-me
 import { buildComparison } from "@/lib/comparisons/build";
 import { parseCompareView } from "@/lib/comparisons/view";
 import { headline } from "@/lib/document/derived";
+import { isUnknownEngine } from "@/lib/document/names";
 import type { StoredRun } from "@/lib/document/stored-run";
 import { AppError } from "@/lib/errors";
 import {
@@ -80,6 +81,7 @@ export default async function RunPage({ params }: { params: Params }) {
   const speculative = run.speculative;
   // From the stored document on every read: a fix to the GPU catalogue or a threshold applies to old runs too.
   const validity = checkRun(run);
+  const engineUnknown = isUnknownEngine(run.engine);
 
   return (
     <>
@@ -100,7 +102,7 @@ export default async function RunPage({ params }: { params: Params }) {
         }
         subtitle={
           <span>
-            {run.engine}
+            {engineUnknown ? "engine not stated" : run.engine}
             {run.engine_version ? ` ${run.engine_version}` : ""} · {run.model} · {formatHardware(run.hardware)} ·{" "}
             {run.measured_at
               ? `measured ${formatDateTime(run.measured_at)}`
@@ -127,6 +129,18 @@ export default async function RunPage({ params }: { params: Params }) {
       />
 
       <RunSeriesPanel series={runChanges.series} changes={runChanges.changes} />
+
+      {engineUnknown ? (
+        <p
+          className="mb-6 rounded-md border border-zinc-300 bg-zinc-50 p-3 text-sm text-zinc-800 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-200"
+          data-testid="engine-not-stated"
+        >
+          <span className="font-medium">Engine not stated.</span> Neither the files, their launch command nor the upload
+          said which engine served this run, so it compares and joins series as “engine not stated”. To name it, upload
+          the files again with the engine (the upload page's Engine field, or <code>--engine NAME</code> for{" "}
+          <code>servebench upload</code>) and delete this run.
+        </p>
+      ) : null}
 
       <ValidityWarning report={validity} />
 
@@ -263,7 +277,10 @@ export default async function RunPage({ params }: { params: Params }) {
         <Section title="Context">
           <DefinitionList
             items={[
-              { label: "Engine", value: `${run.engine}${run.engine_version ? ` ${run.engine_version}` : ""}` },
+              {
+                label: "Engine",
+                value: `${engineUnknown ? "not stated" : run.engine}${run.engine_version ? ` ${run.engine_version}` : ""}`,
+              },
               { label: "Model", value: run.model },
               { label: "GPU", value: run.hardware?.gpu ?? "—" },
               { label: "GPU count", value: run.hardware?.gpu_count ?? "—" },

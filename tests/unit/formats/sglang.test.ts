@@ -170,6 +170,22 @@ describe("sglangBenchServingParser: detection", () => {
   });
 });
 
+describe("sglangBenchServingParser: the engine a backend names", () => {
+  const line = (backend: string) =>
+    `{"backend": "${backend}", "dataset_name": "random", "request_rate": 1.0, "max_concurrency": null, "total_input_tokens": 10, "total_output_tokens": 20, "total_output_tokens_retokenized": 20, "mean_e2e_latency_ms": 10.0, "median_e2e_latency_ms": 10.0, "median_ttft_ms": 1.0, "median_itl_ms": 1.0, "output_throughput": 2.0, "duration": 10.0, "completed": 1}`;
+  it.each([
+    ["sglang", "sglang"],
+    ["sglang-native", "sglang"],
+    ["trt", "tensorrt-llm"],
+    ["sglang-oai", undefined],
+    ["vllm", undefined],
+    ["lmdeploy", undefined],
+  ])("backend %s → %s", (backend, engine) => {
+    const [fragment] = sglangBenchServingParser.parse(decodeText("hand-made.jsonl", `${line(backend)}\n`));
+    expect(fragment?.context.engine).toBe(engine);
+  });
+});
+
 describe("sglangBenchServingParser: early-2025 files (reduced field set)", () => {
   it("reads a one-line file (decoded as one object) with part ''", () => {
     const file = "sglang/deepseek_dp_mla_output.jsonl";
@@ -188,7 +204,8 @@ describe("sglangBenchServingParser: early-2025 files (reduced field set)", () =>
     expect(point.median_ttft_ms).toBeCloseTo(10014.104524045251, 9);
     expect(point.median_itl_ms).toBeCloseTo(371.844899491407, 9);
     expect(point.mean_ttft_ms).toBeUndefined(); // that version wrote medians only
-    expect(fragment.context.engine).toBeUndefined(); // backend "sglang" is the client API style
+    // backend "sglang" posts to SGLang's own /generate, which no other engine serves: the server was SGLang.
+    expect(fragment.context.engine).toBe("sglang");
     expect(fragment.context.model).toBeUndefined();
     expect(fragment.context.workload).toEqual({ dataset: "random", input_len: 1, output_len: 512 });
     expect(fragment.context.metadata).toEqual({ backend: "sglang", random_range_ratio: 1 });
