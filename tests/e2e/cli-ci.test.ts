@@ -174,7 +174,7 @@ describe("curl -fsSO $URL/cli/servebench.mjs && node servebench.mjs upload …",
       ci_url: "https://github.example/team/bench/actions/runs/129",
     });
     // Thirty uploads, each a fresh node process: on a machine shared with builds that is more than the default minute.
-  }, 300_000);
+  });
 
   it("compares two runs as JSON and as markdown", async () => {
     const { runs } = (await (await fetch(`${server.url}/api/runs?per_page=30&sort=date&dir=asc`)).json()) as {

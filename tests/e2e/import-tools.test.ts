@@ -48,7 +48,7 @@ describe.sequential("importing tool files through the upload page", () => {
       .setInputFiles(["run=0.json", "run=1.json", "summary.json"].map((name) => path.join(FIXTURES, SWEEP, name)));
     const formats = page.getByTestId("fragment-format");
     // The first preview of a freshly started server takes its time on a busy machine: wait for it, not a second.
-    await expect.poll(() => formats.count(), { timeout: 20_000 }).toBe(2);
+    await expect.poll(() => formats.count()).toBe(2);
     expect(await formats.allTextContents()).toEqual([
       "vLLM bench sweep serve (run=N.json, summary.json)",
       "vLLM bench sweep serve (run=N.json, summary.json)",
@@ -81,7 +81,7 @@ describe.sequential("importing tool files through the upload page", () => {
   it("reads an SGLang JSONL, keeps the random-dataset lines, and takes the missing context from the form", async () => {
     await page.goto(`${baseUrl}/upload`);
     await page.getByTestId("file-input").setInputFiles(path.join(FIXTURES, SGLANG));
-    await expect.poll(() => page.getByTestId("fragment-format").count(), { timeout: 20_000 }).toBe(7);
+    await expect.poll(() => page.getByTestId("fragment-format").count()).toBe(7);
     expect(await page.getByTestId("preview-conflicts").textContent()).toContain("2 different configurations");
     await keepOnly(page, `${path.basename(SGLANG)} line 6`, false);
     await keepOnly(page, `${path.basename(SGLANG)} line 7`, false);
@@ -100,10 +100,10 @@ describe.sequential("importing tool files through the upload page", () => {
     await expect.poll(() => page.getByTestId("preview-issues").count()).toBe(0);
     expect(await page.getByTestId("preview-points").locator("tbody tr").count()).toBe(5);
     // The preview follows each typed field: Save waits until it has caught up with the last one.
-    await expect.poll(() => page.getByTestId("save-run").isDisabled(), { timeout: 10_000 }).toBe(false);
+    await expect.poll(() => page.getByTestId("save-run").isDisabled()).toBe(false);
     await page.getByTestId("save-run").click();
     // The new run's page is judged against its series as it renders: slow on a busy machine.
-    await page.waitForURL(/\/runs\/[A-Za-z0-9_-]{12}$/, { timeout: 60_000 });
+    await page.waitForURL(/\/runs\/[A-Za-z0-9_-]{12}$/);
     ids.sglang = new URL(page.url()).pathname.split("/").pop();
     expect(await page.getByTestId("run-name").textContent()).toBe("SGLang · opt-125m · random 1024→1024");
     const first = JSON.parse(fs.readFileSync(path.join(FIXTURES, SGLANG), "utf8").split("\n")[0]!) as {

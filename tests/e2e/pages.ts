@@ -60,10 +60,8 @@ export async function drawEverything(page: Page): Promise<void> {
     return waiting === null;
   });
   // The charts' code arrives after they are asked for: wait until no placeholder is left.
-  await page.waitForFunction(
-    () => [...document.querySelectorAll("[data-in-view=true]")].every((box) => box.querySelector("svg") !== null),
-    undefined,
-    { timeout: 15_000 },
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll("[data-in-view=true]")].every((box) => box.querySelector("svg") !== null),
   );
   await page.evaluate(() => window.scrollTo(0, 0));
 }

@@ -324,6 +324,6 @@ describe("the shell examples of README.md and docs/*.md", () => {
         expect(printed, substituted).not.toMatch(ERROR_OUTPUT);
       }
       entry.check?.(outputs, work);
-    }, 300_000);
+    });
   }
 });

@@ -33,7 +33,7 @@ async function storedRun(): Promise<Record<string, unknown>> {
 }
 
 async function saveWhenAllowed(): Promise<void> {
-  await expect.poll(() => page.getByTestId("save-run").isDisabled(), { timeout: 10_000 }).toBe(false);
+  await expect.poll(() => page.getByTestId("save-run").isDisabled()).toBe(false);
   await page.getByTestId("save-run").click();
 }
 
@@ -63,7 +63,7 @@ describe("the engine on the upload page", () => {
     await page.getByTestId("file-input").setInputFiles(VLLM);
     await page.getByTestId("preview-run").waitFor();
     await page.locator("#field-command").fill("vllm serve facebook/opt-125m --max-num-seqs 4");
-    await page.getByTestId("from-command-engine").waitFor({ timeout: 10_000 });
+    await page.getByTestId("from-command-engine").waitFor();
     expect(await page.locator("#field-engine").inputValue()).toBe("vllm");
     expect(await page.getByTestId("from-command-engine").textContent()).toBe("from the command");
     expect(await page.getByTestId("from-file-engine").count()).toBe(0);
