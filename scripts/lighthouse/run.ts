@@ -126,6 +126,13 @@ interface PageResult {
   cls: number;
   /** Accessibility audits that failed, by id. */
   failedA11y: string[];
+  /**
+   * Lighthouse's own measure of the CPU it ran on (higher is faster): its mobile emulation multiplies the time
+   * of the page's main-thread work by 4, so a machine busy with other work shows in TBT four times over.
+   */
+  benchmarkIndex: number;
+  /** The machine's 1-minute load average when the page was audited, beside its number of cores. */
+  loadAverage: number;
 }
 
 function score(result: RunnerResult, category: string): number {
@@ -189,6 +196,8 @@ async function auditPage(name: string, base: string, pagePath: string, options: 
     tbtMs: metric(median, "total-blocking-time"),
     cls: metric(median, "cumulative-layout-shift"),
     failedA11y,
+    benchmarkIndex: median.lhr.environment?.benchmarkIndex ?? Number.NaN,
+    loadAverage: os.loadavg()[0]!,
   };
 }
 
@@ -247,6 +256,11 @@ async function auditAll(base: string, pages: PageList, options: Options, describ
     `Lighthouse ${options.desktop ? "desktop preset" : "default mobile emulation"}, ${options.runs === 1 ? "one run" : `median of ${options.runs} runs`} per page, ${described}`,
   );
   console.log(table(rows));
+  const indexes = rows.map((row) => row.benchmarkIndex).filter(Number.isFinite);
+  const loads = rows.map((row) => row.loadAverage);
+  console.log(
+    `CPU: Lighthouse benchmark index ${Math.min(...indexes).toFixed(0)}–${Math.max(...indexes).toFixed(0)}, load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} on ${os.cpus().length} cores (TBT grows with both; compare figures taken at like ones)`,
+  );
   for (const row of rows) {
     if (row.failedA11y.length > 0)
       console.log(`${row.page}: failed accessibility audits: ${row.failedA11y.join(", ")}`);
