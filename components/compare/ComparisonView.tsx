@@ -187,6 +187,7 @@ function SeriesCard({
               className="inline-block h-3 w-3 shrink-0 rounded-full"
               style={{ background: item.color }}
               aria-hidden
+              data-testid="run-swatch"
             />
             <Link
               href={`/runs/${run.id}`}
