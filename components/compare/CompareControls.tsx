@@ -7,7 +7,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { buttonClass, inputClass, labelClass } from "@/components/ui/primitives";
-import { useQueryUpdate } from "./use-query-update";
+import { useLatestQuery, useQueryUpdate } from "./use-query-update";
 
 export interface RunOption {
   id: string;
@@ -294,9 +294,19 @@ export function SloCostControls({
   );
 }
 
+/**
+ * The runs as the latest edit left them: a run added or removed a moment ago counts before the page shows it.
+ * A saved comparison's page may not name its runs in the URL; the page's own list holds then.
+ */
+function latestRunIds(query: URLSearchParams, shown: string[]): string[] {
+  const runs = query.get("runs");
+  return runs ? runs.split(",").filter(Boolean) : shown;
+}
+
 export function AddRunPicker({ candidates, runIds }: { candidates: RunOption[]; runIds: string[] }) {
   const router = useRouter();
   const update = useQueryUpdate();
+  const latest = useLatestQuery();
   const available = candidates.filter((run) => !runIds.includes(run.id));
   if (available.length === 0) return null;
   return (
@@ -312,7 +322,7 @@ export function AddRunPicker({ candidates, runIds }: { candidates: RunOption[]; 
           const id = event.target.value;
           if (!id) return;
           if (runIds.length === 0) router.push(`/compare?runs=${encodeURIComponent(id)}`);
-          else update({ runs: [...runIds, id].join(",") });
+          else update({ runs: [...latestRunIds(latest(), runIds), id].join(",") });
         }}
         data-testid="add-run"
       >
@@ -340,12 +350,13 @@ export function RemoveRunButton({
 }) {
   const router = useRouter();
   const update = useQueryUpdate();
-  const rest = runIds.filter((id) => !remove.includes(id));
+  const latest = useLatestQuery();
   return (
     <button
       type="button"
       className="text-xs text-zinc-600 hover:text-red-700 hover:underline dark:text-zinc-400 dark:hover:text-red-400"
       onClick={() => {
+        const rest = latestRunIds(latest(), runIds).filter((id) => !remove.includes(id));
         if (rest.length === 0) router.push("/compare");
         else
           update({
