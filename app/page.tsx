@@ -5,7 +5,7 @@ import { buttonClass, inputClass, labelClass, PageHeader, primaryButtonClass } f
 import { isUnknownEngine } from "@/lib/document/names";
 import { pageSearchParams } from "@/lib/http/query";
 import { listRuns, type RunListQuery, type SortKey } from "@/lib/runs/history";
-import { historyRowOf } from "@/lib/runs/history-rows";
+import { historyRowsOf } from "@/lib/runs/history-rows";
 import { historyHref, parseListQueryLenient } from "@/lib/runs/list-query";
 import { countRuns, listFilterOptions } from "@/lib/runs/summaries";
 import { changeBadgesOfRuns } from "@/lib/series/alerts";
@@ -254,7 +254,7 @@ export default async function HistoryPage({ searchParams }: { searchParams: Sear
         </div>
       ) : (
         <>
-          <RunHistoryTable runs={runs.map(historyRowOf)} columns={columns} changeBadges={changeBadges} />
+          <RunHistoryTable runs={historyRowsOf(runs)} columns={columns} changeBadges={changeBadges} />
           <nav className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm" aria-label="Pagination">
             <span className="text-zinc-600 dark:text-zinc-400" data-testid="pagination-summary">
               {first}–{last} of {totalExact ? total : `more than ${total}`}

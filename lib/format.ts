@@ -18,6 +18,19 @@ export function formatNumber(value: number | null | undefined): string {
   return FORMATTERS[digits].format(value);
 }
 
+const DOLLARS = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/**
+ * Money in US dollars with cents: $0.20, $1,234.50. A positive figure that would round to $0.00 reads
+ * "< $0.01" (and a negative one "> -$0.01"), so a tiny cost is never shown as free.
+ */
+export function formatUsd(value: number | null | undefined): string {
+  if (value == null || !Number.isFinite(value)) return "—";
+  if (value !== 0 && Math.abs(value) < 0.005) return value > 0 ? "< $0.01" : "> -$0.01";
+  const text = DOLLARS.format(Math.abs(value));
+  return value < 0 ? `-$${text}` : `$${text}`;
+}
+
 export function formatTokS(value: number | null | undefined): string {
   return value == null ? "—" : `${formatNumber(value)} tok/s`;
 }

@@ -5,9 +5,9 @@
  * copying it (the button does) and opening it elsewhere shows the same comparison.
  */
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { buttonClass, inputClass, labelClass } from "@/components/ui/primitives";
-import { useQueryUpdate } from "./use-query-update";
+import { useLatestQuery, useQueryUpdate } from "./use-query-update";
 
 export interface RunOption {
   id: string;
@@ -32,8 +32,20 @@ export function CopyLinkButton() {
   );
 }
 
+/**
+ * A control's value as the person set it, until the URL catches up: the page's props still hold the old value
+ * while the navigation is in flight, and a control drawn from them would jump back to it. A new value from the
+ * page (its navigation arrived, or the URL changed elsewhere) replaces it.
+ */
+function useShownValue<T>(fromPage: T): [T, (value: T) => void] {
+  const [shown, setShown] = useState(fromPage);
+  useEffect(() => setShown(fromPage), [fromPage]);
+  return [shown, setShown];
+}
+
 export function BaselinePicker({ runs, baselineId }: { runs: RunOption[]; baselineId: string }) {
   const update = useQueryUpdate();
+  const [shown, setShown] = useShownValue(baselineId);
   return (
     <div className="min-w-[16rem]">
       <label htmlFor="baseline" className={labelClass}>
@@ -42,8 +54,11 @@ export function BaselinePicker({ runs, baselineId }: { runs: RunOption[]; baseli
       <select
         id="baseline"
         className={inputClass}
-        value={baselineId}
-        onChange={(event) => update({ baseline: event.target.value })}
+        value={shown}
+        onChange={(event) => {
+          setShown(event.target.value);
+          update({ baseline: event.target.value });
+        }}
         data-testid="baseline-select"
       >
         {runs.map((run) => (
@@ -145,6 +160,7 @@ const STAT_OPTIONS: { value: string; label: string }[] = [
 
 export function StatPicker({ stat }: { stat: string }) {
   const update = useQueryUpdate();
+  const [shown, setShown] = useShownValue(stat);
   return (
     <div className="w-40">
       <label htmlFor="stat" className={labelClass}>
@@ -153,8 +169,11 @@ export function StatPicker({ stat }: { stat: string }) {
       <select
         id="stat"
         className={inputClass}
-        value={stat}
-        onChange={(event) => update({ stat: event.target.value }, "replace")}
+        value={shown}
+        onChange={(event) => {
+          setShown(event.target.value);
+          update({ stat: event.target.value }, "replace");
+        }}
         data-testid="stat-select"
       >
         {STAT_OPTIONS.map((option) => (
@@ -169,13 +188,17 @@ export function StatPicker({ stat }: { stat: string }) {
 
 export function LogYToggle({ logY }: { logY: boolean }) {
   const update = useQueryUpdate();
+  const [shown, setShown] = useShownValue(logY);
   return (
     <label className="flex items-center gap-2 pb-2 text-sm">
       <input
         type="checkbox"
         className="h-4 w-4 accent-blue-600"
-        checked={logY}
-        onChange={(event) => update({ logy: event.target.checked ? "1" : null }, "replace")}
+        checked={shown}
+        onChange={(event) => {
+          setShown(event.target.checked);
+          update({ logy: event.target.checked ? "1" : null }, "replace");
+        }}
         data-testid="log-y"
       />
       Log y axis
@@ -201,6 +224,7 @@ export function SloCostControls({
   atUser: number | null;
 }) {
   const update = useQueryUpdate();
+  const [shownSloStat, setShownSloStat] = useShownValue(sloStat);
   const perGpu = gpus.length > 1;
   const [priceText, setPriceText] = useState<Record<string, string>>(() =>
     Object.fromEntries([
@@ -266,8 +290,11 @@ export function SloCostControls({
         <select
           id="slo-stat"
           className={inputClass}
-          value={sloStat}
-          onChange={(event) => update({ slo_stat: event.target.value }, "replace")}
+          value={shownSloStat}
+          onChange={(event) => {
+            setShownSloStat(event.target.value);
+            update({ slo_stat: event.target.value }, "replace");
+          }}
           data-testid="slo-stat-select"
         >
           {STAT_OPTIONS.map((option) => (
@@ -294,9 +321,19 @@ export function SloCostControls({
   );
 }
 
+/**
+ * The runs as the latest edit left them: a run added or removed a moment ago counts before the page shows it.
+ * A saved comparison's page may not name its runs in the URL; the page's own list holds then.
+ */
+function latestRunIds(query: URLSearchParams, shown: string[]): string[] {
+  const runs = query.get("runs");
+  return runs ? runs.split(",").filter(Boolean) : shown;
+}
+
 export function AddRunPicker({ candidates, runIds }: { candidates: RunOption[]; runIds: string[] }) {
   const router = useRouter();
   const update = useQueryUpdate();
+  const latest = useLatestQuery();
   const available = candidates.filter((run) => !runIds.includes(run.id));
   if (available.length === 0) return null;
   return (
@@ -312,7 +349,7 @@ export function AddRunPicker({ candidates, runIds }: { candidates: RunOption[]; 
           const id = event.target.value;
           if (!id) return;
           if (runIds.length === 0) router.push(`/compare?runs=${encodeURIComponent(id)}`);
-          else update({ runs: [...runIds, id].join(",") });
+          else update({ runs: [...latestRunIds(latest(), runIds), id].join(",") });
         }}
         data-testid="add-run"
       >
@@ -340,12 +377,13 @@ export function RemoveRunButton({
 }) {
   const router = useRouter();
   const update = useQueryUpdate();
-  const rest = runIds.filter((id) => !remove.includes(id));
+  const latest = useLatestQuery();
   return (
     <button
       type="button"
       className="text-xs text-zinc-600 hover:text-red-700 hover:underline dark:text-zinc-400 dark:hover:text-red-400"
       onClick={() => {
+        const rest = latestRunIds(latest(), runIds).filter((id) => !remove.includes(id));
         if (rest.length === 0) router.push("/compare");
         else
           update({

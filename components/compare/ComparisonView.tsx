@@ -19,7 +19,14 @@ import type { VerdictSentence } from "@/lib/analysis/verdict";
 import type { Comparison, ComparisonSeries } from "@/lib/comparisons/model";
 import { engineDisplayName } from "@/lib/document/names";
 import type { StoredRun } from "@/lib/document/stored-run";
-import { formatChangeLine, formatHardware, formatLoadLevel, formatNumber, formatPercentChange } from "@/lib/format";
+import {
+  formatChangeLine,
+  formatHardware,
+  formatLoadLevel,
+  formatNumber,
+  formatPercentChange,
+  formatUsd,
+} from "@/lib/format";
 import {
   AddRunPicker,
   BaselinePicker,
@@ -104,9 +111,9 @@ function SloLine({ item, baseline }: { item: ComparisonSeries; baseline: Compari
   const cost =
     slo.cost_per_m_tokens !== null ? (
       <span className="block text-xs text-zinc-600 dark:text-zinc-400" data-testid="slo-cost">
-        ${formatNumber(slo.cost_per_m_tokens)} per million output tokens there
+        {formatUsd(slo.cost_per_m_tokens)} per million output tokens there
         {baseline.slo?.cost_per_m_tokens != null && !item.isBaseline
-          ? ` (baseline $${formatNumber(baseline.slo.cost_per_m_tokens)}, ${formatPercentChange((slo.cost_per_m_tokens - baseline.slo.cost_per_m_tokens) / baseline.slo.cost_per_m_tokens)})`
+          ? ` (baseline ${formatUsd(baseline.slo.cost_per_m_tokens)}, ${formatPercentChange((slo.cost_per_m_tokens - baseline.slo.cost_per_m_tokens) / baseline.slo.cost_per_m_tokens)})`
           : ""}
       </span>
     ) : null;
@@ -180,6 +187,7 @@ function SeriesCard({
               className="inline-block h-3 w-3 shrink-0 rounded-full"
               style={{ background: item.color }}
               aria-hidden
+              data-testid="run-swatch"
             />
             <Link
               href={`/runs/${run.id}`}

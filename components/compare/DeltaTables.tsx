@@ -4,7 +4,7 @@ import type { DeltaTable } from "@/lib/analysis/deltas";
 import type { Spread } from "@/lib/analysis/intervals";
 import type { ChartSeries } from "@/lib/analysis/series";
 import type { LatencyUncertainty } from "@/lib/analysis/uncertainty";
-import { formatLoadLevel, formatNumber, formatPercentChange } from "@/lib/format";
+import { formatLoadLevel, formatNumber, formatPercentChange, formatUsd } from "@/lib/format";
 import { type DeltaColumn, DeltaTableGrid, type DeltaTableText } from "./DeltaTableGrid";
 
 export { VERDICT_CLASS } from "./verdicts";
@@ -48,7 +48,7 @@ export function intervalText(uncertainty: LatencyUncertainty | undefined): { tex
 /** A delta table's cells as they read. */
 export function deltaTableText(table: DeltaTable, baselineIndex: number): DeltaTableText {
   const money = table.unit === "$";
-  const show = (value: number) => (money ? `$${formatNumber(value)}` : formatNumber(value));
+  const show = (value: number) => (money ? formatUsd(value) : formatNumber(value));
   return {
     metric: table.metric,
     label: table.label,

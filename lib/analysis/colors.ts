@@ -1,6 +1,7 @@
 /**
  * A run's colour, the same on every page: taken from its id, not from its place in a list, so the run that is
- * orange in the history is orange in every comparison it is part of.
+ * orange in the history is orange in every comparison it is part of. Runs shown together are told apart by
+ * assignRunColors, which moves one of two runs that would look alike, the same way whatever their order.
  *
  * The palette leaves out greens and reds, which the deltas use for better and worse, and every colour has a
  * contrast of at least 3:1 (WCAG's bar for graphics) against both themes' backgrounds: white and zinc-50 in
@@ -16,6 +17,7 @@ export const RUN_COLORS = [
   "#c026d3", // fuchsia
   "#a16207", // ochre
   "#64748b", // slate
+  "#db2777", // pink
 ] as const;
 
 /** FNV-1a over the id's UTF-16 code units: small, stable, and spreads short ids well. */
@@ -33,45 +35,49 @@ export function runColorIndex(id: string): number {
   return hashId(id) % RUN_COLORS.length;
 }
 
-/** The run's own colour. */
+/** The run's own colour: what it wears alone (its own page) and wherever no other run of the view has it. */
 export function runColor(id: string): string {
   return RUN_COLORS[runColorIndex(id)]!;
 }
 
-/**
- * Colours for runs shown together, in their order: each keeps its own colour unless a run before it already
- * has it, in which case it takes the next colour of the palette no run of the view has claimed. Two runs of one
- * view are never drawn alike while the palette lasts (seven runs); past that, the next seven are coloured the
- * same way among themselves.
- */
-export function assignRunColors(ids: readonly string[]): string[] {
-  const assigned: string[] = [];
-  for (let start = 0; start < ids.length; start += RUN_COLORS.length) {
-    assigned.push(...assignDistinct(ids.slice(start, start + RUN_COLORS.length)));
-  }
-  return assigned;
+/** Code-unit order: the same on every machine and locale, unlike localeCompare. */
+function byId(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** At most RUN_COLORS.length runs, all different. */
-function assignDistinct(ids: readonly string[]): string[] {
-  const preferred = ids.map(runColorIndex);
-  const taken = new Set<number>();
-  const assigned: (number | undefined)[] = ids.map(() => undefined);
-  // First: every run whose own colour no earlier run has keeps it.
-  preferred.forEach((index, position) => {
-    if (!taken.has(index)) {
-      taken.add(index);
-      assigned[position] = index;
+/**
+ * Colours for runs shown together (a comparison, a page of the history, a chart), one per id in the order
+ * given. The result depends on the set of runs, never on their order: the same runs get the same colours on
+ * every page, whichever comes first in a link.
+ *
+ * Every run keeps its own colour (runColor) unless another run of the set has it too; then the run whose id
+ * sorts first keeps it and the other moves to the next colour of the palette no run of the set holds. The
+ * palette's colours are all far apart (tests/unit/colors.test.ts holds them to a minimum OKLab distance), so
+ * "too similar" only happens as "the same": up to RUN_COLORS.length runs are all told apart. Past that, each
+ * colour is shared by at most ⌈runs ÷ colours⌉ runs. A run given twice (repeats of one id) gets one colour.
+ */
+export function assignRunColors(ids: readonly string[]): string[] {
+  const unique = [...new Set(ids)].sort(byId);
+  const perColor = Math.max(1, Math.ceil(unique.length / RUN_COLORS.length));
+  const uses = RUN_COLORS.map(() => 0);
+  const chosen = new Map<string, number>();
+  // First: own colours, the earliest id winning a shared one.
+  for (const id of unique) {
+    const own = runColorIndex(id);
+    if (uses[own]! < perColor) {
+      uses[own]!++;
+      chosen.set(id, own);
     }
-  });
-  // Then the rest, in order, take the first free colour after their own.
-  preferred.forEach((index, position) => {
-    if (assigned[position] !== undefined) return;
+  }
+  // Then the runs that lost theirs, in id order, each taking the first colour after its own with room left.
+  for (const id of unique) {
+    if (chosen.has(id)) continue;
+    const own = runColorIndex(id);
     let step = 1;
-    while (taken.has((index + step) % RUN_COLORS.length)) step++;
-    const next = (index + step) % RUN_COLORS.length;
-    taken.add(next);
-    assigned[position] = next;
-  });
-  return assigned.map((index) => RUN_COLORS[index ?? 0]!);
+    while (uses[(own + step) % RUN_COLORS.length]! >= perColor) step++;
+    const next = (own + step) % RUN_COLORS.length;
+    uses[next]!++;
+    chosen.set(id, next);
+  }
+  return ids.map((id) => RUN_COLORS[chosen.get(id)!]!);
 }

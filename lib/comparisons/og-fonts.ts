@@ -15,7 +15,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { ImageResponse } from "next/og";
-import { parse as parseFont } from "opentype.js";
+import { type Font, parse as parseFont } from "opentype.js";
 import { Children, cloneElement, isValidElement, type ReactElement, type ReactNode } from "react";
 
 /** What stands for a character no bundled font has: a white square, the usual "missing glyph". */
@@ -47,6 +47,8 @@ interface FontSlice {
 
 interface LoadedSlice extends FontSlice {
   data: Buffer;
+  /** The parsed font, for advance widths; null when the parser cannot read it. */
+  font: Font | null;
   /** The code points the font really maps to a glyph (the ranges are what a browser is told to expect). */
   codePoints: Set<number>;
 }
@@ -103,8 +105,9 @@ function load(slice: FontSlice): LoadedSlice {
   if (cached) return cached;
   const data = fs.readFileSync(slice.file);
   let map: Record<string, number> = {};
+  let font: Font | null = null;
   try {
-    const font = parseFont(data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer);
+    font = parseFont(data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer);
     map = (font.tables.cmap as { glyphIndexMap?: Record<string, number> } | undefined)?.glyphIndexMap ?? {};
   } catch {
     // A slice the font parser cannot read (one of Noto Sans SC's) is left out: its characters become □.
@@ -114,7 +117,7 @@ function load(slice: FontSlice): LoadedSlice {
       .filter(([, glyph]) => glyph > 0)
       .map(([codePoint]) => Number(codePoint)),
   );
-  const result = { ...slice, data, codePoints };
+  const result = { ...slice, data, font, codePoints };
   loaded.set(slice.name, result);
   return result;
 }
@@ -226,4 +229,51 @@ export function offlineImageResponse(
   const cover = new GlyphCover();
   const covered = coverTree(element, cover) as ReactElement;
   return new ImageResponse(covered, { ...options, fonts: cover.fonts() });
+}
+
+/**
+ * How much wider than the sum of its glyphs' advances a text is taken to be: the renderer's shaping (Arabic
+ * joining forms, kerning) can make a line a little wider than its characters' own advances.
+ */
+const WIDTH_MARGIN = 1.04;
+
+/** A glyph's advance in pixels at `fontSize`, from the first bundled font that has the code point. */
+function advance(codePoint: number, fontSize: number): number | null {
+  const slice = slicesFor(codePoint)[0];
+  if (!slice?.font) return null;
+  const glyph = slice.font.charToGlyph(String.fromCodePoint(codePoint));
+  return ((glyph.advanceWidth ?? slice.font.unitsPerEm) * fontSize) / slice.font.unitsPerEm;
+}
+
+const advances = new Map<string, number>();
+
+/** One grapheme's width: its characters' advances, or the placeholder's when no bundled font draws it. */
+function graphemeWidth(grapheme: string, fontSize: number): number {
+  const key = `${fontSize}:${grapheme}`;
+  const cached = advances.get(key);
+  if (cached !== undefined) return cached;
+  const placeholder = advance(PLACEHOLDER.codePointAt(0)!, fontSize) ?? fontSize;
+  const codePoints = [...grapheme].map((char) => char.codePointAt(0)!);
+  const own = codePoints.map((codePoint) => advance(codePoint, fontSize));
+  let width: number;
+  if (own[0] === null || own[0] === undefined) width = placeholder;
+  else {
+    width = own.reduce<number>((sum, value) => sum + (value ?? 0), 0);
+    // Outside the Basic Multilingual Plane the renderer may pick another font for a grapheme, or draw □ (see
+    // GlyphCover): the wider of the two is taken.
+    if (codePoints[0]! > 0xffff) width = Math.max(width, placeholder);
+  }
+  advances.set(key, width);
+  return width;
+}
+
+/**
+ * The width in pixels a text takes in the preview image at `fontSize`, measured with the bundled fonts the
+ * renderer draws it with (the same files, the same first-font-that-has-it choice), rounded up a little so a
+ * line measured to fit does fit. Letter spacing is left out: the image only ever tightens it.
+ */
+export function measureText(text: string, fontSize: number): number {
+  let width = 0;
+  for (const { segment } of segmenter.segment(text)) width += graphemeWidth(segment, fontSize);
+  return width * WIDTH_MARGIN;
 }

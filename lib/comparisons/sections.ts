@@ -53,7 +53,7 @@ import {
 } from "@/lib/analysis/verdict";
 import type { ResultPoint } from "@/lib/document/schema";
 import type { StoredRun } from "@/lib/document/stored-run";
-import { formatLoadLevel, formatNumber, formatPercentChange, relativeChange } from "@/lib/format";
+import { formatLoadLevel, formatNumber, formatPercentChange, formatUsd, relativeChange } from "@/lib/format";
 import { checkRun, type ValidityReport } from "@/lib/validity/checks";
 import { evenlySpaced } from "./levels-shown";
 import type { Comparison, ComparisonSeries, EqualInteractivity, SeriesSlo, TooltipEntry, TooltipFigure } from "./model";
@@ -238,7 +238,7 @@ function tooltipFigures(
     if (cost !== null)
       figures.push({
         name: "Cost",
-        text: `$${formatNumber(cost)} / M tokens`,
+        text: `${formatUsd(cost)} / M tokens`,
         change: item.isBaseline || baseCost === null ? null : formatPercentChange(relativeChange(baseCost, cost)),
         verdict:
           item.isBaseline || baseCost === null

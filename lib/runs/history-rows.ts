@@ -4,14 +4,14 @@
  * the table never shows) cost ~70 µs a row in the page's response, more than rendering the row. A row here is
  * flat and formatted: only what is shown.
  */
-import { runColor } from "@/lib/analysis/colors";
+import { assignRunColors, runColor } from "@/lib/analysis/colors";
 import { formatDate, formatHardware, formatLoadLevel, formatNumber } from "@/lib/format";
 import type { RunSummary } from "./summaries";
 
 export interface HistoryRow {
   id: string;
   name: string;
-  /** The run's colour in every chart (lib/analysis/colors.ts). */
+  /** The run's colour among the runs of its page, as in a comparison of them (lib/analysis/colors.ts). */
   color: string;
   engine: string;
   engine_version: string | null;
@@ -31,11 +31,17 @@ export interface HistoryRow {
   series_id: string | null;
 }
 
-export function historyRowOf(run: RunSummary): HistoryRow {
+/** A page of the history: the runs shown together are told apart by colour, as in a comparison of them. */
+export function historyRowsOf(runs: readonly RunSummary[]): HistoryRow[] {
+  const colors = assignRunColors(runs.map((run) => run.id));
+  return runs.map((run, index) => historyRowOf(run, colors[index]));
+}
+
+export function historyRowOf(run: RunSummary, color = runColor(run.id)): HistoryRow {
   return {
     id: run.id,
     name: run.name,
-    color: runColor(run.id),
+    color,
     engine: run.engine,
     engine_version: run.engine_version,
     model: run.model,

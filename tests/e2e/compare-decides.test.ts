@@ -192,7 +192,7 @@ describe.sequential("a comparison that decides", () => {
       "meets at every measured level; at the highest, C=2: 147 tok/s/GPU",
     );
     // $2.5 / (146.56 tok/s × 3600 / 10⁶) = $4.74 per million output tokens.
-    expect(await base.getByTestId("slo-cost").textContent()).toBe("$4.7 per million output tokens there");
+    expect(await base.getByTestId("slo-cost").textContent()).toBe("$4.74 per million output tokens there");
     // max_num_seqs=8: p99 TPOT 10.5 ms breaks the target at its only level.
     const other = card("vLLM · opt-125m (--max-num-seqs 8)");
     expect(await other.getByTestId("slo-delta").textContent()).toBe("meets at none of the measured levels");
@@ -200,6 +200,6 @@ describe.sequential("a comparison that decides", () => {
     await drawEverything(page);
     expect(await page.locator("[data-testid=chart-throughput] [data-over-slo=true]").count()).toBe(1);
     const cost = page.getByTestId("delta-table-cost_per_m_output_tokens");
-    expect(await cost.locator("td.num").allTextContents()).toEqual(["$4.7", expect.stringMatching(/^\$3\.7/)]);
+    expect(await cost.locator("td.num").allTextContents()).toEqual(["$4.74", expect.stringMatching(/^\$3\.68\D/)]);
   });
 });

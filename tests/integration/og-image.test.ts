@@ -7,6 +7,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { POST as postComparison } from "@/app/api/comparisons/route";
 import { GET as getOg } from "@/app/api/og/route";
 import { POST as postRun } from "@/app/api/runs/route";
+import { measureText } from "@/lib/comparisons/og-fonts";
+import { layoutPreview } from "@/lib/comparisons/og-layout";
+import { openSavedComparison } from "@/lib/comparisons/save";
+import { LONG_TITLE, longestPreviewDocuments } from "../support/long-preview";
+import { decodePng, inkOutside } from "../support/png";
 import { BASE, clearDatabase, fixtureText, jsonRequest, noContext, SEED_FILES } from "./helpers";
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
@@ -130,5 +135,37 @@ describe("GET /api/og", () => {
     expect(result.type).toBe("image/png");
     expect(result.cache).toBe("public, max-age=300");
     expect(pngHeader(result.bytes)).toEqual({ signature: PNG_SIGNATURE, chunk: "IHDR", width: 1200, height: 630 });
+  });
+
+  it("draws the longest texts inside their boxes: every pixel outside them stays white", async () => {
+    const runIds: string[] = [];
+    for (const document of longestPreviewDocuments()) {
+      const response = await postRun(jsonRequest("/api/runs", "POST", document), noContext);
+      expect(response.status).toBe(201);
+      runIds.push(((await response.json()) as { id: string }).id);
+    }
+    const saved = await postComparison(
+      jsonRequest("/api/comparisons", "POST", { runs: runIds, title: LONG_TITLE }),
+      noContext,
+    );
+    expect(saved.status).toBe(201);
+    const { slug } = (await saved.json()) as { slug: string };
+    const result = await image(`slug=${slug}`);
+    expect(result.status).toBe(200);
+    const png = decodePng(result.bytes);
+    expect([png.width, png.height]).toEqual([1200, 630]);
+
+    // The same layout the route drew, from the same comparison.
+    const opened = await openSavedComparison(slug);
+    const layout = layoutPreview(opened.saved.title, opened.comparison!, measureText);
+    expect(layout.texts.find((text) => text.key === "title")?.cut).toBe(true);
+    const boxes = [...layout.texts, ...layout.panels, ...layout.swatches, layout.chart.box];
+    // A pixel of slack for anti-aliasing at a box's edge.
+    expect(inkOutside(png, boxes, 1)).toEqual([]);
+    // And the boxes were drawn: the title's first line has ink.
+    const title = layout.texts.find((text) => text.key === "title")!;
+    const titleArea = { ...title, height: title.lineHeight };
+    const outsideTitle = inkOutside(png, [titleArea], 0).length;
+    expect(inkOutside(png, [], 0).length).toBeGreaterThan(outsideTitle);
   });
 });

@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import { loadDomain } from "@/lib/analysis/axis";
 import { type LineChartData, lineChart } from "@/lib/analysis/lines";
 import { comparisonMetadata } from "@/lib/comparisons/metadata";
-import { layoutOgChart, niceStep, spreadLabels } from "@/lib/comparisons/og-chart";
+import { layoutOgChart, niceStep, segmentHitsRect } from "@/lib/comparisons/og-chart";
+import { measureText } from "@/lib/comparisons/og-fonts";
 import { comparisonUrl, newSlug } from "@/lib/comparisons/queries";
 import {
   parseComparisonListQuery,
@@ -338,13 +339,17 @@ describe("the preview image's chart", () => {
     expect(niceStep(0)).toBe(1);
   });
 
-  it("spreads labels that would overlap, keeping their order and the bounds", () => {
-    expect(spreadLabels([100, 105, 300], 22, 0, 400)).toEqual([100, 122, 300]);
-    expect(spreadLabels([395, 398, 399], 22, 0, 400)).toEqual([356, 378, 400]);
+  it("tells whether a segment passes through a rectangle", () => {
+    const rect = { x: 10, y: 10, width: 20, height: 10 };
+    expect(segmentHitsRect([0, 0, 40, 30], rect)).toBe(true);
+    expect(segmentHitsRect([15, 12, 16, 13], rect)).toBe(true);
+    expect(segmentHitsRect([0, 0, 40, 0], rect)).toBe(false);
+    expect(segmentHitsRect([0, 30, 40, 21], rect)).toBe(false);
+    expect(segmentHitsRect([35, 0, 35, 40], rect)).toBe(false);
   });
 
   it("draws visible series on a log2 axis with a labelled point per level", () => {
-    const layout = layoutOgChart(data, box);
+    const layout = layoutOgChart(data, box, measureText);
     expect(layout.plot).toEqual({ left: 70, top: 10, right: 580, bottom: 390 });
     expect(layout.xTicks.map((tick) => tick.label)).toEqual(["1", "2", "4", "8", "16", "32", "64", "128"]);
     expect(layout.xTicks[0]!.x).toBe(70);
@@ -356,14 +361,32 @@ describe("the preview image's chart", () => {
     expect(layout.lines[1]!.points).toBe(
       `70.0,${(390 - (63.6 / 3000) * 380).toFixed(1)} 580.0,${(390 - (2370 / 3000) * 380).toFixed(1)}`,
     );
-    expect(layout.labels.map((label) => [label.text, label.side])).toEqual([
-      ["27", "right"],
-      ["63.6", "right"],
-      ["2,216", "left"],
-      ["2,370", "left"],
-    ]);
-    const [low, high] = layout.labels.slice(0, 2).map((label) => label.y);
-    expect(Math.abs(low! - high!)).toBeGreaterThanOrEqual(22);
+    // Highest first at each level; each beside its point, the left level's to the right and the right's to the left.
+    expect(layout.labels.map((label) => label.text)).toEqual(["63.6", "27", "2,370", "2,216"]);
+    expect(layout.labels[0]!.x).toBeGreaterThan(70);
+    expect(layout.labels[2]!.x + layout.labels[2]!.width).toBeLessThan(580);
+    for (const label of layout.labels) {
+      expect(label.x).toBeGreaterThanOrEqual(0);
+      expect(label.x + label.width).toBeLessThanOrEqual(box.width);
+      expect(label.y).toBeGreaterThanOrEqual(0);
+      expect(label.y + label.height).toBeLessThanOrEqual(layout.plot.bottom);
+      // Off the lines, off the dots and off each other.
+      for (const segment of layout.segments) expect(segmentHitsRect(segment, label)).toBe(false);
+      for (const dot of layout.dots) {
+        const inside =
+          dot.x >= label.x && dot.x <= label.x + label.width && dot.y >= label.y && dot.y <= label.y + label.height;
+        expect(inside).toBe(false);
+      }
+      for (const other of layout.labels) {
+        if (other === label) continue;
+        const apart =
+          label.x + label.width <= other.x ||
+          other.x + other.width <= label.x ||
+          label.y + label.height <= other.y ||
+          other.y + other.height <= label.y;
+        expect(apart).toBe(true);
+      }
+    }
   });
 
   it("bridges a level a series lacks with one line through its measured points, never a zero", () => {
@@ -371,7 +394,7 @@ describe("the preview image's chart", () => {
       { key: "s0", label: "a", color: "#000", hidden: false, results: [at(1, 10), at(2, 20), at(8, 40), at(16, 50)] },
       { key: "s1", label: "b", color: "#111", hidden: false, results: [at(4, 30)] },
     ]);
-    const layout = layoutOgChart(gappy, box);
+    const layout = layoutOgChart(gappy, box, measureText);
     // a: one line through C=1, 2, 8, 16 (across C=4, which only b has); b: a lone dot, no line.
     expect(layout.lines.map((line) => line.points.split(" ").length)).toEqual([4]);
     expect(layout.dots).toHaveLength(5);

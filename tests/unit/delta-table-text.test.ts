@@ -71,14 +71,14 @@ describe("deltaTableText", () => {
     ]);
   });
 
-  it("writes money with its sign and the unit per million, and moves the change to the baseline's column", () => {
+  it("writes money with its sign, two decimals and the unit per million, and moves the change to the baseline's column", () => {
     const cost: DeltaTable = { ...THROUGHPUT, metric: "cost_per_m_output_tokens", unit: "$", better: "lower" };
     const text = deltaTableText(cost, 1);
     expect(text.unit).toBe("$ per million");
     expect(text.rows[0]?.cells.map((cell) => [cell.value, cell.change?.text ?? null])).toEqual([
-      ["$27", "—"],
-      ["$63.6", null],
-      ["$27.2", "≈ +0.7%"],
+      ["$27.00", "—"],
+      ["$63.60", null],
+      ["$27.20", "≈ +0.7%"],
     ]);
   });
 });

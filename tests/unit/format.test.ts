@@ -10,6 +10,7 @@ import {
   formatNumber,
   formatPercentChange,
   formatTokS,
+  formatUsd,
   groupedWarnings,
   relativeChange,
 } from "@/lib/format";
@@ -198,5 +199,24 @@ describe("groupedWarnings", () => {
       "Concurrency 32 was measured twice: the later file is kept.",
     ]);
     expect(groupedWarnings([])).toEqual([]);
+  });
+});
+
+describe("formatUsd", () => {
+  test.each<[number | null | undefined, string]>([
+    [0.2, "$0.20"],
+    [1234.5, "$1,234.50"],
+    [4.7434, "$4.74"],
+    [0.005, "$0.01"],
+    [0.0049, "< $0.01"],
+    [0.00001, "< $0.01"],
+    [0, "$0.00"],
+    [-0.0001, "> -$0.01"],
+    [-12.345, "-$12.35"],
+    [1_000_000, "$1,000,000.00"],
+    [null, "—"],
+    [Number.NaN, "—"],
+  ])("%s reads %s", (value, expected) => {
+    expect(formatUsd(value)).toBe(expected);
   });
 });

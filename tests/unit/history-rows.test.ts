@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { runColor } from "@/lib/analysis/colors";
-import { historyRowOf } from "@/lib/runs/history-rows";
+import { RUN_COLORS, runColor } from "@/lib/analysis/colors";
+import { historyRowOf, historyRowsOf } from "@/lib/runs/history-rows";
 import type { RunSummary } from "@/lib/runs/summaries";
 
 const SUMMARY: RunSummary = {
@@ -66,5 +66,18 @@ describe("historyRowOf", () => {
       peak: null,
       peak_level: null,
     });
+  });
+});
+
+describe("historyRowsOf", () => {
+  it("tells apart the runs of a page that would share a colour, as a comparison of them does", () => {
+    // "h" and "IMHjvd1CahGN" both take colour 7 on their own (tests/unit/colors.test.ts).
+    expect(runColor("h")).toBe(runColor("IMHjvd1CahGN"));
+    const rows = historyRowsOf([
+      { ...SUMMARY, id: "h" },
+      { ...SUMMARY, id: "IMHjvd1CahGN" },
+      { ...SUMMARY, id: "a" },
+    ]);
+    expect(rows.map((row) => row.color)).toEqual([RUN_COLORS[0], RUN_COLORS[7], RUN_COLORS[4]]);
   });
 });

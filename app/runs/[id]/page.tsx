@@ -94,6 +94,7 @@ export default async function RunPage({ params }: { params: Params }) {
                 style={{ background: runColor(run.id) }}
                 title="This run's colour in every chart"
                 aria-hidden
+                data-testid="run-swatch"
               />
               <span data-testid="run-name">{run.name}</span>
             </span>
