@@ -87,10 +87,10 @@ describe.sequential("the demo's second example", () => {
     expect(await tep8.getByTestId("slo-delta").getAttribute("data-status")).toBe("partial");
     expect(await dep8.getByTestId("slo-delta").textContent()).toContain("C=16");
     expect(await tep8.getByTestId("slo-delta").textContent()).toContain("C=16");
-    // $3.50 per H200-hour over 514.5 tok/s ÷ 8 GPUs: $15.1; over 525.9 tok/s ÷ 8: $14.8.
-    expect(await dep8.getByTestId("slo-cost").textContent()).toBe("$15.1 per million output tokens there");
+    // $3.50 per H200-hour over 514.5 tok/s ÷ 8 GPUs: $15.12; over 525.9 tok/s ÷ 8: $14.79.
+    expect(await dep8.getByTestId("slo-cost").textContent()).toBe("$15.12 per million output tokens there");
     expect(await tep8.getByTestId("slo-cost").textContent()).toBe(
-      "$14.8 per million output tokens there (baseline $15.1, -2.2%)",
+      "$14.79 per million output tokens there (baseline $15.12, -2.2%)",
     );
   });
 });

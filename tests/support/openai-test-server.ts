@@ -250,16 +250,24 @@ export async function startOpenAITestServer(initial: Partial<TestServerSettings>
   const timers = new Set<NodeJS.Timeout>();
   const sockets = new Set<Socket>();
 
-  const later = (fn: () => void, delayMs: number) => {
-    const timer = setTimeout(
-      () => {
-        timers.delete(timer);
-        fn();
-      },
-      Math.max(0, delayMs),
-    );
-    timers.add(timer);
-    return timer;
+  // Runs `fn` once `performance.now()` has reached `dueAt`, never before: libuv keeps a cached millisecond clock,
+  // so a plain setTimeout can fire up to a millisecond early, and the figures a test expects (TTFT ≥ ttftMs)
+  // would then be short by that much. `onTimer` tracks each timer armed so a finished request can cancel it.
+  const at = (dueAt: number, fn: () => void, onTimer: (timer: NodeJS.Timeout, armed: boolean) => void) => {
+    const arm = () => {
+      const timer = setTimeout(
+        () => {
+          timers.delete(timer);
+          onTimer(timer, false);
+          if (performance.now() < dueAt) arm();
+          else fn();
+        },
+        Math.max(0, Math.ceil(dueAt - performance.now())),
+      );
+      timers.add(timer);
+      onTimer(timer, true);
+    };
+    arm();
   };
   const acquire = (start: () => void) => {
     if (active < settings.maxConcurrent) {
@@ -373,12 +381,13 @@ export async function startOpenAITestServer(initial: Partial<TestServerSettings>
       const chunks = Math.ceil(tokens / settings.tokensPerChunk);
       const cutAfter =
         fault === "truncate" ? Math.floor(chunks / 2) : fault === "malformed-sse" || fault === "reset" ? 2 : chunks;
-      for (let chunk = 0; chunk < chunks; chunk += 1) {
+      // One chunk at a time, each armed when the one before it went out: a server streams in order, and timers
+      // armed all at once from a clock read in a loop the machine can stall between reads could fire out of order.
+      const emit = (chunk: number) => {
         const firstToken = chunk * settings.tokensPerChunk;
         const count = Math.min(settings.tokensPerChunk, tokens - firstToken);
         const due = slotAt + settings.ttftMs + (firstToken + count - 1) * settings.itlMs;
-        const timer = later(() => {
-          pending.delete(timer);
+        at(due, () => {
           if (finished) return;
           if (chunk === cutAfter) {
             if (fault === "truncate") {
@@ -396,7 +405,10 @@ export async function startOpenAITestServer(initial: Partial<TestServerSettings>
           const text = Array.from({ length: count }, (_, k) => `tok${firstToken + k} `).join("");
           const last = chunk === chunks - 1;
           send({ id, object, created, model: body.model, choices: [choice(text, null)] });
-          if (!last) return;
+          if (!last) {
+            emit(chunk + 1);
+            return;
+          }
           send({
             id,
             object,
@@ -436,9 +448,12 @@ export async function startOpenAITestServer(initial: Partial<TestServerSettings>
           }
           res.end();
           stop();
-        }, due - performance.now());
-        pending.add(timer);
-      }
+        }, (timer, armed) => {
+          if (armed) pending.add(timer);
+          else pending.delete(timer);
+        });
+      };
+      if (chunks > 0) emit(0);
     });
   };
 
