@@ -79,6 +79,10 @@ const MetricVerdictSchema = z.strictObject({
   better: z.enum(["higher", "lower"]),
   value: nullableNumber,
   baseline_mean: nullableNumber,
+  baseline_points: z.number().int().nullable().describe("Points in the baseline, outliers left out."),
+  short_baseline: z
+    .boolean()
+    .describe("Fewer baseline points than min_samples: judged by the noise model for short baselines."),
   change_pct: nullableNumber,
   z: nullableNumber,
   p: nullableNumber,
@@ -201,6 +205,7 @@ const SeriesSettingsSchema = z.strictObject({
   consecutive: z.number().int(),
   rolling: z.number().int(),
   outlier_mad: z.number(),
+  noise_prior_pct: z.number(),
   level: z.string().nullable(),
   figures: z.array(z.string()).nullable(),
 });

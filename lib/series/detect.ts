@@ -35,7 +35,12 @@ export interface Baseline {
   /** Points left out as outliers. */
   outliers: number;
   mean: number;
+  /** The noise of one point as judged: for a short baseline, blended with the prior and widened by 1/n. */
   sigma: number;
+  /** Fewer points than `min_samples`: judged by the noise model for short baselines. */
+  short: boolean;
+  /** The |z| a move must reach: `z_threshold`, or for a short baseline its Student's t equivalent. */
+  critical: number;
 }
 
 export interface PointJudgement {
@@ -85,6 +90,57 @@ function meanOf(values: readonly number[]): number {
   let sum = 0;
   for (const value of values) sum += value;
   return sum / values.length;
+}
+
+/** Judging starts from the third point: a baseline of two points, judged by the noise model below. */
+export const MIN_BASELINE_POINTS = 2;
+
+/**
+ * The weight of the noise prior, in degrees of freedom: a short baseline's σ² is (ν₀ σ₀² + (n − 1) s²) / (ν₀ + n − 1),
+ * the scaled inverse χ² prior's posterior, so three nights of the series count for less than the prior and thirty
+ * for far more.
+ */
+export const NOISE_PRIOR_DF = 4;
+
+/**
+ * The critical |z| of a short baseline: the Student's t quantile, with the blended σ's degrees of freedom, at the
+ * one-sided level `z_threshold` stands for on a long one. Cached per (z, df): a page judges thousands of points.
+ */
+const criticalCache = new Map<string, number>();
+export function shortBaselineCritical(zThreshold: number, degreesOfFreedom: number): number {
+  const key = `${zThreshold}\n${degreesOfFreedom}`;
+  let critical = criticalCache.get(key);
+  if (critical === undefined) {
+    critical = jStat.studentt.inv(jStat.normal.cdf(zThreshold, 0, 1), degreesOfFreedom);
+    criticalCache.set(key, critical);
+  }
+  return critical;
+}
+
+/**
+ * The baseline's noise and critical value. A long baseline (≥ `min_samples` points): σ as measured, `z_threshold`.
+ * A short one: σ² blended with the prior (`noise_prior_pct` of the mean, NOISE_PRIOR_DF degrees of freedom), widened
+ * by √(1 + 1/n) for the uncertainty of a mean of n points, and judged at Student's t with ν₀ + n − 1 degrees of
+ * freedom. Three nights of 2% noise thus need a move of ~8% to count (z ≈ 3.6 of a σ near 2.3%), not 5σ of a σ
+ * measured from two residuals, and a −10% flake at night 4 is judged, not skipped.
+ */
+export function baselineNoise(
+  values: readonly number[],
+  mean: number,
+  settings: Pick<DetectionSettings, "rolling" | "min_samples" | "noise_prior_pct" | "z_threshold">,
+): { sigma: number; short: boolean; critical: number } {
+  const measured = residualSigma(values, settings.rolling);
+  const n = values.length;
+  if (n >= settings.min_samples) return { sigma: measured, short: false, critical: settings.z_threshold };
+  const prior = (Math.abs(mean) * settings.noise_prior_pct) / 100;
+  const priorDf = settings.noise_prior_pct > 0 ? NOISE_PRIOR_DF : 0;
+  const degrees = priorDf + n - 1;
+  const blended = degrees > 0 ? (priorDf * prior ** 2 + (n - 1) * measured ** 2) / degrees : measured ** 2;
+  return {
+    sigma: Math.sqrt(blended * (1 + 1 / n)),
+    short: true,
+    critical: settings.z_threshold === 0 ? 0 : shortBaselineCritical(settings.z_threshold, Math.max(1, degrees)),
+  };
 }
 
 /** Sorts `values` ascending in place, by insertion: for a baseline window (tens of values) the quickest way. */
@@ -160,7 +216,7 @@ function sampleVariance(values: readonly number[]): number {
  * Iglewicz and Hoaglin's modified z-score, 0.6745 (x − median) / MAD: robust to the outliers it looks for.
  * Returns the indexes to keep.
  */
-export function withoutOutliers(values: readonly number[], limit: number): number[] {
+export function withoutOutliers(values: readonly number[], limit: number, noisePriorPct = 0): number[] {
   const all: number[] = [];
   for (let index = 0; index < values.length; index++) all.push(index);
   if (limit <= 0 || values.length < 3) return all;
@@ -168,7 +224,9 @@ export function withoutOutliers(values: readonly number[], limit: number): numbe
   const scratch = new Float64Array(values);
   const median = medianInPlace(scratch);
   for (let index = 0; index < values.length; index++) scratch[index] = Math.abs(values[index]! - median);
-  const mad = medianInPlace(scratch);
+  // The floor: the MAD of the prior noise (0.6745 σ₀). With 5–7 points the measured MAD is often a fraction of the
+  // noise, and ordinary 2% noise was then "outlying"; a point within 3.5 σ₀ of the median is never left out.
+  const mad = Math.max(medianInPlace(scratch), (0.6745 * Math.abs(median) * noisePriorPct) / 100);
   if (mad === 0) {
     // Most points are identical: only those equal to the median are certainly not outliers, unless every point
     // differs (then nothing can be told apart and all are kept).
@@ -347,8 +405,8 @@ export function judgeSeries(
     }
     candidates.reverse();
     candidateMeans.reverse();
-    const keep = withoutOutliers(candidateMeans, settings.outlier_mad);
-    if (keep.length < Math.max(2, settings.min_samples)) {
+    const keep = withoutOutliers(candidateMeans, settings.outlier_mad, settings.noise_prior_pct);
+    if (keep.length < MIN_BASELINE_POINTS) {
       streak = [];
       return;
     }
@@ -358,11 +416,12 @@ export function judgeSeries(
       kept.push(candidates[at]!);
       keptMeans.push(candidateMeans[at]!);
     }
+    const baselineMean = meanOf(keptMeans);
     const baseline: Baseline = {
       n: kept.length,
       outliers: candidates.length - kept.length,
-      mean: meanOf(keptMeans),
-      sigma: residualSigma(keptMeans, settings.rolling),
+      mean: baselineMean,
+      ...baselineNoise(keptMeans, baselineMean, settings),
     };
     // Gathered only where a t-test (repeats) or a change to come may read it: most points have neither.
     let pooled: number[] | null = null;
@@ -434,7 +493,7 @@ function fillAgainst(
     return test.p < settings.t_test_alpha;
   }
   point.test = "z";
-  return settings.z_threshold === 0 || Math.abs(point.z) >= settings.z_threshold;
+  return baseline.critical === 0 || Math.abs(point.z) >= baseline.critical;
 }
 
 function changesOf(points: readonly PointJudgement[], consecutive: number): DetectedChange[] {

@@ -37,6 +37,13 @@ export interface MetricVerdict {
   better: "higher" | "lower";
   value: number | null;
   baseline_mean: number | null;
+  /** Points in the baseline (after outliers were left out); null when not judged. */
+  baseline_points: number | null;
+  /**
+   * True when the baseline was short (fewer than `min_samples` points): judged by the noise model for short
+   * baselines (docs/series.md), so only large moves count and a verdict is less certain.
+   */
+  short_baseline: boolean;
   change_pct: number | null;
   z: number | null;
   p: number | null;
@@ -252,6 +259,8 @@ function metricVerdict(judgement: MetricJudgement, run: SeriesRun): MetricVerdic
     better: judgement.metric.better,
     value: values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length,
     baseline_mean: point?.baseline?.mean ?? null,
+    baseline_points: point?.baseline?.n ?? null,
+    short_baseline: point?.baseline?.short ?? false,
     change_pct: point?.change_pct ?? null,
     z: point?.z !== undefined && point.z !== null && Number.isFinite(point.z) ? point.z : null,
     p: point?.p ?? null,

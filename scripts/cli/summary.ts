@@ -19,7 +19,7 @@ const VERDICT_TITLE: Record<string, string> = {
   suspicious: "suspicious change (not yet a regression)",
   improvement: "improvement",
   ok: "no change beyond the noise",
-  insufficient: "too few earlier runs to judge",
+  insufficient: "too few earlier runs to judge (judging starts at the third run)",
 };
 
 const STATUS_CELL: Record<string, string> = {
@@ -29,6 +29,17 @@ const STATUS_CELL: Record<string, string> = {
   insufficient: "not judged (too few runs)",
   missing: "not measured",
 };
+
+/**
+ * How sure the verdict is when the baseline is short: the noise model for short baselines (docs/series.md) judges
+ * it, so a move must be large to count and a quiet verdict says less than it would after a month of nights.
+ */
+function confidenceLine(verdict: RunVerdict): string | null {
+  const short = verdict.metrics.filter((metric) => metric.short_baseline && metric.baseline_points !== null);
+  if (short.length === 0) return null;
+  const points = Math.min(...short.map((metric) => metric.baseline_points!));
+  return `Confidence: low. The baseline is short (${points} earlier run${points === 1 ? "" : "s"}), so it is judged by the noise model for short baselines: its noise is taken as at least the series' prior, and a move must be large to count.`;
+}
 
 function runSummary(base: string, run: UploadedRun): string {
   const verdict = run.series;
@@ -61,6 +72,8 @@ function runSummary(base: string, run: UploadedRun): string {
   if (rows.length > 0) {
     lines.push(mdTable(["Figure", "This run", "Baseline", "Change", "Verdict"], ["l", "r", "r", "r", "l"], rows), "");
   }
+  const confidence = confidenceLine(verdict);
+  if (confidence) lines.push(confidence, "");
   if (verdict.previous_run) {
     lines.push(
       verdict.what_changed.length > 0
