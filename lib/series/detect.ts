@@ -63,7 +63,14 @@ export interface PointJudgement {
 
 export interface DetectedChange {
   startGroup: string;
+  /** The first bad run: the first run of the change's first point. */
   startRunId: string;
+  /**
+   * The last good run: the newest run of the newest point before the change that was judged within the noise (or
+   * not judged: the series' first runs); null when the change starts the series. Whatever night the change is
+   * looked at from, "what changed" is read between this run and the first bad one.
+   */
+  lastGoodRunId: string | null;
   lastRunId: string;
   /** Every run of the violating points. */
   runIds: string[];
@@ -496,6 +503,15 @@ function fillAgainst(
   return baseline.critical === 0 || Math.abs(point.z) >= baseline.critical;
 }
 
+/** The newest run before `index` whose point was not a violation: the last good run of a change starting there. */
+function lastGoodBefore(points: readonly PointJudgement[], index: number): string | null {
+  for (let at = index - 1; at >= 0; at--) {
+    const point = points[at]!;
+    if (point.status === "ok" || point.status === "insufficient") return point.runIds[point.runIds.length - 1]!;
+  }
+  return null;
+}
+
 function changesOf(points: readonly PointJudgement[], consecutive: number): DetectedChange[] {
   const changes: DetectedChange[] = [];
   let run: PointJudgement[] = [];
@@ -515,6 +531,7 @@ function changesOf(points: readonly PointJudgement[], consecutive: number): Dete
     changes.push({
       startGroup: first.group,
       startRunId: first.runIds[0]!,
+      lastGoodRunId: lastGoodBefore(points, points.indexOf(first)),
       lastRunId: last.runIds[last.runIds.length - 1]!,
       runIds: run.flatMap((point) => point.runIds),
       violations: run.length,
