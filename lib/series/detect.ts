@@ -315,7 +315,13 @@ function directionOf(diff: number, better: "higher" | "lower"): "worse" | "bette
 /** Judge every point of one metric of a series and find its changes. `samples` are in time order. */
 export function judgeSeries(
   samples: readonly SeriesSample[],
-  options: { better: "higher" | "lower"; settings: DetectionSettings; resetRunIds?: ReadonlySet<string> },
+  options: {
+    better: "higher" | "lower";
+    settings: DetectionSettings;
+    resetRunIds?: ReadonlySet<string>;
+    /** Fewest baseline points judged: MIN_BASELINE_POINTS; the detection benchmark sets 5 to replay the old rule. */
+    minBaselinePoints?: number;
+  },
 ): SeriesJudgement {
   const { better, settings } = options;
   const groups = groupsOf(samples, options.resetRunIds ?? new Set()).filter((group) => group.values.length > 0);
@@ -412,8 +418,11 @@ export function judgeSeries(
     }
     candidates.reverse();
     candidateMeans.reverse();
-    const keep = withoutOutliers(candidateMeans, settings.outlier_mad, settings.noise_prior_pct);
-    if (keep.length < MIN_BASELINE_POINTS) {
+    // The MAD's floor where the MAD is unreliable, fewer than twice `min_samples` points: past that the measured MAD
+    // is the better guide (with the floor, heavy-tailed real noise kept its slow nights and raised more alarms).
+    const madFloorPct = candidateMeans.length < 2 * settings.min_samples ? settings.noise_prior_pct : 0;
+    const keep = withoutOutliers(candidateMeans, settings.outlier_mad, madFloorPct);
+    if (keep.length < (options.minBaselinePoints ?? MIN_BASELINE_POINTS)) {
       streak = [];
       return;
     }
@@ -462,7 +471,10 @@ export function judgeSeries(
     }
     streak.push(index);
     pooledOf.set(index, pooledValues());
-    if (streak.length >= settings.consecutive) {
+    // A short baseline can see a change (suspicious) but not confirm one: its noise is a prior, and a series noisier
+    // than the prior would raise false regressions on its first nights. The night that confirms must be judged
+    // against a baseline of `min_samples` points.
+    if (streak.length >= settings.consecutive && !baseline.short) {
       const first = points[streak[0]!]!;
       confirmed = {
         direction: point.status as "worse" | "better",
@@ -519,7 +531,9 @@ function changesOf(points: readonly PointJudgement[], consecutive: number): Dete
     const first = run[0];
     if (!first) return;
     const direction = first.status === "worse" ? "worse" : "better";
-    const confirmed = run.length >= consecutive;
+    // Confirmed as the judging confirmed it: K in a row, the confirming one judged against a long baseline.
+    const confirmed =
+      run.length >= consecutive && run.some((point) => point.baseline !== null && !point.baseline.short);
     // A lone step up is not worth a mark; a lone step down is "suspicious".
     if (direction === "better" && !confirmed) {
       run = [];

@@ -287,6 +287,11 @@ async function verdictsOfUploaded(judging: SeriesJudging, status: SeriesStatus):
   return verdicts;
 }
 
+function figureOrder(judging: SeriesJudging, metricKey: string): number {
+  const index = judging.judgements.findIndex((judgement) => judgement.metric.key === metricKey);
+  return index < 0 ? judging.judgements.length : index;
+}
+
 /** The changes a run is part of, one per first bad point (oldest stored change first), with their culprit range. */
 function culpritsOf(judging: SeriesJudging, rows: readonly ChangeRow[]): RunCulprit[] {
   const byStart = new Map<string, ChangeRow[]>();
@@ -306,19 +311,22 @@ function culpritsOf(judging: SeriesJudging, rows: readonly ChangeRow[]): RunCulp
       url: `/series/${judging.seriesId}#change-${first.id}`,
       kind,
       status: first.status,
-      figures: group.map((row) => {
-        const summary = changeSummary(row, judging.seriesId);
-        const metric = judging.judgements.find((judgement) => judgement.metric.key === row.metric)?.metric;
-        return {
-          key: row.metric,
-          label: summary.label,
-          unit: summary.unit,
-          better: metric?.better ?? "higher",
-          before: row.before,
-          after: row.after,
-          change_pct: row.changePct,
-        };
-      }),
+      // In the order the series judges its figures (single stream first), not the order they were stored in.
+      figures: [...group]
+        .sort((a, b) => figureOrder(judging, a.metric) - figureOrder(judging, b.metric))
+        .map((row) => {
+          const summary = changeSummary(row, judging.seriesId);
+          const metric = judging.judgements.find((judgement) => judgement.metric.key === row.metric)?.metric;
+          return {
+            key: row.metric,
+            label: summary.label,
+            unit: summary.unit,
+            better: metric?.better ?? "higher",
+            before: row.before,
+            after: row.after,
+            change_pct: row.changePct,
+          };
+        }),
       culprit: range,
     });
   }

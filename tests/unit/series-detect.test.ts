@@ -252,3 +252,17 @@ describe("no blind nights: the MAD floor keeps ordinary noise in short baselines
     expect(earlyFalse).toBeLessThanOrEqual(10);
   });
 });
+
+describe("a short baseline sees a change but does not confirm it", () => {
+  it("two bad nights judged against three and four earlier nights stay suspicious; the night after, long, confirms", () => {
+    const early = nightlySeries({ seed: 7, flakeAt: null, stepAt: 3, nights: 12 });
+    const { points, changes } = judgeSeries(samplesOf(early), { better: "higher", settings });
+    expect(points.slice(3, 5).map((point) => [point.status, point.baseline!.short])).toEqual([
+      ["worse", true],
+      ["worse", true],
+    ]);
+    // The step's points never join their own baseline: it stays the three nights before it, short, so the step is
+    // seen (suspicious, every night) and never declared a regression by a baseline of the prior's noise.
+    expect(changes.map((change) => [change.kind, change.startRunId])).toEqual([["suspicious", "run-3"]]);
+  });
+});
