@@ -173,8 +173,8 @@ describe("curl -fsSO $URL/cli/servebench.mjs && node servebench.mjs upload …",
       event: "regression",
       series: { name: "nightly-cli" },
       culprit: {
-        last_good: { name: "nightly 19", git_commit: commit(19).repeat(4).slice(0, 40) },
-        first_bad: { name: "nightly 20", git_commit: commit(20).repeat(4).slice(0, 40) },
+        last_good: { name: "nightly 19", git_commit: (19).toString(16).padStart(8, "0").repeat(5) },
+        first_bad: { name: "nightly 20", git_commit: (20).toString(16).padStart(8, "0").repeat(5) },
       },
     });
     expect(((hooks[0]!.figures as { key: string }[]) ?? []).map((figure) => figure.key).sort()).toEqual(
