@@ -157,6 +157,20 @@ export const RunVerdictSchema = z
     changes: z.array(ChangeSummarySchema),
     previous_run: z.strictObject({ id: z.string(), url: z.string(), name: z.string() }).nullable(),
     what_changed: z.array(z.string()),
+    change_points: z
+      .array(
+        z.strictObject({
+          metric: z.string(),
+          first_bad_run_id: z.string(),
+          last_good_run_id: z.string(),
+          before: z.number(),
+          after: z.number(),
+          change_pct: z.number(),
+          direction: z.enum(["worse", "better"]),
+          p: z.number(),
+        }),
+      )
+      .describe("E-divisive change points of the judged figures, significant after Benjamini–Hochberg."),
     culprits: z
       .array(CulpritSchema)
       .describe("The changes the run is part of, one per first bad run, with the last good run and what changed."),

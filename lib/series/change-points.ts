@@ -157,3 +157,77 @@ export function benjaminiHochberg(pValues: readonly number[], q: number): boolea
   for (let rank = 0; rank <= cutoff; rank++) discovered[order[rank]!.index] = true;
   return discovered;
 }
+
+/** The newest points a judgement searches for change points: E-divisive costs n² per permutation. */
+export const CHANGE_POINT_WINDOW = 60;
+
+/** One figure's points in time order, as judging has them (lib/series/detect.ts). */
+export interface FigurePoints {
+  key: string;
+  better: "higher" | "lower";
+  points: readonly { runIds: readonly string[]; mean: number; reset: boolean }[];
+}
+
+export interface FigureChangePoint {
+  metric: string;
+  /** The first run of the first point after the change, and the last run of the point before it. */
+  first_bad_run_id: string;
+  last_good_run_id: string;
+  before: number;
+  after: number;
+  change_pct: number;
+  direction: "worse" | "better";
+  p: number;
+}
+
+/** A seed from a text (the series id): the same series is permuted the same way every time it is judged. */
+export function seedOf(text: string): number {
+  let hash = 2166136261;
+  for (let index = 0; index < text.length; index++) hash = Math.imul(hash ^ text.charCodeAt(index), 16777619);
+  return hash >>> 0;
+}
+
+/**
+ * The change points of every figure over its newest CHANGE_POINT_WINDOW points since the last expected change,
+ * kept where Benjamini–Hochberg at `alpha` keeps them across all the figures' tests: one judgement's tests share one
+ * false discovery rate, however many figures and load levels the series follows.
+ */
+export function seriesChangePoints(
+  figures: readonly FigurePoints[],
+  seedText: string,
+  alpha = DEFAULT_CHANGE_POINT_OPTIONS.alpha,
+): FigureChangePoint[] {
+  const candidates: FigureChangePoint[] = [];
+  for (const figure of figures) {
+    let from = 0;
+    figure.points.forEach((point, index) => {
+      if (point.reset) from = index;
+    });
+    const points = figure.points.slice(Math.max(from, figure.points.length - CHANGE_POINT_WINDOW));
+    // Each figure tested at the nominal level; the correction across figures is BH below.
+    const found = eDivisive(
+      points.map((point) => point.mean),
+      { alpha, seed: seedOf(`${seedText}\n${figure.key}`) },
+    );
+    for (const change of found) {
+      const first = points[change.index]!;
+      const last = points[change.index - 1]!;
+      const diff = change.after - change.before;
+      candidates.push({
+        metric: figure.key,
+        first_bad_run_id: first.runIds[0]!,
+        last_good_run_id: last.runIds[last.runIds.length - 1]!,
+        before: change.before,
+        after: change.after,
+        change_pct: change.before === 0 ? 0 : (diff / Math.abs(change.before)) * 100,
+        direction: diff > 0 === (figure.better === "higher") ? "better" : "worse",
+        p: change.p,
+      });
+    }
+  }
+  const kept = benjaminiHochberg(
+    candidates.map((candidate) => candidate.p),
+    alpha,
+  );
+  return candidates.filter((_, index) => kept[index]);
+}

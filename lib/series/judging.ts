@@ -7,6 +7,7 @@
 import { db } from "@/lib/db/client";
 import { enqueueDeliveries } from "@/lib/webhooks/deliveries";
 import { type CulpritRange, type MovedFigure, type WebhookPayload, webhookPayload } from "@/lib/webhooks/payload";
+import { type FigureChangePoint, seriesChangePoints } from "./change-points";
 import { type ChangeRow, type ChangeSummary, changeSummary } from "./change-summary";
 import { type FoundChange, storeChanges } from "./changes";
 import { culpritRange } from "./culprit";
@@ -81,6 +82,12 @@ export interface RunVerdict {
    * there: the last good and first bad run, what changed between them, where to bisect.
    */
   culprits: RunCulprit[];
+  /**
+   * Change points over the series' newest points (E-divisive means, permutation p-values, Benjamini–Hochberg across
+   * the judged figures), recomputed at every upload beside the window rule: where the level moved, whatever the
+   * window rule declared.
+   */
+  change_points: FigureChangePoint[];
 }
 
 // Judgements of one series run one after another in this process, so the series' stored summary is that of
@@ -118,6 +125,8 @@ interface SeriesJudging {
   /** The figures the series shows; its summary's trend is of the first. */
   shown: SeriesMetric[];
   judgements: MetricJudgement[];
+  /** The significant change points of the judged figures, after BH (change-points.ts). */
+  changePoints: FigureChangePoint[];
   now: Date;
   /** The runs just uploaded. */
   uploaded: Set<string>;
@@ -136,6 +145,14 @@ async function judgeNow(seriesId: string, options: JudgeOptions): Promise<Map<st
     loaded,
     shown,
     judgements,
+    changePoints: seriesChangePoints(
+      judgements.map((judgement) => ({
+        key: judgement.metric.key,
+        better: judgement.metric.better,
+        points: judgement.points,
+      })),
+      seriesId,
+    ),
     now: new Date(),
     uploaded: new Set(options.uploadedRunIds ?? []),
     inTail: new Set(loaded.runs.map((run) => run.id)),
@@ -356,6 +373,7 @@ function runVerdict(
     previous_run: previous ? { id: previous.id, url: `/runs/${previous.id}`, name: previous.name } : null,
     what_changed: previous ? whatChanged(previous.row, run.row) : [],
     culprits,
+    change_points: judging.changePoints,
   };
 }
 

@@ -80,6 +80,15 @@ describe("a −10% step at night 20 that moves every figure", () => {
       );
       expect(culprit.culprit.compare_url).toBe(`/compare?runs=${ids[18]},${ids[19]}`);
     }
+    // The change points over the whole stretch, beside the window rule: each figure's at night 20, after BH.
+    const atStep = verdicts[29]!.change_points.filter((point) => point.first_bad_run_id === ids[19]);
+    expect(atStep.map((point) => point.metric).sort()).toEqual(
+      ["mean_tpot_ms@c:64", "mean_ttft_ms@c:64", "output_throughput@c:64", "peak_tok_s", "single_stream_tok_s"].sort(),
+    );
+    expect(atStep.every((point) => point.direction === "worse" && point.last_good_run_id === ids[18])).toBe(true);
+    expect(atStep.every((point) => point.p < 0.05)).toBe(true);
+    // Recomputed at every upload: before the step there is none at night 20, and a steady stretch shows none.
+    expect(verdicts[15]!.change_points).toEqual([]);
     const figures = verdicts[25]!.culprits[0]!.figures.map((figure) => figure.key).sort();
     expect(figures).toEqual(
       ["mean_tpot_ms@c:64", "mean_ttft_ms@c:64", "output_throughput@c:64", "peak_tok_s", "single_stream_tok_s"].sort(),
