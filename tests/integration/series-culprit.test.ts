@@ -17,6 +17,7 @@ import type { WebhookPayload } from "@/lib/webhooks/payload";
 import { nightlyDocuments } from "@/tests/support/nightly-documents";
 import { uploadSummary } from "../../scripts/cli/summary";
 import { BASE, idContext, jsonRequest, noContext } from "./helpers";
+import { clearEverything, exportLines, restoreLines } from "./restore-helpers";
 
 const hooks: WebhookPayload[] = [];
 const receiver = http.createServer((request, response) => {
@@ -165,5 +166,35 @@ describe("a −10% step at night 20 that moves every figure", () => {
       "## servebench · culprit: suspicious change (not yet a regression), nightly 19 → nightly 20",
     );
     expect(suspicious).not.toContain("no regression");
+  });
+
+  it("keeps the one alert through an export and a restore: same id, every figure, its status, note and culprit", async () => {
+    const listed = async () =>
+      (await (await listAlertsRoute(new Request(`${BASE}/api/alerts?status=all`), noContext)).json()) as {
+        alerts: {
+          id: string;
+          status: string;
+          note: string | null;
+          figures: { metric: string }[];
+          last_good_run_id: string;
+        }[];
+        total: number;
+      };
+    const before = await listed();
+    const lines = await exportLines();
+    await clearEverything();
+    expect((await listed()).total).toBe(0);
+    await restoreLines(lines);
+    const after = await listed();
+    expect(after.total).toBe(1);
+    expect(after.alerts[0]).toMatchObject({
+      id: before.alerts[0]!.id,
+      status: "acknowledged",
+      note: "engine bump, on it",
+      last_good_run_id: ids[18],
+    });
+    expect(after.alerts[0]!.figures.map((figure) => figure.metric).sort()).toEqual(
+      before.alerts[0]!.figures.map((figure) => figure.metric).sort(),
+    );
   });
 });
