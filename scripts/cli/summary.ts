@@ -58,6 +58,22 @@ function mainCulprit(verdict: RunVerdict): RunCulprit | null {
   return [...verdict.culprits].sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind))[0] ?? null;
 }
 
+/**
+ * The change points over the whole series that moved a figure the worse way, beside the window rule's verdict: where
+ * the level moved, by E-divisive means with Benjamini–Hochberg across the figures (docs/series.md).
+ */
+function changePointsLine(verdict: RunVerdict): string | null {
+  const labels = new Map(verdict.metrics.map((metric) => [metric.key, metric.label]));
+  const worse = verdict.change_points.filter((point) => point.direction === "worse" && labels.has(point.metric));
+  if (worse.length === 0) return null;
+  const at = (runId: string) => verdict.culprits.find((c) => c.culprit.first_bad.id === runId)?.culprit.first_bad.name;
+  const items = worse.map((point) => {
+    const night = at(point.first_bad_run_id);
+    return `${mdEscape(labels.get(point.metric)!)} ${formatPercentChange(point.change_pct / 100)}${night ? ` from ${mdEscape(night)}` : ""} (p ${point.p.toPrecision(2)})`;
+  });
+  return `Change points over the series (E-divisive, 5% false discovery rate): ${items.join("; ")}.`;
+}
+
 function verdictCell(metric: MetricVerdict, culprits: readonly RunCulprit[]): string {
   const culprit = culprits.find((candidate) => candidate.figures.some((figure) => figure.key === metric.key));
   const status = STATUS_CELL[metric.status] ?? mdEscape(metric.status);
@@ -86,6 +102,8 @@ function runBody(base: string, run: UploadedRun, verdict: RunVerdict): string[] 
     if (bisect) lines.push("", `${mdEscape(bisect.charAt(0).toUpperCase())}${mdEscape(bisect.slice(1))}.`);
     lines.push("");
   }
+  const changePoints = changePointsLine(verdict);
+  if (changePoints) lines.push(changePoints, "");
   const rows = verdict.metrics.map((metric) => [
     mdEscape(metric.label),
     metric.value === null ? "—" : `${formatNumber(metric.value)} ${mdEscape(metric.unit)}`,

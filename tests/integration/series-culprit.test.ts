@@ -157,6 +157,9 @@ describe("a −10% step at night 20 that moves every figure", () => {
     expect(summary).toContain(`- commit: ${COMMIT_19.slice(0, 12)} → ${COMMIT_20.slice(0, 12)}`);
     expect(summary.match(/\[alert: /g)).toHaveLength(1);
     expect(summary).toMatch(
+      /Change points over the series \(E-divisive, 5% false discovery rate\): Single stream -\d+\.\d% from nightly 20 \(p 0\.\d+\);/,
+    );
+    expect(summary).toMatch(
       /\| Single stream \| [\d.]+ tok\/s \| [\d.]+ ± [\d.]+ tok\/s \| -\d+\.\d% \| \*\*worse\*\*, regression \(open\) \|/,
     );
     const suspicious = uploadSummary(BASE, [
