@@ -80,17 +80,48 @@ export default async function AlertsPage({ searchParams }: { searchParams: Searc
                   {/* A phone gives the change a line of its own, so no separator is left hanging. */}
                   <span className="max-sm:hidden">·</span>
                   <span data-testid="alert-change" className="max-sm:w-full">
-                    {alert.label}: {formatNumber(alert.before)} → {formatNumber(alert.after)} {alert.unit} (
-                    {formatPercentChange(alert.change_pct / 100)})
+                    {alert.figures
+                      .map(
+                        (figure) =>
+                          `${figure.label}: ${formatNumber(figure.before)} → ${formatNumber(figure.after)} ${figure.unit} (${formatPercentChange(figure.change_pct / 100)})`,
+                      )
+                      .join("; ")}
                   </span>
                   {alert.active ? <span className="text-xs text-red-700 dark:text-red-400">ongoing</span> : null}
                 </div>
                 <div className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">
                   detected {formatDateTime(alert.detected_at)} · {alert.violations} point
-                  {alert.violations === 1 ? "" : "s"} from{" "}
-                  <Link href={`/runs/${alert.start_run_id}`} className="hover:underline">
-                    this run
-                  </Link>
+                  {alert.violations === 1 ? "" : "s"}
+                  {alert.last_good_run_id ? (
+                    <>
+                      {" "}
+                      · last good{" "}
+                      <Link href={`/runs/${alert.last_good_run_id}`} className="hover:underline">
+                        run
+                      </Link>{" "}
+                      → first bad{" "}
+                      <Link href={`/runs/${alert.start_run_id}`} className="hover:underline">
+                        run
+                      </Link>{" "}
+                      (
+                      <Link
+                        href={`/compare?runs=${encodeURIComponent(alert.last_good_run_id)},${encodeURIComponent(alert.start_run_id)}`}
+                        className="hover:underline"
+                        data-testid="alert-compare"
+                      >
+                        compare
+                      </Link>
+                      )
+                    </>
+                  ) : (
+                    <>
+                      {" "}
+                      from{" "}
+                      <Link href={`/runs/${alert.start_run_id}`} className="hover:underline">
+                        this run
+                      </Link>
+                    </>
+                  )}
                   {alert.z !== null ? ` · z ${alert.z.toFixed(1)}` : ""}
                   {alert.p !== null ? ` · p ${alert.p.toPrecision(2)}` : ""}
                 </div>

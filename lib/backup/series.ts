@@ -60,6 +60,7 @@ export async function* allSeriesExports(pageSize = 200): AsyncGenerator<Exported
           metric: change.metric,
           start_group: change.startGroup,
           start_run_id: change.startRunId,
+          last_good_run_id: change.lastGoodRunId,
           last_run_id: change.lastRunId,
           kind: change.kind as ExportedSeries["changes"][number]["kind"],
           direction: change.direction as ExportedSeries["changes"][number]["direction"],
@@ -248,6 +249,10 @@ async function restoreChange(
     metric: change.metric,
     startGroup: change.start_group,
     startRunId: change.start_run_id,
+    // The last good run as exported, when it came back with the series: the judgement after the restore then finds
+    // the change as it was, and leaves it (and its updated_at) alone.
+    lastGoodRunId:
+      change.last_good_run_id != null && members.has(change.last_good_run_id) ? change.last_good_run_id : null,
     lastRunId: change.last_run_id,
     kind: change.kind,
     direction: change.direction,

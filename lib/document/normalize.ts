@@ -55,6 +55,8 @@ export interface RunDocument {
   measured_at?: string;
   /** The series named explicitly; without it the run joins the series of its configuration (lib/series/key.ts). */
   series?: string;
+  /** Stored in its named series despite a different configuration: marked, never judged with it. */
+  series_override?: true;
   git_commit?: string;
   git_branch?: string;
   ci_url?: string;
@@ -231,6 +233,7 @@ export function normalizeRunDocument(raw: unknown): RunDocument {
   if (doc.notes !== undefined && doc.notes.trim() !== "") result.notes = doc.notes;
   if (doc.measured_at !== undefined) result.measured_at = new Date(doc.measured_at).toISOString();
   if (doc.series !== undefined) result.series = doc.series;
+  if (doc.series_override === true) result.series_override = true;
   if (doc.git_commit !== undefined) result.git_commit = doc.git_commit.toLowerCase();
   if (doc.git_branch !== undefined) result.git_branch = doc.git_branch;
   if (doc.ci_url !== undefined) result.ci_url = redactUrlPasswords(doc.ci_url);

@@ -581,6 +581,13 @@ const documentShape = {
       'The series this run belongs to (e.g. "nightly-h100-llama-8b"): runs naming the same series form one trend ' +
         "line. Without it, runs of the same configuration (engine, model, hardware, workload, launch flags) do.",
     ),
+  series_override: z
+    .literal(true, { error: "must be true (or left out)" })
+    .optional()
+    .describe(
+      "Store the run in its named series although its model, GPU, GPU count or workload differs from the series' " +
+        "runs (without it such a run is refused). The run is marked and never judged with the series.",
+    ),
   git_commit: z
     .string()
     .trim()

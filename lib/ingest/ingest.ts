@@ -33,6 +33,7 @@ export const UPLOAD_CONTEXT_FIELDS = [
   "tags",
   "notes",
   "series",
+  "series_override",
   "git_commit",
   "git_branch",
   "ci_url",
@@ -55,6 +56,8 @@ export function applyUploadContext(raw: unknown, context: UploadContext): unknow
   set("command", (value) => (doc.command = value));
   set("notes", (value) => (doc.notes = value));
   set("series", (value) => (doc.series = value));
+  // "1" or "true" as a form field; anything else reaches validation as text and is refused naming the field.
+  set("series_override", (value) => (doc.series_override = value === "1" || value === "true" ? true : value));
   set("git_commit", (value) => (doc.git_commit = value));
   set("git_branch", (value) => (doc.git_branch = value));
   set("ci_url", (value) => (doc.ci_url = value));

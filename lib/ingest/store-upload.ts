@@ -4,6 +4,7 @@
  */
 
 import { type RunToStore, storeRuns } from "@/lib/runs/store";
+import { checkSeriesConfigurations } from "@/lib/series/consistency";
 import { judgeUploadedRuns, type RunVerdict } from "@/lib/series/judging";
 
 export interface StoredUploadRun {
@@ -31,6 +32,7 @@ export interface StoredUploadAnswer {
  * names the existing run. `baseUrl` is where alert notifications link to.
  */
 export async function storeUpload(entries: readonly RunToStore[], baseUrl: string): Promise<StoredUploadAnswer> {
+  await checkSeriesConfigurations(entries.map((entry) => entry.document));
   const stored = await storeRuns(entries);
   // Each new run is judged against its series; never fails the upload (a failure leaves the run unjudged).
   const judgeStarted = performance.now();

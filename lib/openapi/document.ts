@@ -171,6 +171,10 @@ function buildDocument(version: string): JsonSchema {
                     tags: { type: "string", description: "comma-separated" },
                     notes: { type: "string" },
                     series: { type: "string" },
+                    series_override: {
+                      type: "string",
+                      description: "1 or true: store the run in the named series although its configuration differs",
+                    },
                     git_commit: { type: "string" },
                     git_branch: { type: "string" },
                     ci_url: { type: "string" },

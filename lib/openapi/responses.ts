@@ -79,6 +79,11 @@ const MetricVerdictSchema = z.strictObject({
   better: z.enum(["higher", "lower"]),
   value: nullableNumber,
   baseline_mean: nullableNumber,
+  baseline_points: z.number().int().nullable().describe("Points in the baseline, outliers left out."),
+  baseline_sigma: nullableNumber.describe("The noise σ of one point against that baseline, as judged."),
+  short_baseline: z
+    .boolean()
+    .describe("Fewer baseline points than min_samples: judged by the noise model for short baselines."),
   change_pct: nullableNumber,
   z: nullableNumber,
   p: nullableNumber,
@@ -100,8 +105,41 @@ export const ChangeSummarySchema = z.strictObject({
   change_pct: z.number(),
   violations: z.number().int(),
   active: z.boolean(),
-  start_run_id: z.string(),
+  start_run_id: z.string().describe("The first bad run."),
+  last_good_run_id: z.string().nullable().describe("The last good run before the change."),
   detected_at: z.string(),
+});
+
+const CulpritRunSchema = z.strictObject({
+  id: z.string(),
+  url: z.string(),
+  name: z.string(),
+  git_commit: z.string().nullable(),
+});
+
+const CulpritSchema = z.strictObject({
+  alert_id: z.string(),
+  url: z.string(),
+  kind: z.enum(["suspicious", "regression", "improvement"]),
+  status: z.enum(["open", "acknowledged", "expected"]),
+  figures: z.array(
+    z.strictObject({
+      key: z.string(),
+      label: z.string(),
+      unit: z.string(),
+      better: z.enum(["higher", "lower"]),
+      before: z.number(),
+      after: z.number(),
+      change_pct: z.number(),
+    }),
+  ),
+  culprit: z.strictObject({
+    last_good: CulpritRunSchema.nullable(),
+    first_bad: CulpritRunSchema,
+    what_changed: z.array(z.string()),
+    bisect: z.string().nullable(),
+    compare_url: z.string().nullable(),
+  }),
 });
 
 export const RunVerdictSchema = z
@@ -119,6 +157,23 @@ export const RunVerdictSchema = z
     changes: z.array(ChangeSummarySchema),
     previous_run: z.strictObject({ id: z.string(), url: z.string(), name: z.string() }).nullable(),
     what_changed: z.array(z.string()),
+    change_points: z
+      .array(
+        z.strictObject({
+          metric: z.string(),
+          first_bad_run_id: z.string(),
+          last_good_run_id: z.string(),
+          before: z.number(),
+          after: z.number(),
+          change_pct: z.number(),
+          direction: z.enum(["worse", "better"]),
+          p: z.number(),
+        }),
+      )
+      .describe("E-divisive change points of the judged figures, significant after Benjamini–Hochberg."),
+    culprits: z
+      .array(CulpritSchema)
+      .describe("The changes the run is part of, one per first bad run, with the last good run and what changed."),
   })
   .describe("How the run was judged against its series (docs/series.md).");
 
@@ -213,6 +268,7 @@ const SeriesSettingsSchema = z.strictObject({
   consecutive: z.number().int(),
   rolling: z.number().int(),
   outlier_mad: z.number(),
+  noise_prior_pct: z.number(),
   level: z.string().nullable(),
   figures: z.array(z.string()).nullable(),
 });
@@ -307,6 +363,7 @@ export const SeriesSettingsResultSchema = z.strictObject({ settings: SeriesSetti
 export const AnnotationSchema = SeriesViewSchema.shape.annotations.element;
 
 export const AlertSchema = ChangeSummarySchema.extend({
+  figures: z.array(ChangeSummarySchema).describe("Every figure that moved at this change, the alert's own first."),
   note: z.string().nullable(),
   series: z.strictObject({ id: z.string(), name: z.string(), url: z.string() }),
   last_run_id: z.string(),

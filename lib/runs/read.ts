@@ -50,6 +50,7 @@ export function documentOf(row: RunRowWithPoints): StoredRun {
   if (row.notes !== null) doc.notes = row.notes;
   if (row.measuredAt !== null) doc.measured_at = row.measuredAt.toISOString();
   if (row.seriesName !== null) doc.series = row.seriesName;
+  if (row.seriesOverride) doc.series_override = true;
   if (row.gitCommit !== null) doc.git_commit = row.gitCommit;
   if (row.gitBranch !== null) doc.git_branch = row.gitBranch;
   if (row.ciUrl !== null) doc.ci_url = row.ciUrl;

@@ -86,6 +86,7 @@ export function runCreateData(doc: RunDocument, id: string, now: Date): Prisma.R
     ...headlineColumns(doc.results),
     pointCount: doc.results.length,
     seriesName: doc.series ?? null,
+    seriesOverride: doc.series_override === true,
     gitCommit: doc.git_commit ?? null,
     gitBranch: doc.git_branch ?? null,
     ciUrl: doc.ci_url ?? null,

@@ -1,6 +1,7 @@
 /**
  * Alerts: the stored regressions, their statuses and notes; and the changes a run is part of, for its page and the
- * history.
+ * history. The figures that moved together at one change (regressions of one series with the same first bad point)
+ * are one alert: one row, one status, one note. Its id is that of its first stored change.
  */
 import { db } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
@@ -12,6 +13,8 @@ import { newSeriesId } from "./key";
 import { ALERT_STATUSES, type AlertStatus } from "./schema";
 
 export interface AlertView extends ChangeSummary {
+  /** Every figure that moved at this change, the alert's own first; acknowledging the alert acknowledges them. */
+  figures: ChangeSummary[];
   note: string | null;
   series: { id: string; name: string; url: string };
   last_run_id: string;
@@ -31,13 +34,16 @@ type AlertRow = Prisma.SeriesChangeGetPayload<{
   include: { series: { select: { id: true; name: true } }; runs: { select: { runId: true } } };
 }>;
 
-function alertView(row: AlertRow): AlertView {
+/** One alert from the rows of its group, oldest first: the first is the alert, the rest the figures beside it. */
+function alertView(group: readonly AlertRow[]): AlertView {
+  const row = group[0]!;
   return {
     ...changeSummary(row, row.seriesId),
+    figures: group.map((member) => changeSummary(member, member.seriesId)),
     note: row.note,
     series: { id: row.series.id, name: row.series.name, url: `/series/${row.series.id}` },
     last_run_id: row.lastRunId,
-    runs: row.runs.map((link) => link.runId),
+    runs: [...new Set(group.flatMap((member) => member.runs.map((link) => link.runId)))],
     confirmed_at: row.confirmedAt?.toISOString() ?? null,
     z: row.zScore,
     p: row.pValue,
@@ -45,6 +51,20 @@ function alertView(row: AlertRow): AlertView {
 }
 
 const ALERT_INCLUDE = { series: { select: { id: true, name: true } }, runs: { select: { runId: true } } } as const;
+const ALERT_ORDER = [{ detectedAt: "asc" as const }, { id: "asc" as const }];
+
+/** The rows of the alert groups named by (series, first bad point), each group oldest first. */
+async function groupsOf(keys: readonly { seriesId: string; startGroup: string }[]): Promise<AlertRow[][]> {
+  if (keys.length === 0) return [];
+  const rows = await db().seriesChange.findMany({
+    where: { kind: "regression", OR: keys.map(({ seriesId, startGroup }) => ({ seriesId, startGroup })) },
+    include: ALERT_INCLUDE,
+    orderBy: ALERT_ORDER,
+  });
+  return keys
+    .map(({ seriesId, startGroup }) => rows.filter((row) => row.seriesId === seriesId && row.startGroup === startGroup))
+    .filter((group) => group.length > 0);
+}
 
 export async function listAlerts(
   query: AlertListQuery,
@@ -53,26 +73,36 @@ export async function listAlerts(
     kind: "regression",
     ...(query.status === "all" ? {} : { status: query.status }),
   };
-  const [rows, total, grouped] = await Promise.all([
-    db().seriesChange.findMany({
+  // One alert per (series, first bad point): the groups are paged, newest first.
+  const [page, all, grouped] = await Promise.all([
+    db().seriesChange.groupBy({
+      by: ["seriesId", "startGroup"],
       where,
-      include: ALERT_INCLUDE,
-      orderBy: [{ detectedAt: "desc" }, { id: "asc" }],
+      _min: { detectedAt: true },
+      orderBy: [{ _min: { detectedAt: "desc" } }, { seriesId: "asc" }, { startGroup: "asc" }],
       skip: (query.page - 1) * query.per_page,
       take: query.per_page,
     }),
-    db().seriesChange.count({ where }),
-    db().seriesChange.groupBy({ by: ["status"], where: { kind: "regression" }, _count: { _all: true } }),
+    db().seriesChange.groupBy({ by: ["seriesId", "startGroup"], where }),
+    db().seriesChange.groupBy({ by: ["status", "seriesId", "startGroup"], where: { kind: "regression" } }),
   ]);
   const counts = Object.fromEntries(ALERT_STATUSES.map((status) => [status, 0])) as Record<AlertStatus, number>;
-  for (const row of grouped) if (row.status in counts) counts[row.status as AlertStatus] = row._count._all;
-  return { alerts: rows.map(alertView), total, counts };
+  for (const row of grouped) if (row.status in counts) counts[row.status as AlertStatus] += 1;
+  const groups = await groupsOf(page);
+  return { alerts: groups.map(alertView), total: all.length, counts };
+}
+
+/** The alert an id names: the group of the change with that id (any of its figures' ids finds it). */
+async function alertGroupOf(id: string): Promise<AlertRow[]> {
+  const row = await db().seriesChange.findUnique({ where: { id }, select: { seriesId: true, startGroup: true } });
+  if (!row) throw notFoundError(`Alert "${id}"`);
+  const [group] = await groupsOf([row]);
+  if (!group) throw notFoundError(`Alert "${id}"`);
+  return group;
 }
 
 export async function getAlertOrThrow(id: string): Promise<AlertView> {
-  const row = await db().seriesChange.findUnique({ where: { id }, include: ALERT_INCLUDE });
-  if (!row) throw notFoundError(`Alert "${id}"`);
-  return alertView(row);
+  return alertView(await alertGroupOf(id));
 }
 
 /**
@@ -83,12 +113,14 @@ export async function updateAlertOrThrow(
   id: string,
   patch: { status?: AlertStatus | undefined; note?: string | null | undefined },
 ): Promise<AlertView> {
-  const row = await db().seriesChange.findUnique({ where: { id }, select: { seriesId: true, startRunId: true } });
-  if (!row) throw notFoundError(`Alert "${id}"`);
-  const data: Prisma.SeriesChangeUpdateInput = { updatedAt: new Date() };
+  const group = await alertGroupOf(id);
+  // The alert is its group's first change: its id is the one the expected annotation and the webhook carry.
+  const row = group[0]!;
+  const alertId = row.id;
+  const data: Prisma.SeriesChangeUpdateManyMutationInput = { updatedAt: new Date() };
   if (patch.status !== undefined) data.status = patch.status;
   if (patch.note !== undefined) data.note = patch.note === null || patch.note.trim() === "" ? null : patch.note;
-  await db().seriesChange.update({ where: { id }, data });
+  await db().seriesChange.updateMany({ where: { id: { in: group.map((member) => member.id) } }, data });
   if (patch.status === "expected") {
     const runExists = await db().run.findUnique({ where: { id: row.startRunId }, select: { id: true } });
     if (runExists) {
@@ -98,7 +130,7 @@ export async function updateAlertOrThrow(
             id: newSeriesId(),
             seriesId: row.seriesId,
             runId: row.startRunId,
-            changeId: id,
+            changeId: alertId,
             note: "expected change",
             createdAt: new Date(),
           },
@@ -109,10 +141,10 @@ export async function updateAlertOrThrow(
       }
     }
   } else if (patch.status !== undefined) {
-    await db().seriesAnnotation.deleteMany({ where: { changeId: id } });
+    await db().seriesAnnotation.deleteMany({ where: { changeId: { in: group.map((member) => member.id) } } });
   }
   if (patch.status !== undefined) await judgeStoredSeries(row.seriesId);
-  return getAlertOrThrow(id);
+  return getAlertOrThrow(alertId);
 }
 
 /** Changes a run is part of, for its page. */

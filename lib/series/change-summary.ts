@@ -16,7 +16,10 @@ export interface ChangeSummary {
   change_pct: number;
   violations: number;
   active: boolean;
+  /** The first bad run. */
   start_run_id: string;
+  /** The last good run before it; null when the change starts the series. */
+  last_good_run_id: string | null;
   detected_at: string;
 }
 
@@ -45,6 +48,7 @@ export function changeSummary(row: ChangeRow, seriesId: string): ChangeSummary {
     violations: row.violations,
     active: row.active,
     start_run_id: row.startRunId,
+    last_good_run_id: row.lastGoodRunId,
     detected_at: row.detectedAt.toISOString(),
   };
 }

@@ -48,10 +48,16 @@ export async function storeChanges(
     });
     for (const link of linkRows) links.get(link.changeId)?.add(link.runId);
   }
+  // Figures that moved at one change are one alert: a figure confirmed after the others joins their status (an
+  // acknowledged alert stays acknowledged when TPOT is confirmed a night after throughput).
+  const groupStatus = new Map<string, string>();
+  for (const row of existing) if (row.status !== "open") groupStatus.set(row.startGroup, row.status);
   return Promise.all(
     found.map(({ metric, change }) => {
       const row = rows.get(changeKey(metric.key, change.startGroup)) ?? null;
-      return storeChange(seriesId, metric, change, now, row, row ? (links.get(row.id) ?? null) : null);
+      return storeChange(seriesId, metric, change, now, row, row ? (links.get(row.id) ?? null) : null, {
+        status: groupStatus.get(change.startGroup) ?? "open",
+      });
     }),
   );
 }
@@ -60,6 +66,7 @@ export async function storeChanges(
 function changeFigures(change: DetectedChange) {
   return {
     startRunId: change.startRunId,
+    lastGoodRunId: change.lastGoodRunId,
     lastRunId: change.lastRunId,
     direction: change.direction,
     before: change.before,
@@ -88,6 +95,7 @@ async function storeChange(
   now: Date,
   known: ChangeRow | null,
   knownLinks: ReadonlySet<string> | null,
+  group: { status: string },
 ): Promise<StoredChangeResult> {
   const where = { seriesId_metric_startGroup: { seriesId, metric: metric.key, startGroup: change.startGroup } };
   const figures = changeFigures(change);
@@ -103,6 +111,7 @@ async function storeChange(
           metric: metric.key,
           startGroup: change.startGroup,
           kind: change.kind,
+          status: group.status,
           detectedAt: now,
           confirmedAt: change.kind === "suspicious" ? null : now,
           ...figures,

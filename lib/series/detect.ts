@@ -35,7 +35,12 @@ export interface Baseline {
   /** Points left out as outliers. */
   outliers: number;
   mean: number;
+  /** The noise of one point as judged: for a short baseline, blended with the prior and widened by 1/n. */
   sigma: number;
+  /** Fewer points than `min_samples`: judged by the noise model for short baselines. */
+  short: boolean;
+  /** The |z| a move must reach: `z_threshold`, or for a short baseline its Student's t equivalent. */
+  critical: number;
 }
 
 export interface PointJudgement {
@@ -58,7 +63,14 @@ export interface PointJudgement {
 
 export interface DetectedChange {
   startGroup: string;
+  /** The first bad run: the first run of the change's first point. */
   startRunId: string;
+  /**
+   * The last good run: the newest run of the newest point before the change that was judged within the noise (or
+   * not judged: the series' first runs); null when the change starts the series. Whatever night the change is
+   * looked at from, "what changed" is read between this run and the first bad one.
+   */
+  lastGoodRunId: string | null;
   lastRunId: string;
   /** Every run of the violating points. */
   runIds: string[];
@@ -85,6 +97,57 @@ function meanOf(values: readonly number[]): number {
   let sum = 0;
   for (const value of values) sum += value;
   return sum / values.length;
+}
+
+/** Judging starts from the third point: a baseline of two points, judged by the noise model below. */
+export const MIN_BASELINE_POINTS = 2;
+
+/**
+ * The weight of the noise prior, in degrees of freedom: a short baseline's σ² is (ν₀ σ₀² + (n − 1) s²) / (ν₀ + n − 1),
+ * the scaled inverse χ² prior's posterior, so three nights of the series count for less than the prior and thirty
+ * for far more.
+ */
+export const NOISE_PRIOR_DF = 4;
+
+/**
+ * The critical |z| of a short baseline: the Student's t quantile, with the blended σ's degrees of freedom, at the
+ * one-sided level `z_threshold` stands for on a long one. Cached per (z, df): a page judges thousands of points.
+ */
+const criticalCache = new Map<string, number>();
+export function shortBaselineCritical(zThreshold: number, degreesOfFreedom: number): number {
+  const key = `${zThreshold}\n${degreesOfFreedom}`;
+  let critical = criticalCache.get(key);
+  if (critical === undefined) {
+    critical = jStat.studentt.inv(jStat.normal.cdf(zThreshold, 0, 1), degreesOfFreedom);
+    criticalCache.set(key, critical);
+  }
+  return critical;
+}
+
+/**
+ * The baseline's noise and critical value. A long baseline (≥ `min_samples` points): σ as measured, `z_threshold`.
+ * A short one: σ² blended with the prior (`noise_prior_pct` of the mean, NOISE_PRIOR_DF degrees of freedom), widened
+ * by √(1 + 1/n) for the uncertainty of a mean of n points, and judged at Student's t with ν₀ + n − 1 degrees of
+ * freedom. Three nights of 2% noise thus need a move of ~8% to count (z ≈ 3.6 of a σ near 2.3%), not 5σ of a σ
+ * measured from two residuals, and a −10% flake at night 4 is judged, not skipped.
+ */
+export function baselineNoise(
+  values: readonly number[],
+  mean: number,
+  settings: Pick<DetectionSettings, "rolling" | "min_samples" | "noise_prior_pct" | "z_threshold">,
+): { sigma: number; short: boolean; critical: number } {
+  const measured = residualSigma(values, settings.rolling);
+  const n = values.length;
+  if (n >= settings.min_samples) return { sigma: measured, short: false, critical: settings.z_threshold };
+  const prior = (Math.abs(mean) * settings.noise_prior_pct) / 100;
+  const priorDf = settings.noise_prior_pct > 0 ? NOISE_PRIOR_DF : 0;
+  const degrees = priorDf + n - 1;
+  const blended = degrees > 0 ? (priorDf * prior ** 2 + (n - 1) * measured ** 2) / degrees : measured ** 2;
+  return {
+    sigma: Math.sqrt(blended * (1 + 1 / n)),
+    short: true,
+    critical: settings.z_threshold === 0 ? 0 : shortBaselineCritical(settings.z_threshold, Math.max(1, degrees)),
+  };
 }
 
 /** Sorts `values` ascending in place, by insertion: for a baseline window (tens of values) the quickest way. */
@@ -160,7 +223,7 @@ function sampleVariance(values: readonly number[]): number {
  * Iglewicz and Hoaglin's modified z-score, 0.6745 (x − median) / MAD: robust to the outliers it looks for.
  * Returns the indexes to keep.
  */
-export function withoutOutliers(values: readonly number[], limit: number): number[] {
+export function withoutOutliers(values: readonly number[], limit: number, noisePriorPct = 0): number[] {
   const all: number[] = [];
   for (let index = 0; index < values.length; index++) all.push(index);
   if (limit <= 0 || values.length < 3) return all;
@@ -168,7 +231,9 @@ export function withoutOutliers(values: readonly number[], limit: number): numbe
   const scratch = new Float64Array(values);
   const median = medianInPlace(scratch);
   for (let index = 0; index < values.length; index++) scratch[index] = Math.abs(values[index]! - median);
-  const mad = medianInPlace(scratch);
+  // The floor: the MAD of the prior noise (0.6745 σ₀). With 5–7 points the measured MAD is often a fraction of the
+  // noise, and ordinary 2% noise was then "outlying"; a point within 3.5 σ₀ of the median is never left out.
+  const mad = Math.max(medianInPlace(scratch), (0.6745 * Math.abs(median) * noisePriorPct) / 100);
   if (mad === 0) {
     // Most points are identical: only those equal to the median are certainly not outliers, unless every point
     // differs (then nothing can be told apart and all are kept).
@@ -250,7 +315,13 @@ function directionOf(diff: number, better: "higher" | "lower"): "worse" | "bette
 /** Judge every point of one metric of a series and find its changes. `samples` are in time order. */
 export function judgeSeries(
   samples: readonly SeriesSample[],
-  options: { better: "higher" | "lower"; settings: DetectionSettings; resetRunIds?: ReadonlySet<string> },
+  options: {
+    better: "higher" | "lower";
+    settings: DetectionSettings;
+    resetRunIds?: ReadonlySet<string>;
+    /** Fewest baseline points judged: MIN_BASELINE_POINTS; the detection benchmark sets 5 to replay the old rule. */
+    minBaselinePoints?: number;
+  },
 ): SeriesJudgement {
   const { better, settings } = options;
   const groups = groupsOf(samples, options.resetRunIds ?? new Set()).filter((group) => group.values.length > 0);
@@ -347,8 +418,11 @@ export function judgeSeries(
     }
     candidates.reverse();
     candidateMeans.reverse();
-    const keep = withoutOutliers(candidateMeans, settings.outlier_mad);
-    if (keep.length < Math.max(2, settings.min_samples)) {
+    // The MAD's floor where the MAD is unreliable, fewer than twice `min_samples` points: past that the measured MAD
+    // is the better guide (with the floor, heavy-tailed real noise kept its slow nights and raised more alarms).
+    const madFloorPct = candidateMeans.length < 2 * settings.min_samples ? settings.noise_prior_pct : 0;
+    const keep = withoutOutliers(candidateMeans, settings.outlier_mad, madFloorPct);
+    if (keep.length < (options.minBaselinePoints ?? MIN_BASELINE_POINTS)) {
       streak = [];
       return;
     }
@@ -358,11 +432,12 @@ export function judgeSeries(
       kept.push(candidates[at]!);
       keptMeans.push(candidateMeans[at]!);
     }
+    const baselineMean = meanOf(keptMeans);
     const baseline: Baseline = {
       n: kept.length,
       outliers: candidates.length - kept.length,
-      mean: meanOf(keptMeans),
-      sigma: residualSigma(keptMeans, settings.rolling),
+      mean: baselineMean,
+      ...baselineNoise(keptMeans, baselineMean, settings),
     };
     // Gathered only where a t-test (repeats) or a change to come may read it: most points have neither.
     let pooled: number[] | null = null;
@@ -396,7 +471,10 @@ export function judgeSeries(
     }
     streak.push(index);
     pooledOf.set(index, pooledValues());
-    if (streak.length >= settings.consecutive) {
+    // A short baseline can see a change (suspicious) but not confirm one: its noise is a prior, and a series noisier
+    // than the prior would raise false regressions on its first nights. The night that confirms must be judged
+    // against a baseline of `min_samples` points.
+    if (streak.length >= settings.consecutive && !baseline.short) {
       const first = points[streak[0]!]!;
       confirmed = {
         direction: point.status as "worse" | "better",
@@ -434,7 +512,16 @@ function fillAgainst(
     return test.p < settings.t_test_alpha;
   }
   point.test = "z";
-  return settings.z_threshold === 0 || Math.abs(point.z) >= settings.z_threshold;
+  return baseline.critical === 0 || Math.abs(point.z) >= baseline.critical;
+}
+
+/** The newest run before `index` whose point was not a violation: the last good run of a change starting there. */
+function lastGoodBefore(points: readonly PointJudgement[], index: number): string | null {
+  for (let at = index - 1; at >= 0; at--) {
+    const point = points[at]!;
+    if (point.status === "ok" || point.status === "insufficient") return point.runIds[point.runIds.length - 1]!;
+  }
+  return null;
 }
 
 function changesOf(points: readonly PointJudgement[], consecutive: number): DetectedChange[] {
@@ -444,7 +531,9 @@ function changesOf(points: readonly PointJudgement[], consecutive: number): Dete
     const first = run[0];
     if (!first) return;
     const direction = first.status === "worse" ? "worse" : "better";
-    const confirmed = run.length >= consecutive;
+    // Confirmed as the judging confirmed it: K in a row, the confirming one judged against a long baseline.
+    const confirmed =
+      run.length >= consecutive && run.some((point) => point.baseline !== null && !point.baseline.short);
     // A lone step up is not worth a mark; a lone step down is "suspicious".
     if (direction === "better" && !confirmed) {
       run = [];
@@ -456,6 +545,7 @@ function changesOf(points: readonly PointJudgement[], consecutive: number): Dete
     changes.push({
       startGroup: first.group,
       startRunId: first.runIds[0]!,
+      lastGoodRunId: lastGoodBefore(points, points.indexOf(first)),
       lastRunId: last.runIds[last.runIds.length - 1]!,
       runIds: run.flatMap((point) => point.runIds),
       violations: run.length,

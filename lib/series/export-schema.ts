@@ -81,6 +81,8 @@ export const ExportedSeriesSchema = z
             .refine((value) => parseMetricKey(value) !== null, "must be a series metric key such as mean_tpot_ms@c:64"),
           start_group: lineCharacters(200),
           start_run_id: runId,
+          // Absent in exports made before changes named their last good run: judging fills it in.
+          last_good_run_id: runId.nullable().optional(),
           last_run_id: runId,
           kind: z.enum(["suspicious", "regression", "improvement"]),
           direction: z.enum(["worse", "better"]),

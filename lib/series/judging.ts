@@ -6,9 +6,11 @@
  */
 import { db } from "@/lib/db/client";
 import { enqueueDeliveries } from "@/lib/webhooks/deliveries";
-import { type WebhookPayload, webhookPayload } from "@/lib/webhooks/payload";
-import { type ChangeSummary, changeSummary } from "./change-summary";
+import { type CulpritRange, type MovedFigure, type WebhookPayload, webhookPayload } from "@/lib/webhooks/payload";
+import { type FigureChangePoint, seriesChangePoints } from "./change-points";
+import { type ChangeRow, type ChangeSummary, changeSummary } from "./change-summary";
 import { type FoundChange, storeChanges } from "./changes";
+import { culpritRange } from "./culprit";
 import type { PointJudgement } from "./detect";
 import {
   judgedMetrics,
@@ -37,11 +39,31 @@ export interface MetricVerdict {
   better: "higher" | "lower";
   value: number | null;
   baseline_mean: number | null;
+  /** Points in the baseline (after outliers were left out); null when not judged. */
+  baseline_points: number | null;
+  /** The baseline's noise σ as judged (for a short baseline, the noise model's): the interval the summary shows. */
+  baseline_sigma: number | null;
+  /**
+   * True when the baseline was short (fewer than `min_samples` points): judged by the noise model for short
+   * baselines (docs/series.md), so only large moves count and a verdict is less certain.
+   */
+  short_baseline: boolean;
   change_pct: number | null;
   z: number | null;
   p: number | null;
   test: "z" | "t" | null;
   status: PointJudgement["status"] | "missing";
+}
+
+/** One change the run is part of, with every figure that moved at it and where it came in. */
+export interface RunCulprit {
+  /** The alert's id (its first stored change) and where it is shown. */
+  alert_id: string;
+  url: string;
+  kind: string;
+  status: string;
+  figures: MovedFigure[];
+  culprit: CulpritRange;
 }
 
 export interface RunVerdict {
@@ -55,6 +77,17 @@ export interface RunVerdict {
   previous_run: { id: string; url: string; name: string } | null;
   /** What changed from the previous run of the series. */
   what_changed: string[];
+  /**
+   * The changes the run is part of (not marked expected), one per first bad point with every figure that moved
+   * there: the last good and first bad run, what changed between them, where to bisect.
+   */
+  culprits: RunCulprit[];
+  /**
+   * Change points over the series' newest points (E-divisive means, permutation p-values, Benjamini–Hochberg across
+   * the judged figures), recomputed at every upload beside the window rule: where the level moved, whatever the
+   * window rule declared.
+   */
+  change_points: FigureChangePoint[];
 }
 
 // Judgements of one series run one after another in this process, so the series' stored summary is that of
@@ -92,6 +125,8 @@ interface SeriesJudging {
   /** The figures the series shows; its summary's trend is of the leading one (leadingMetric). */
   shown: SeriesMetric[];
   judgements: MetricJudgement[];
+  /** The significant change points of the judged figures, after BH (change-points.ts). */
+  changePoints: FigureChangePoint[];
   now: Date;
   /** The runs just uploaded. */
   uploaded: Set<string>;
@@ -110,6 +145,14 @@ async function judgeNow(seriesId: string, options: JudgeOptions): Promise<Map<st
     loaded,
     shown,
     judgements,
+    changePoints: seriesChangePoints(
+      judgements.map((judgement) => ({
+        key: judgement.metric.key,
+        better: judgement.metric.better,
+        points: judgement.points,
+      })),
+      seriesId,
+    ),
     now: new Date(),
     uploaded: new Set(options.uploadedRunIds ?? []),
     inTail: new Set(loaded.runs.map((run) => run.id)),
@@ -131,24 +174,51 @@ async function storeAndAnnounceChanges(judging: SeriesJudging): Promise<Set<stri
   const stored = await storeChanges(judging.seriesId, found, judging.now);
   const storedIds = new Set(stored.map((result) => result.id));
   const runsById = new Map(judging.loaded.runs.map((run) => [run.id, run]));
-  for (const [index, { metric, change }] of found.entries()) {
-    const { id: changeId, newlyRegression } = stored[index]!;
+  // One announcement per change, however many figures moved at it: grouped by their first bad point.
+  const announced = new Set<string>();
+  for (const [index, { change }] of found.entries()) {
+    const { newlyRegression } = stored[index]!;
     const announce = newlyRegression && change.active && change.runIds.some((runId) => judging.uploaded.has(runId));
-    if (!announce) continue;
-    await enqueueDeliveries(changeId, announcement(judging, { metric, change }, changeId, runsById));
+    if (!announce || announced.has(change.startGroup)) continue;
+    announced.add(change.startGroup);
+    const group = await db().seriesChange.findMany({
+      where: { seriesId: judging.seriesId, startGroup: change.startGroup, kind: "regression" },
+      select: { id: true, _count: { select: { deliveries: true } } },
+      orderBy: [{ detectedAt: "asc" }, { id: "asc" }],
+    });
+    // A figure confirmed after the others joins their alert, which was announced when it was declared.
+    if (group.length === 0 || group.some((row) => row._count.deliveries > 0)) continue;
+    const moved = found.filter(
+      (other) => other.change.startGroup === change.startGroup && other.change.kind === "regression",
+    );
+    await enqueueDeliveries(group[0]!.id, announcement(judging, moved, group[0]!.id, runsById));
   }
   return storedIds;
 }
 
-/** The webhook body that announces a regression, its links absolute. */
+function movedFigure({ metric, change }: FoundChange): MovedFigure {
+  return {
+    key: metric.key,
+    label: metric.label,
+    unit: metric.unit,
+    better: metric.better,
+    before: change.before,
+    after: change.after,
+    change_pct: change.change_pct,
+  };
+}
+
+/** The webhook body that announces a regression with every figure that moved at it, its links absolute. */
 function announcement(
   judging: SeriesJudging,
-  { metric, change }: FoundChange,
+  moved: readonly FoundChange[],
   changeId: string,
   runsById: ReadonlyMap<string, SeriesRun>,
 ): WebhookPayload {
   const { base, seriesId } = judging;
   const seriesUrl = `/series/${seriesId}`;
+  const { metric, change } = moved[0]!;
+  const runIds = [...new Set(moved.flatMap((found) => found.change.runIds))];
   return webhookPayload({
     alert_id: changeId,
     series: { id: seriesId, name: judging.loaded.row.name, url: `${base}${seriesUrl}` },
@@ -156,7 +226,20 @@ function announcement(
     before: change.before,
     after: change.after,
     change_pct: change.change_pct,
-    runs: change.runIds.map((runId) => ({
+    figures: moved.map(movedFigure),
+    culprit: culpritRange(judging.loaded.runs, change.lastGoodRunId, change.startRunId, base) ?? {
+      last_good: null,
+      first_bad: {
+        id: change.startRunId,
+        url: `${base}/runs/${change.startRunId}`,
+        name: change.startRunId,
+        git_commit: null,
+      },
+      what_changed: [],
+      bisect: null,
+      compare_url: null,
+    },
+    runs: runIds.map((runId) => ({
       id: runId,
       url: `${base}/runs/${runId}`,
       name: runsById.get(runId)?.name ?? runId,
@@ -214,16 +297,67 @@ async function verdictsOfUploaded(judging: SeriesJudging, status: SeriesStatus):
     orderBy: { detectedAt: "asc" },
   });
   for (const runId of wanted) {
-    const changes = changeRows
-      .filter((row) => row.runs.some((link) => link.runId === runId))
-      .map((row) => changeSummary(row, judging.seriesId));
-    verdicts.set(runId, runVerdict(judging, runId, changes, status));
+    const rows = changeRows.filter((row) => row.runs.some((link) => link.runId === runId));
+    const changes = rows.map((row) => changeSummary(row, judging.seriesId));
+    verdicts.set(runId, runVerdict(judging, runId, changes, status, culpritsOf(judging, rows)));
   }
   return verdicts;
 }
 
+function figureOrder(judging: SeriesJudging, metricKey: string): number {
+  const index = judging.judgements.findIndex((judgement) => judgement.metric.key === metricKey);
+  return index < 0 ? judging.judgements.length : index;
+}
+
+/** The changes a run is part of, one per first bad point (oldest stored change first), with their culprit range. */
+function culpritsOf(judging: SeriesJudging, rows: readonly ChangeRow[]): RunCulprit[] {
+  const byStart = new Map<string, ChangeRow[]>();
+  for (const row of rows) {
+    if (row.status === "expected") continue;
+    byStart.set(row.startGroup, [...(byStart.get(row.startGroup) ?? []), row]);
+  }
+  const culprits: RunCulprit[] = [];
+  for (const group of byStart.values()) {
+    group.sort((a, b) => a.detectedAt.getTime() - b.detectedAt.getTime() || a.id.localeCompare(b.id));
+    const first = group[0]!;
+    const range = culpritRange(judging.loaded.runs, first.lastGoodRunId, first.startRunId);
+    if (!range) continue;
+    const kind = group.some((row) => row.kind === "regression") ? "regression" : first.kind;
+    culprits.push({
+      alert_id: first.id,
+      url: `/series/${judging.seriesId}#change-${first.id}`,
+      kind,
+      status: first.status,
+      // In the order the series judges its figures (single stream first), not the order they were stored in.
+      figures: [...group]
+        .sort((a, b) => figureOrder(judging, a.metric) - figureOrder(judging, b.metric))
+        .map((row) => {
+          const summary = changeSummary(row, judging.seriesId);
+          const metric = judging.judgements.find((judgement) => judgement.metric.key === row.metric)?.metric;
+          return {
+            key: row.metric,
+            label: summary.label,
+            unit: summary.unit,
+            better: metric?.better ?? "higher",
+            before: row.before,
+            after: row.after,
+            change_pct: row.changePct,
+          };
+        }),
+      culprit: range,
+    });
+  }
+  return culprits;
+}
+
 /** One uploaded run's verdict: its figures against their baselines, and the stored changes it is part of. */
-function runVerdict(judging: SeriesJudging, runId: string, changes: ChangeSummary[], status: SeriesStatus): RunVerdict {
+function runVerdict(
+  judging: SeriesJudging,
+  runId: string,
+  changes: ChangeSummary[],
+  status: SeriesStatus,
+  culprits: RunCulprit[],
+): RunVerdict {
   const { seriesId, loaded } = judging;
   const index = loaded.runs.findIndex((run) => run.id === runId);
   const run = loaded.runs[index]!;
@@ -238,6 +372,8 @@ function runVerdict(judging: SeriesJudging, runId: string, changes: ChangeSummar
     changes,
     previous_run: previous ? { id: previous.id, url: `/runs/${previous.id}`, name: previous.name } : null,
     what_changed: previous ? whatChanged(previous.row, run.row) : [],
+    culprits,
+    change_points: judging.changePoints,
   };
 }
 
@@ -252,6 +388,9 @@ function metricVerdict(judgement: MetricJudgement, run: SeriesRun): MetricVerdic
     better: judgement.metric.better,
     value: values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length,
     baseline_mean: point?.baseline?.mean ?? null,
+    baseline_points: point?.baseline?.n ?? null,
+    baseline_sigma: point?.baseline?.sigma ?? null,
+    short_baseline: point?.baseline?.short ?? false,
     change_pct: point?.change_pct ?? null,
     z: point?.z !== undefined && point.z !== null && Number.isFinite(point.z) ? point.z : null,
     p: point?.p ?? null,

@@ -189,8 +189,9 @@ export async function loadSeries(
   // The series, its runs and its annotations together: one round trip to the database instead of two.
   const [row, runRows, annotations] = await Promise.all([
     db().series.findUnique({ where: { id: seriesId } }),
+    // A run stored in the series by override has another configuration: it is never judged with the series.
     db().run.findMany({
-      where: { seriesId },
+      where: { seriesId, seriesOverride: false },
       select: RUN_SELECT,
       orderBy: [{ sortAt: "desc" }, { createdAt: "desc" }, { id: "desc" }],
       take: take + context,

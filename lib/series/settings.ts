@@ -14,7 +14,10 @@ export const DEFAULT_SETTINGS = {
   t_test_alpha: 0.05,
   /** The baseline: at most this many earlier points (after the last reset). */
   window: 30,
-  /** Fewer baseline points than this: nothing is judged. */
+  /**
+   * A baseline of fewer points than this is short: its σ is blended with the noise prior and its critical value is
+   * Student's t (docs/series.md, "Short baselines"). Judging itself starts from the third run.
+   */
   min_samples: 5,
   /** A regression needs this many consecutive violating points; fewer is "suspicious". */
   consecutive: 2,
@@ -22,6 +25,12 @@ export const DEFAULT_SETTINGS = {
   rolling: 5,
   /** Baseline points whose modified z-score (median and MAD) exceeds this are left out as outliers. */
   outlier_mad: 3.5,
+  /**
+   * The noise, in percent of the level, assumed before a series has shown its own: blended into the σ of a short
+   * baseline, and the floor of the MAD the outlier filter divides by (a point within 3.5 × this of the median is
+   * never an outlier).
+   */
+  noise_prior_pct: 2,
 } as const;
 
 export type NumericSettings = { -readonly [K in keyof typeof DEFAULT_SETTINGS]: number };
@@ -69,6 +78,7 @@ export const SeriesSettingsPatchSchema = z
     consecutive: z.number().int().min(1).max(50).nullable().optional(),
     rolling: z.number().int().min(1).max(100).nullable().optional(),
     outlier_mad: z.number().min(0).max(100).nullable().optional(),
+    noise_prior_pct: z.number().min(0).max(100).nullable().optional(),
     level: level.nullable().optional(),
     figures: z.array(figureName).min(1).max(20).nullable().optional(),
   })

@@ -6,12 +6,14 @@
  * measure). See docs/benchmarks.md.
  *
  * Options: --runs N (also measure at N runs, e.g. 1000000: the long run), --json FILE (write every figure as
- * JSON too), --keep (leave the temporary directory for inspection), --sqlite-only.
+ * JSON too), --keep (leave the temporary directory for inspection), --sqlite-only, --detection-only (only the
+ * detection quality of the series' regression rule, old against new: a few seconds, no build, no database).
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type PageBundle, pageBundles, RECHARTS_MARKER, scriptsInHtml } from "./bundle";
+import { DETECTION_SEEDS, detectionTable } from "./detection";
 import { type HostileResult, hostileCases, hostileTable, listeningPid, measureHostile } from "./hostile";
 import { autocannon, type LoadResult, measure, median, multipartBody, type Series, timedRequest } from "./http";
 import {
@@ -240,6 +242,12 @@ async function main(): Promise<void> {
 
   const started = performance.now();
   const host = machine();
+  // Detection quality first: pure, seconds, and the same on any machine (docs/series.md, "Detection quality").
+  const detection = detectionTable(path.join(REPO, "tests", "fixtures"));
+  log(
+    `detection quality of the series' regression rule over ${DETECTION_SEEDS} seeds per series (old / new):\n${detection}`,
+  );
+  if (args.includes("--detection-only")) return;
   log("servebench benchmark");
   for (const [key, value] of Object.entries(host)) log(`  ${key}: ${value}`);
 

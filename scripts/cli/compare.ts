@@ -111,8 +111,20 @@ export function comparisonReport(base: string, baseline: StoredRun, run: StoredR
       },
     ],
     deltas,
-    what_changed: diffConfigs(baseline, run).map((change) => change.text),
+    what_changed: [...diffConfigs(baseline, run).map((change) => change.text), ...commitChanges(baseline, run)],
   };
+}
+
+/** The commit and branch measured: the configuration diff leaves them out, and a nightly's change is often only that. */
+function commitChanges(baseline: StoredRun, run: StoredRun): string[] {
+  const lines: string[] = [];
+  if ((baseline.git_commit ?? null) !== (run.git_commit ?? null))
+    lines.push(
+      `commit: ${baseline.git_commit?.slice(0, 12) ?? "not set"} → ${run.git_commit?.slice(0, 12) ?? "not set"}`,
+    );
+  if ((baseline.git_branch ?? null) !== (run.git_branch ?? null))
+    lines.push(`branch: ${baseline.git_branch ?? "not set"} → ${run.git_branch ?? "not set"}`);
+  return lines;
 }
 
 const value = (number: number | null, unit: string) => (number === null ? "—" : `${formatNumber(number)} ${unit}`);
@@ -135,7 +147,8 @@ export function comparisonMarkdown(report: ComparisonReport): string {
     }),
     "",
   ];
-  for (const delta of report.deltas) {
+  // A figure neither run measured at any level has no rows: no table, not an empty one.
+  for (const delta of report.deltas.filter((table) => table.levels.length > 0)) {
     lines.push(
       `### ${mdEscape(delta.label)} (${delta.unit}, ${delta.better} is better)`,
       "",
@@ -147,13 +160,21 @@ export function comparisonMarkdown(report: ComparisonReport): string {
           value(level.before, delta.unit),
           value(level.after, delta.unit),
           change(level.change_pct),
-          level.change_pct === null ? "" : verdictWords(level.verdict) || level.verdict,
+          level.change_pct === null
+            ? level.before === null
+              ? "only in the run"
+              : "only in the baseline"
+            : verdictWords(level.verdict) || level.verdict,
         ]),
       ),
       "",
     );
   }
-  lines.push(report.what_changed.length > 0 ? "What changed:" : "Nothing in the configuration changed.");
+  lines.push(
+    report.what_changed.length > 0
+      ? "What changed:"
+      : "Nothing changed: configuration, commit and branch are the same.",
+  );
   for (const line of report.what_changed) lines.push(`- ${mdEscape(line)}`);
   lines.push("", `[baseline](${mdLinkTarget(report.baseline.url)}) · [run](${mdLinkTarget(report.run.url)})`);
   return `${lines.join("\n")}\n`;

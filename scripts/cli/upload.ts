@@ -35,6 +35,8 @@ export const UPLOAD_USAGE = `servebench upload FILE_OR_FOLDER... [options]
   --notes TEXT          free text
   --series NAME         the series the run belongs to (a trend line judged for regressions); without it, the
                         series of its configuration
+  --series-override     store the run in --series although its model, GPU, GPU count or workload differs from
+                        the series' runs (refused otherwise); it is marked and never judged with the series
   --git-commit SHA      the commit measured (runs of a series at one commit are repeats of one point)
   --git-branch NAME     the branch (default: the CI's, from $GITHUB_REF_NAME, $CI_COMMIT_REF_NAME…)
   --ci-url URL          a link to the CI job (default: the CI's, from $GITHUB_RUN_ID, $CI_JOB_URL…)
@@ -61,6 +63,7 @@ const OPTIONS = {
   tag: { type: "string", multiple: true },
   notes: { type: "string" },
   series: { type: "string" },
+  "series-override": { type: "boolean" },
   "git-commit": { type: "string" },
   "git-branch": { type: "string" },
   "ci-url": { type: "string" },
@@ -250,6 +253,7 @@ export async function runUpload(argv: string[]): Promise<number> {
     tags: values.tag?.join(","),
     notes: values.notes,
     series: values.series,
+    series_override: values["series-override"] ? "1" : undefined,
     git_commit: values["git-commit"],
     git_branch: values["git-branch"] ?? ci.git_branch,
     ci_url: values["ci-url"] ?? ci.ci_url,

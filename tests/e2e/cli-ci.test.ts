@@ -95,8 +95,9 @@ describe("curl -fsSO $URL/cli/servebench.mjs && node servebench.mjs upload …",
     expect(help.stdout).toContain("--fail-on-regression");
   });
 
-  it("uploads 30 nights: exit 0 and a clean summary until the step, exit 3 from its second night, one webhook", async () => {
-    const docs = nightlyDocuments({ seed: 7, series: "ignored", flakeAt: 10, stepAt: 20 });
+  it("uploads 30 nights with a −10% step at night 20: exit 3 from the night it is significant, one webhook and one alert naming nights 19 → 20 and every moved figure", async () => {
+    // Night 20 is index 19; the step moves every figure (single stream, peak, output throughput, TTFT, TPOT).
+    const docs = nightlyDocuments({ seed: 7, series: "ignored", flakeAt: 10, stepAt: 19, stepEveryFigure: true });
     const codes: number[] = [];
     const summaries: string[] = [];
     const step = path.join(empty, "step-summary.md");
@@ -135,29 +136,69 @@ describe("curl -fsSO $URL/cli/servebench.mjs && node servebench.mjs upload …",
       if (result.code === 3)
         expect(result.stderr).toBe("servebench upload: 1 run judged a regression of nightly-cli\n");
     }
-    expect(codes).toEqual([...Array(21).fill(0), ...Array(9).fill(3)]);
+    // Night 20 is suspicious (one bad night); night 21 confirms the step: exit 3 from there, every night after.
+    expect(codes).toEqual([...Array(20).fill(0), ...Array(10).fill(3)]);
 
-    expect(summaries[5]).toMatch(
-      /^## servebench: no regression\n\n### Result in nightly-cli: no change beyond the noise\n/,
-    );
+    expect(summaries[5]).toMatch(/^## servebench · nightly-cli: no change beyond the noise\n/);
     expect(summaries[5]).toContain("| Single stream | ");
-    expect(summaries[10]).toContain("suspicious change (not yet a regression)");
-    expect(summaries[15]).toContain("- engine version: 0.11.0 → 0.12.0");
-    const regression = summaries[21]!;
-    expect(regression).toMatch(/^## servebench: 1 regression\n\n### Regression in nightly-cli: regression\n/);
-    expect(regression).toMatch(
-      /\| Single stream \| [\d.]+ tok\/s \| [\d.]+ tok\/s \| -\d+\.\d% \| \*\*regression\*\* \(2 runs, open\) \|/,
+    // Judged from the third night, the first ones with a short baseline, said so.
+    expect(summaries[2]).toContain("Confidence: low. The baseline is short (2 earlier runs)");
+    expect(summaries[10]).toMatch(
+      /^## servebench · nightly-cli: suspicious change \(not yet a regression\), nightly 10 → nightly 11\n/,
     );
-    expect(regression).toMatch(/\[alert\]\(http:\/\/localhost:\d+\/series\/[A-Za-z0-9_-]{10}#change-/);
-    expect(fs.readFileSync(step, "utf8").split("## servebench:").length - 1).toBe(30);
+    expect(summaries[10]).not.toContain("no regression");
+    expect(summaries[15]).toContain("- engine version: 0.11.0 → 0.12.0");
+    const commit = (night: number) => night.toString(16).padStart(8, "0").repeat(5).slice(0, 12);
+    for (const regression of [summaries[20]!, summaries[25]!]) {
+      expect(regression).toMatch(/^## servebench · nightly-cli: regression, nightly 19 → nightly 20\n/);
+      expect(regression.match(/^#/gm)).toHaveLength(1);
+      expect(regression).toContain(
+        `Culprit range: last good **nightly 19** (commit \`${commit(19)}\`) → first bad **nightly 20** (commit \`${commit(20)}\`)`,
+      );
+      expect(regression).toContain(`- commit: ${commit(19)} → ${commit(20)}`);
+      expect(regression).toContain(`Bisect between commits ${commit(19)} and ${commit(20)}.`);
+      expect(regression).toMatch(
+        /\| Single stream \| [\d.]+ tok\/s \| [\d.]+ ± [\d.]+ tok\/s \| -\d+\.\d% \| \*\*worse\*\*, regression \(open\) \|/,
+      );
+      expect(regression.match(/\[alert: /g)).toHaveLength(1);
+      expect(regression).toMatch(
+        /\[alert: Single stream, [^\]]+\]\(http:\/\/localhost:\d+\/series\/[A-Za-z0-9_-]{10}#change-/,
+      );
+    }
+    expect(fs.readFileSync(step, "utf8").split("## servebench").length - 1).toBe(30);
 
     await deliveriesSettled();
     expect(hooks).toHaveLength(1);
     expect(hooks[0]).toMatchObject({
       event: "regression",
       series: { name: "nightly-cli" },
-      metric: { key: "single_stream_tok_s" },
+      culprit: {
+        last_good: { name: "nightly 19", git_commit: (19).toString(16).padStart(8, "0").repeat(5) },
+        first_bad: { name: "nightly 20", git_commit: (20).toString(16).padStart(8, "0").repeat(5) },
+      },
     });
+    expect(((hooks[0]!.figures as { key: string }[]) ?? []).map((figure) => figure.key).sort()).toEqual(
+      ["mean_tpot_ms@c:64", "mean_ttft_ms@c:64", "output_throughput@c:64", "peak_tok_s", "single_stream_tok_s"].sort(),
+    );
+    expect(hooks[0]!.text).toContain(`nightly 19 (${commit(19)}) → nightly 20 (${commit(20)})`);
+    const alerts = (await (await fetch(`${server.url}/api/alerts`)).json()) as {
+      alerts: { figures: unknown[] }[];
+      counts: { open: number };
+    };
+    expect(alerts.counts.open).toBe(1);
+    expect(alerts.alerts[0]!.figures).toHaveLength(5);
+
+    // A run of another model sent to the series is refused, naming the field; nothing is stored.
+    const wrong = path.join(empty, "wrong-model.json");
+    const { series: _s, git_commit: _c, ...rest } = docs[29]!;
+    fs.writeFileSync(wrong, JSON.stringify({ ...rest, model: "facebook/opt-125m", name: "opt nightly" }));
+    const refused = await run(
+      process.execPath,
+      ["servebench.mjs", "upload", wrong, "--url", server.url, "--series", "nightly-cli", "--fail-on-regression"],
+      empty,
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('model: "facebook/opt-125m" differs from the model of series "nightly-cli"');
 
     const list = (await (await fetch(`${server.url}/api/series`)).json()) as {
       series: { name: string; run_count: number; status: string }[];
@@ -195,6 +236,9 @@ describe("curl -fsSO $URL/cli/servebench.mjs && node servebench.mjs upload …",
     expect(report.headline[0]!.figure).toBe("single stream");
     expect(report.headline[0]!.change_pct).toBeLessThan(-5);
     expect(report.what_changed).toContain("engine version: 0.11.0 → 0.12.0");
+    expect(report.what_changed).toContain(
+      `commit: ${"00000001".repeat(2).slice(0, 12)} → ${"0000001e".repeat(2).slice(0, 12)}`,
+    );
     const md = await run(process.execPath, ["servebench.mjs", "compare", first, last, "--url", server.url], empty);
     expect(md.code).toBe(0);
     // The compare page's verdict first, then the figures, each change judged as the page judges it.
@@ -225,7 +269,7 @@ describe("curl -fsSO $URL/cli/servebench.mjs && node servebench.mjs upload …",
     expect(md.stderr).toBe("");
     expect(md.code).toBe(0);
     expect(md.stdout).toMatch(/^## nightly 1, restored vs nightly 1\n/);
-    expect(md.stdout).toContain("Nothing in the configuration changed.");
+    expect(md.stdout).toContain("Nothing changed: configuration, commit and branch are the same.");
   });
 });
 

@@ -6,13 +6,20 @@
 import { type NightlyOptions, nightlySeries, normal, seededRandom } from "./synthetic-series";
 
 export function nightlyDocuments(
-  options: NightlyOptions & { series: string; startDate?: string },
+  options: NightlyOptions & {
+    series: string;
+    startDate?: string;
+    /** The step moves the concurrency-64 figures too (output throughput, TTFT, TPOT), as an engine change does. */
+    stepEveryFigure?: boolean;
+  },
 ): Record<string, unknown>[] {
   const runs = nightlySeries(options);
   const random = seededRandom(options.seed + 1000);
   const start = new Date(options.startDate ?? "2026-11-01T02:00:00Z").getTime();
   return runs.map((run) => {
-    const steady = 1 + 0.01 * normal(random);
+    const noise = 1 + 0.01 * normal(random);
+    const stepped = options.stepEveryFigure && options.stepAt != null && run.night >= options.stepAt;
+    const steady = stepped ? noise * (1 + (options.step ?? -0.1)) : noise;
     const commit = (run.night + 1).toString(16).padStart(8, "0").repeat(5);
     return {
       format: "servebench/v1",

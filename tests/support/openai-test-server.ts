@@ -387,71 +387,75 @@ export async function startOpenAITestServer(initial: Partial<TestServerSettings>
         const firstToken = chunk * settings.tokensPerChunk;
         const count = Math.min(settings.tokensPerChunk, tokens - firstToken);
         const due = slotAt + settings.ttftMs + (firstToken + count - 1) * settings.itlMs;
-        at(due, () => {
-          if (finished) return;
-          if (chunk === cutAfter) {
-            if (fault === "truncate") {
-              res.end();
-            } else if (fault === "malformed-sse") {
-              res.write('data: {"choices": [{"delta": {"content": "oops"\n\n');
-              res.end();
-            } else if (fault === "reset") {
-              // A TCP reset, as when a server process dies mid-generation.
-              res.socket?.resetAndDestroy();
+        at(
+          due,
+          () => {
+            if (finished) return;
+            if (chunk === cutAfter) {
+              if (fault === "truncate") {
+                res.end();
+              } else if (fault === "malformed-sse") {
+                res.write('data: {"choices": [{"delta": {"content": "oops"\n\n');
+                res.end();
+              } else if (fault === "reset") {
+                // A TCP reset, as when a server process dies mid-generation.
+                res.socket?.resetAndDestroy();
+              }
+              stop();
+              return;
             }
-            stop();
-            return;
-          }
-          const text = Array.from({ length: count }, (_, k) => `tok${firstToken + k} `).join("");
-          const last = chunk === chunks - 1;
-          send({ id, object, created, model: body.model, choices: [choice(text, null)] });
-          if (!last) {
-            emit(chunk + 1);
-            return;
-          }
-          send({
-            id,
-            object,
-            created,
-            model: body.model,
-            choices: [choice(null, tokens < maxTokens ? "stop" : "length")],
-          });
-          if (wantsUsage) {
-            const prompt = promptTokens(body);
+            const text = Array.from({ length: count }, (_, k) => `tok${firstToken + k} `).join("");
+            const last = chunk === chunks - 1;
+            send({ id, object, created, model: body.model, choices: [choice(text, null)] });
+            if (!last) {
+              emit(chunk + 1);
+              return;
+            }
             send({
               id,
               object,
               created,
               model: body.model,
-              choices: [],
-              usage: { prompt_tokens: prompt, completion_tokens: tokens, total_tokens: prompt + tokens },
+              choices: [choice(null, tokens < maxTokens ? "stop" : "length")],
             });
-          }
-          send("[DONE]");
-          stats.completedTokens += tokens;
-          // The server's own view of the request: from its arrival (queueing included) to its tokens.
-          const firstTokenAt = slotAt + settings.ttftMs;
-          counters.ttft.sum += (firstTokenAt - arrivedAt) / 1000;
-          counters.ttft.count += 1;
-          if (tokens > 1) {
-            counters.tpot.sum += settings.itlMs / 1000;
-            counters.tpot.count += 1;
-            counters.itl.sum += ((tokens - 1) * settings.itlMs) / 1000;
-            counters.itl.count += tokens - 1;
-          }
-          if (settings.speculative) {
-            // Each step proposes `tokens` drafts, accepts `accepted` of them and adds the target's own token.
-            const steps = Math.ceil(tokens / (settings.speculative.accepted + 1));
-            counters.drafts += steps;
-            counters.draftTokens += steps * settings.speculative.tokens;
-            counters.acceptedTokens += steps * settings.speculative.accepted;
-          }
-          res.end();
-          stop();
-        }, (timer, armed) => {
-          if (armed) pending.add(timer);
-          else pending.delete(timer);
-        });
+            if (wantsUsage) {
+              const prompt = promptTokens(body);
+              send({
+                id,
+                object,
+                created,
+                model: body.model,
+                choices: [],
+                usage: { prompt_tokens: prompt, completion_tokens: tokens, total_tokens: prompt + tokens },
+              });
+            }
+            send("[DONE]");
+            stats.completedTokens += tokens;
+            // The server's own view of the request: from its arrival (queueing included) to its tokens.
+            const firstTokenAt = slotAt + settings.ttftMs;
+            counters.ttft.sum += (firstTokenAt - arrivedAt) / 1000;
+            counters.ttft.count += 1;
+            if (tokens > 1) {
+              counters.tpot.sum += settings.itlMs / 1000;
+              counters.tpot.count += 1;
+              counters.itl.sum += ((tokens - 1) * settings.itlMs) / 1000;
+              counters.itl.count += tokens - 1;
+            }
+            if (settings.speculative) {
+              // Each step proposes `tokens` drafts, accepts `accepted` of them and adds the target's own token.
+              const steps = Math.ceil(tokens / (settings.speculative.accepted + 1));
+              counters.drafts += steps;
+              counters.draftTokens += steps * settings.speculative.tokens;
+              counters.acceptedTokens += steps * settings.speculative.accepted;
+            }
+            res.end();
+            stop();
+          },
+          (timer, armed) => {
+            if (armed) pending.add(timer);
+            else pending.delete(timer);
+          },
+        );
       };
       if (chunks > 0) emit(0);
     });

@@ -19,7 +19,10 @@ describe("the synthetic nightly series: 30 runs, 2% noise, a one-night flake at 
 
   it("declares the step a regression starting at run 20 and calls the flake only suspicious", () => {
     const { points, changes } = judgeSeries(samplesOf(runs), { better: "higher", settings });
-    expect(points.slice(0, 5).map((point) => point.status)).toEqual(Array(5).fill("insufficient"));
+    // Judged from the third run on; the first four baselines are short (noise model), the fifth on is not.
+    expect(points.slice(0, 2).map((point) => point.status)).toEqual(["insufficient", "insufficient"]);
+    expect(points.slice(2, 10).map((point) => point.status)).toEqual(Array(8).fill("ok"));
+    expect(points.slice(2, 6).map((point) => point.baseline!.short)).toEqual([true, true, true, false]);
     expect(points[10]!.status).toBe("worse");
     expect(points[11]!.status).toBe("ok");
     expect(changes.map((change) => [change.kind, change.startRunId, change.violations, change.active])).toEqual([
@@ -66,7 +69,8 @@ describe("the synthetic nightly series: 30 runs, 2% noise, a one-night flake at 
       resetRunIds: new Set(["run-20"]),
     });
     expect(changes.map((change) => change.kind)).toEqual(["suspicious"]);
-    expect(points.slice(20, 25).map((point) => point.status)).toEqual(Array(5).fill("insufficient"));
+    expect(points.slice(20, 22).map((point) => point.status)).toEqual(["insufficient", "insufficient"]);
+    expect(points.slice(22, 25).map((point) => point.status)).toEqual(["ok", "ok", "ok"]);
     expect(points[20]!.reset).toBe(true);
     expect(points.slice(25).every((point) => point.status === "ok")).toBe(true);
     expect(points[29]!.baseline!.mean).toBeLessThan(93);
@@ -82,13 +86,35 @@ describe("the synthetic nightly series: 30 runs, 2% noise, a one-night flake at 
     expect(asThroughput.changes.map((change) => [change.kind, change.direction])).toEqual([["improvement", "better"]]);
   });
 
-  it("judges nothing before the minimum sample size", () => {
-    const { points, changes } = judgeSeries(samplesOf(runs.slice(0, 12)), {
+  it("judges from the third run, a short baseline by the noise model: a flake at night 4 is suspicious", () => {
+    const early = nightlySeries({ seed: 7, flakeAt: 3, stepAt: null });
+    const { points, changes } = judgeSeries(samplesOf(early.slice(0, 8)), { better: "higher", settings });
+    expect(points.map((point) => point.status)).toEqual([
+      "insufficient",
+      "insufficient",
+      "ok",
+      "worse",
+      "ok",
+      "ok",
+      "ok",
+      "ok",
+    ]);
+    expect(points[3]!.baseline).toMatchObject({ n: 3, short: true });
+    // Student's t with ν₀ + n − 1 = 6 degrees of freedom at the level of z = 2.5.
+    expect(points[3]!.baseline!.critical).toBeCloseTo(3.527, 2);
+    expect(changes.map((change) => [change.kind, change.startRunId])).toEqual([["suspicious", "run-3"]]);
+  });
+
+  it("with min_samples 12, the first eleven baselines are short and judged by the noise model", () => {
+    const { points } = judgeSeries(samplesOf(runs.slice(0, 14)), {
       better: "higher",
       settings: { ...settings, min_samples: 12 },
     });
-    expect(points.every((point) => point.status === "insufficient")).toBe(true);
-    expect(changes).toEqual([]);
+    const judged = points.slice(2);
+    expect(judged.every((point) => point.baseline!.short === point.baseline!.n < 12)).toBe(true);
+    expect(judged.filter((point) => point.baseline!.short).length).toBeGreaterThanOrEqual(10);
+    const long = judged.find((point) => !point.baseline!.short)!;
+    expect(long.baseline!.critical).toBe(settings.z_threshold);
   });
 
   it("ignores a change smaller than the percentage threshold however significant", () => {
@@ -165,11 +191,78 @@ describe("statistics", () => {
     expect(withoutOutliers([100, 101, 99, 100.5, 80, 99.5], 3.5)).toEqual([0, 1, 2, 3, 5]);
     expect(withoutOutliers([100, 100, 100, 100, 90], 3.5)).toEqual([0, 1, 2, 3]);
     expect(withoutOutliers([1, 2], 3.5)).toEqual([0, 1]);
+    // With the floor (2% noise prior), a point 3% off a quiet baseline is ordinary noise, a 10% one is not.
+    expect(withoutOutliers([100, 100.2, 99.9, 100.1, 97], 3.5)).toEqual([0, 1, 2, 3]);
+    expect(withoutOutliers([100, 100.2, 99.9, 100.1, 97], 3.5, 2)).toEqual([0, 1, 2, 3, 4]);
+    expect(withoutOutliers([100, 100.2, 99.9, 100.1, 90], 3.5, 2)).toEqual([0, 1, 2, 3]);
   });
 
   it("estimates σ from residuals, undisturbed by a slow drift", () => {
     const drift = Array.from({ length: 30 }, (_, index) => 100 + index);
     expect(residualSigma(drift, 5)).toBeLessThan(4);
     expect(residualSigma([5, 5, 5, 5], 5)).toBe(0);
+  });
+});
+
+describe("no blind nights: the MAD floor keeps ordinary noise in short baselines", () => {
+  it("never leaves out a point within 3σ of 2% noise from a baseline of 5 to 7 points, over 2,000 seeds", () => {
+    let filtered = 0;
+    let ordinaryFiltered = 0;
+    let baselines = 0;
+    for (let seed = 1; seed <= 2_000; seed++) {
+      const steady = nightlySeries({ seed, nights: 7, flakeAt: null, stepAt: null }).map((run) => run.value);
+      for (const length of [5, 6, 7]) {
+        baselines++;
+        const values = steady.slice(0, length);
+        const kept = new Set(withoutOutliers(values, settings.outlier_mad, settings.noise_prior_pct));
+        const median = [...values].sort((a, b) => a - b)[length >> 1]!;
+        values.forEach((value, index) => {
+          if (kept.has(index)) return;
+          filtered++;
+          // Within 3σ (6%) of the median is ordinary noise.
+          if (Math.abs(value - median) < 6) ordinaryFiltered++;
+        });
+      }
+    }
+    expect(baselines).toBe(6_000);
+    expect(ordinaryFiltered).toBe(0);
+    // Only Gaussian tails past 3.5σ of the prior: about one baseline in 300.
+    expect(filtered).toBeLessThanOrEqual(30);
+    let unfloored = 0;
+    for (let seed = 1; seed <= 2_000; seed++) {
+      const steady = nightlySeries({ seed, nights: 7, flakeAt: null, stepAt: null }).map((run) => run.value);
+      if (withoutOutliers(steady.slice(0, 5), settings.outlier_mad).length < 5) unfloored++;
+    }
+    // Without the floor, the old filter dropped ordinary noise from short baselines often.
+    expect(unfloored).toBeGreaterThan(100);
+  });
+
+  it("judges a −10% flake at night 4 suspicious in nearly every series, and rarely marks a steady early night", () => {
+    let flakeSeen = 0;
+    let earlyFalse = 0;
+    for (let seed = 1; seed <= 500; seed++) {
+      const flaky = nightlySeries({ seed, flakeAt: 3, stepAt: null });
+      if (judgeSeries(samplesOf(flaky.slice(0, 6)), { better: "higher", settings }).points[3]!.status === "worse")
+        flakeSeen++;
+      const steady = nightlySeries({ seed, flakeAt: null, stepAt: null });
+      const early = judgeSeries(samplesOf(steady.slice(0, 6)), { better: "higher", settings }).points;
+      if (early.some((point) => point.status === "worse")) earlyFalse++;
+    }
+    expect(flakeSeen).toBeGreaterThanOrEqual(400);
+    expect(earlyFalse).toBeLessThanOrEqual(10);
+  });
+});
+
+describe("a short baseline sees a change but does not confirm it", () => {
+  it("two bad nights judged against three and four earlier nights stay suspicious; the night after, long, confirms", () => {
+    const early = nightlySeries({ seed: 7, flakeAt: null, stepAt: 3, nights: 12 });
+    const { points, changes } = judgeSeries(samplesOf(early), { better: "higher", settings });
+    expect(points.slice(3, 5).map((point) => [point.status, point.baseline!.short])).toEqual([
+      ["worse", true],
+      ["worse", true],
+    ]);
+    // The step's points never join their own baseline: it stays the three nights before it, short, so the step is
+    // seen (suspicious, every night) and never declared a regression by a baseline of the prior's noise.
+    expect(changes.map((change) => [change.kind, change.startRunId])).toEqual([["suspicious", "run-3"]]);
   });
 });

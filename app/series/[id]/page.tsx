@@ -168,7 +168,7 @@ export default async function SeriesPage({ params, searchParams }: { params: Par
                 <th className={thClass}>Figure</th>
                 <th className={`${thClass} text-right`}>Before → after</th>
                 <th className={`${thClass} text-right`}>Points</th>
-                <th className={thClass}>From run</th>
+                <th className={thClass}>Last good → first bad</th>
                 <th className={thClass}>Status</th>
               </tr>
             </thead>
@@ -189,13 +189,36 @@ export default async function SeriesPage({ params, searchParams }: { params: Par
                   <td className={`${tdClass} text-right tabular-nums max-sm:text-left`} data-label="Points">
                     {change.violations}
                   </td>
-                  <td className={tdClass} data-label="From run">
+                  <td className={tdClass} data-label="Last good → first bad">
+                    {change.last_good_run_id ? (
+                      <>
+                        <Link
+                          href={`/runs/${change.last_good_run_id}`}
+                          className="text-blue-700 hover:underline dark:text-blue-400"
+                        >
+                          {runLabel(change.last_good_run_id)}
+                        </Link>
+                        {" → "}
+                      </>
+                    ) : null}
                     <Link
                       href={`/runs/${change.start_run_id}`}
                       className="text-blue-700 hover:underline dark:text-blue-400"
                     >
                       {runLabel(change.start_run_id)}
                     </Link>
+                    {change.last_good_run_id ? (
+                      <>
+                        {" · "}
+                        <Link
+                          href={`/compare?runs=${encodeURIComponent(change.last_good_run_id)},${encodeURIComponent(change.start_run_id)}`}
+                          className="text-blue-700 hover:underline dark:text-blue-400"
+                          data-testid="change-compare"
+                        >
+                          compare
+                        </Link>
+                      </>
+                    ) : null}
                   </td>
                   <td className={tdClass} data-label="Status">
                     {change.kind === "regression" ? <StatusBadge status={change.status} /> : "—"}

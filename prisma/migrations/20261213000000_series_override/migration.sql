@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Run" ADD COLUMN "seriesOverride" BOOLEAN NOT NULL DEFAULT false;

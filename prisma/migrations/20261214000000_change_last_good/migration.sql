@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "SeriesChange" ADD COLUMN "lastGoodRunId" TEXT;
