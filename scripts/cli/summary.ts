@@ -17,6 +17,22 @@ export interface UploadedRun {
   series?: RunVerdict;
 }
 
+/**
+ * A verdict as the server answered it, with the lists a servebench older than this CLI does not send (culprits and
+ * change points came later) read as empty: the summary then says what that server said, and no more.
+ */
+export function verdictFromServer(verdict: RunVerdict): RunVerdict {
+  const list = <T>(value: T[] | undefined): T[] => (Array.isArray(value) ? value : []);
+  return {
+    ...verdict,
+    metrics: list(verdict.metrics),
+    changes: list(verdict.changes),
+    what_changed: list(verdict.what_changed),
+    culprits: list(verdict.culprits),
+    change_points: list(verdict.change_points),
+  };
+}
+
 const VERDICT_TITLE: Record<string, string> = {
   regression: "regression",
   suspicious: "suspicious change (not yet a regression)",
@@ -84,8 +100,8 @@ function verdictCell(metric: MetricVerdict, culprits: readonly RunCulprit[]): st
 }
 
 function baselineCell(metric: MetricVerdict): string {
-  if (metric.baseline_mean === null) return "—";
-  const band = metric.baseline_sigma !== null ? ` ± ${formatNumber(metric.baseline_sigma)}` : "";
+  if (metric.baseline_mean == null) return "—";
+  const band = metric.baseline_sigma != null ? ` ± ${formatNumber(metric.baseline_sigma)}` : "";
   return `${formatNumber(metric.baseline_mean)}${band} ${mdEscape(metric.unit)}`;
 }
 

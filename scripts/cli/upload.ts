@@ -16,7 +16,7 @@ import {
   UPLOAD_TIMEOUT_MS,
 } from "./server-request";
 import { terminalSafe } from "./server-text";
-import { refusedSummary, type UploadedRun, uploadSummary } from "./summary";
+import { refusedSummary, type UploadedRun, uploadSummary, verdictFromServer } from "./summary";
 
 export const UPLOAD_USAGE = `servebench upload FILE_OR_FOLDER... [options]
 
@@ -339,15 +339,17 @@ export async function runUpload(argv: string[]): Promise<number> {
     return 0;
   }
   const created = body as UploadedRun & { runs?: UploadedRun[] };
-  const runs: UploadedRun[] = created.runs ?? [
-    {
-      id: created.id,
-      url: created.url,
-      name: "",
-      ...(created.engine ? { engine: created.engine } : {}),
-      ...(created.series ? { series: created.series } : {}),
-    },
-  ];
+  const runs: UploadedRun[] = (
+    created.runs ?? [
+      {
+        id: created.id,
+        url: created.url,
+        name: "",
+        ...(created.engine ? { engine: created.engine } : {}),
+        ...(created.series ? { series: created.series } : {}),
+      },
+    ]
+  ).map((run) => (run.series ? { ...run, series: verdictFromServer(run.series) } : run));
   for (const run of runs) print(`${base}${run.url}${run.name ? `  ${run.name}` : ""}`);
   if (runs.length > 1) print(`compare: ${base}/compare?runs=${runs.map((run) => run.id).join(",")}`);
   for (const run of runs) if (run.engine === "unknown") printError(engineNote(run.name));

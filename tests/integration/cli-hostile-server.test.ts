@@ -206,9 +206,64 @@ function uploadedAnswer(): Record<string, unknown> {
     ],
     previous_run: { id: "previousRun1", url: `/runs/previousRun1\u2028# injected`, name: "previous" },
     what_changed: [`engine version: 0.11.0 → ${HOSTILE_ENGINE_VERSION}`],
+    culprits: [
+      {
+        alert_id: "c1",
+        url: `/series/s1#change-c1${HIDDEN_LINK_START}`,
+        kind: "regression",
+        status: "open\r",
+        figures: [
+          {
+            key: "single_stream_tok_s",
+            label: `Single stream${CLEAR_SCREEN}`,
+            unit: "tok/s",
+            better: "higher",
+            before: 100,
+            after: 80,
+            change_pct: -20,
+          },
+        ],
+        culprit: {
+          last_good: {
+            id: "previousRun1",
+            url: `/runs/previousRun1\u2028# injected`,
+            name: `previous${SET_TITLE}`,
+            git_commit: `a1b2c3d4e5f6${CLEAR_SCREEN}a7b8`,
+          },
+          first_bad: {
+            id: "hostileRun01",
+            url: `/runs/hostileRun01${C1_CLEAR_SCREEN}`,
+            name: HOSTILE_RUN_NAME,
+            git_commit: null,
+          },
+          what_changed: [`engine version: 0.11.0 → ${HOSTILE_ENGINE_VERSION}`],
+          bisect: `bisect between the two${CLEAR_SCREEN} runs`,
+          compare_url: `/compare?runs=previousRun1,hostileRun01${HIDDEN_LINK_START}`,
+        },
+      },
+    ],
+    change_points: [
+      {
+        metric: "single_stream_tok_s",
+        first_bad_run_id: "hostileRun01",
+        last_good_run_id: "previousRun1",
+        before: 100,
+        after: 80,
+        change_pct: -20,
+        direction: "worse",
+        p: 0.001,
+      },
+    ],
   };
   const run = { id: "hostileRun01", url: `/runs/hostileRun01${C1_CLEAR_SCREEN}`, name: HOSTILE_RUN_NAME };
   return { ...run, series: verdict, runs: [{ ...run, series: verdict }] };
+}
+
+/** The same answer from a servebench older than the CLI: no culprits, no change points. */
+function olderServerAnswer(): Record<string, unknown> {
+  const answer = uploadedAnswer();
+  const { culprits: _culprits, change_points: _changePoints, ...verdict } = answer.series as Record<string, unknown>;
+  return { ...answer, series: verdict, runs: [{ ...(answer.runs as object[])[0], series: verdict }] };
 }
 
 function previewAnswer(): Record<string, unknown> {
@@ -252,6 +307,8 @@ const server = http.createServer(async (request, response) => {
     case "stores":
       if (url.searchParams.get("dry_run") === "1") return json(response, 200, previewAnswer());
       return json(response, 201, uploadedAnswer());
+    case "stores-older":
+      return json(response, 201, olderServerAnswer());
     case "runs":
       if (runId === BASELINE_ID)
         return json(response, 200, storedRun(BASELINE_FIXTURE, BASELINE_ID, "baseline", "0.11.0"));
@@ -327,7 +384,7 @@ describe("servebench upload against a hostile server", () => {
         ],
         { GITHUB_STEP_SUMMARY: stepSummaryFile },
       );
-      expect(result.code).toBe(3);
+      expect(result.code, result.stderr).toBe(3);
       const stdout = expectTerminalSafe("stdout", result.stdout);
       const stderr = expectTerminalSafe("stderr", result.stderr);
       expect(stderr).toBe(`servebench upload: 1 run judged a regression of ${HOSTILE_SERIES_NAME_WORDS}\n`);
@@ -346,23 +403,65 @@ describe("servebench upload against a hostile server", () => {
       // early or start a new line of markdown.
       expect(summary).toBe(
         [
-          "## servebench: 1 regression",
+          `## servebench · ${HOSTILE_SERIES_NAME_WORDS}: regression, previous → ${HOSTILE_RUN_NAME_WORDS}`,
           "",
-          `### Regression in ${HOSTILE_SERIES_NAME_WORDS}: regression`,
+          `Culprit range: last good **previous** (commit \`a1b2c3d4e5f6\`) → first bad **${HOSTILE_RUN_NAME_WORDS}** · [compare the two](${origin}/stores/compare?runs=previousRun1,hostileRun01)`,
           "",
-          "| Figure | This run | Baseline | Change | Verdict |",
+          "Bisect between the two runs.",
+          "",
+          `Change points over the series (E-divisive, 5% false discovery rate): Single stream -20.0% from ${HOSTILE_RUN_NAME_WORDS} (p 0.0010).`,
+          "",
+          "| Figure | This run | Baseline ± σ | Change | Verdict |",
           "| --- | ---: | ---: | ---: | --- |",
-          "| Single stream | 80 tok/s | 100 tok/s | -20.0% | **regression** (2 runs, open) |",
+          "| Single stream | 80 tok/s | 100 tok/s | -20.0% | **worse**, regression (open) |",
           "",
-          `What changed since [the run before](${origin}/stores/runs/previousRun1%0A#%20injected):`,
+          "What changed from the last good run to the first bad one:",
           "- engine version: 0.11.0 → 0.12.0rc1",
           "",
-          `[run](${origin}/stores/runs/hostileRun01) · [series](${origin}/stores/series/s1) · [alert](${origin}/stores/series/s1#change-c1)`,
+          `[run](${origin}/stores/runs/hostileRun01) · [series](${origin}/stores/series/s1) · [alert: Single stream](${origin}/stores/series/s1#change-c1)`,
           "",
         ].join("\n"),
       );
       // The first upload printed the same summary, after the run's link and name.
       expect(stdout).toBe(`${origin}/stores/runs/hostileRun01  ${HOSTILE_RUN_NAME_WORDS}\n\n${summary}\n`);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    "summarizes the answer of a servebench older than the CLI (no culprits, no change points) and still exits 3",
+    async () => {
+      const result = await servebench([
+        "upload",
+        FIXTURE,
+        "--url",
+        `${origin}/stores-older`,
+        "--engine",
+        "vllm",
+        "--series",
+        "nightly",
+        "--fail-on-regression",
+      ]);
+      expect(result.code, result.stderr).toBe(3);
+      const stdout = expectTerminalSafe("stdout", result.stdout);
+      expect(stdout).toBe(
+        [
+          `${origin}/stores-older/runs/hostileRun01  ${HOSTILE_RUN_NAME_WORDS}`,
+          "",
+          `## servebench · ${HOSTILE_SERIES_NAME_WORDS}: regression`,
+          "",
+          "| Figure | This run | Baseline ± σ | Change | Verdict |",
+          "| --- | ---: | ---: | ---: | --- |",
+          "| Single stream | 80 tok/s | 100 tok/s | -20.0% | **worse** |",
+          "",
+          `What changed since [the run before](${origin}/stores-older/runs/previousRun1%0A#%20injected):`,
+          "- engine version: 0.11.0 → 0.12.0rc1",
+          "",
+          `[run](${origin}/stores-older/runs/hostileRun01) · [series](${origin}/stores-older/series/s1)`,
+          "",
+          "",
+        ].join("\n"),
+      );
     },
     TEST_TIMEOUT_MS,
   );
