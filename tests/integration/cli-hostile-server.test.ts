@@ -384,7 +384,7 @@ describe("servebench upload against a hostile server", () => {
         ],
         { GITHUB_STEP_SUMMARY: stepSummaryFile },
       );
-      expect(result.code, result.stderr).toBe(3);
+      expect(result.code, String(result.stderr)).toBe(3);
       const stdout = expectTerminalSafe("stdout", result.stdout);
       const stderr = expectTerminalSafe("stderr", result.stderr);
       expect(stderr).toBe(`servebench upload: 1 run judged a regression of ${HOSTILE_SERIES_NAME_WORDS}\n`);
@@ -442,7 +442,7 @@ describe("servebench upload against a hostile server", () => {
         "nightly",
         "--fail-on-regression",
       ]);
-      expect(result.code, result.stderr).toBe(3);
+      expect(result.code, String(result.stderr)).toBe(3);
       const stdout = expectTerminalSafe("stdout", result.stdout);
       expect(stdout).toBe(
         [
