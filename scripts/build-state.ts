@@ -76,6 +76,55 @@ function minutesAndSeconds(ms: number): string {
   return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
 }
 
+// One build at a time per checkout: two servers started together on a stale build (two instances of one database)
+// would each run next build, and next refuses the second ("Another next build process is already running").
+const BUILD_LOCK = path.join(ROOT, ".servebench-build.lock");
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Runs `work` holding the lock file; waits (however long the other build takes) while another process holds it. */
+export async function withBuildLock(
+  lockFile: string,
+  log: (line: string) => void,
+  work: () => Promise<void>,
+): Promise<void> {
+  let told = false;
+  for (;;) {
+    try {
+      fs.writeFileSync(lockFile, String(process.pid), { flag: "wx" });
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      let holder = 0;
+      try {
+        holder = Number(fs.readFileSync(lockFile, "utf8"));
+      } catch {
+        continue; // released between the two calls
+      }
+      // A lock left by a process that died (killed mid-build) is nobody's.
+      if (!Number.isInteger(holder) || holder <= 0 || !processAlive(holder)) {
+        fs.rmSync(lockFile, { force: true });
+        continue;
+      }
+      if (!told) log(`servebench: another start (process ${holder}) is building the app; waiting for it`);
+      told = true;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+  try {
+    await work();
+  } finally {
+    fs.rmSync(lockFile, { force: true });
+  }
+}
+
 /**
  * Build with `next build` unless the existing build is of the current code. A first build takes minutes on a
  * small machine and next prints little meanwhile, so a line every 30 s says it is still going.
@@ -83,6 +132,15 @@ function minutesAndSeconds(ms: number): string {
 export async function ensureBuild(log: (line: string) => void = console.log): Promise<void> {
   // Deterministic: over an unchanged tree this rewrites nothing, and the hash below stays the same.
   bundleCli(log);
+  if (buildIsCurrent()) {
+    log("servebench: the build is current");
+    return;
+  }
+  await withBuildLock(BUILD_LOCK, log, () => build(log));
+}
+
+async function build(log: (line: string) => void): Promise<void> {
+  // Another start may have built it while this one waited for the lock.
   if (buildIsCurrent()) {
     log("servebench: the build is current");
     return;
