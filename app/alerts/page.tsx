@@ -6,7 +6,7 @@ import { Card, PageHeader, Section, tableClass, tdClass, thClass } from "@/compo
 import { ScrollBox } from "@/components/ui/ScrollBox";
 import { formatDateTime, formatNumber, formatPercentChange } from "@/lib/format";
 import { pageSearchParams } from "@/lib/http/query";
-import { listAlerts } from "@/lib/series/alerts";
+import { alertRunNames, listAlerts } from "@/lib/series/alerts";
 import { ALERT_STATUSES, type AlertStatus } from "@/lib/series/schema";
 import { listDeliveries, sweepDeliveries, webhookUrls } from "@/lib/webhooks/deliveries";
 import { redactWebhookUrl } from "@/lib/webhooks/payload";
@@ -29,6 +29,13 @@ export default async function AlertsPage({ searchParams }: { searchParams: Searc
     listAlerts({ status, page: 1, per_page: 100 }),
     listDeliveries(50),
   ]);
+  const runNames = await alertRunNames(alerts);
+  // A run by its name and short commit, as the CI summary names it; its id when it is gone.
+  const runText = (runId: string) => {
+    const run = runNames.get(runId);
+    if (!run) return runId;
+    return run.git_commit ? `${run.name} (${run.git_commit.slice(0, 12)})` : run.name;
+  };
   const configured = webhookUrls().length;
   const tabs: { value: AlertStatus | "all"; label: string }[] = [
     { value: "open", label: `Open (${counts.open})` },
@@ -95,14 +102,17 @@ export default async function AlertsPage({ searchParams }: { searchParams: Searc
                   {alert.last_good_run_id ? (
                     <>
                       {" "}
-                      · last good{" "}
-                      <Link href={`/runs/${alert.last_good_run_id}`} className="hover:underline">
-                        run
-                      </Link>{" "}
-                      → first bad{" "}
-                      <Link href={`/runs/${alert.start_run_id}`} className="hover:underline">
-                        run
-                      </Link>{" "}
+                      ·{" "}
+                      <span data-testid="alert-culprit">
+                        last good{" "}
+                        <Link href={`/runs/${alert.last_good_run_id}`} className="hover:underline">
+                          {runText(alert.last_good_run_id)}
+                        </Link>{" "}
+                        → first bad{" "}
+                        <Link href={`/runs/${alert.start_run_id}`} className="hover:underline">
+                          {runText(alert.start_run_id)}
+                        </Link>
+                      </span>{" "}
                       (
                       <Link
                         href={`/compare?runs=${encodeURIComponent(alert.last_good_run_id)},${encodeURIComponent(alert.start_run_id)}`}
@@ -118,7 +128,7 @@ export default async function AlertsPage({ searchParams }: { searchParams: Searc
                       {" "}
                       from{" "}
                       <Link href={`/runs/${alert.start_run_id}`} className="hover:underline">
-                        this run
+                        {runText(alert.start_run_id)}
                       </Link>
                     </>
                   )}

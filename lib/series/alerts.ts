@@ -92,6 +92,26 @@ export async function listAlerts(
   return { alerts: groups.map(alertView), total: all.length, counts };
 }
 
+/**
+ * The names and commits of the runs the listed alerts point to (last good and first bad), for a page that names them
+ * rather than saying "run": one query for the page.
+ */
+export async function alertRunNames(
+  alerts: readonly AlertView[],
+): Promise<Map<string, { name: string; git_commit: string | null }>> {
+  const ids = [
+    ...new Set(
+      alerts.flatMap((alert) => [alert.start_run_id, ...(alert.last_good_run_id ? [alert.last_good_run_id] : [])]),
+    ),
+  ];
+  if (ids.length === 0) return new Map();
+  const rows = await db().run.findMany({
+    where: { id: { in: ids } },
+    select: { id: true, name: true, gitCommit: true },
+  });
+  return new Map(rows.map((row) => [row.id, { name: row.name, git_commit: row.gitCommit }]));
+}
+
 /** The alert an id names: the group of the change with that id (any of its figures' ids finds it). */
 async function alertGroupOf(id: string): Promise<AlertRow[]> {
   const row = await db().seriesChange.findUnique({ where: { id }, select: { seriesId: true, startGroup: true } });

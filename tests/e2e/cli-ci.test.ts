@@ -12,6 +12,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateDatabase } from "../../lib/db/migrate";
 import { nightlyDocuments } from "../support/nightly-documents";
+import { launchBrowser } from "./browser";
 import { type RunningServer, startServer, stopServer } from "./server";
 
 const ROOT = path.join(__dirname, "..", "..");
@@ -187,6 +188,17 @@ describe("curl -fsSO $URL/cli/servebench.mjs && node servebench.mjs upload …",
     };
     expect(alerts.counts.open).toBe(1);
     expect(alerts.alerts[0]!.figures).toHaveLength(5);
+    // The alerts page names the culprit range as the summary does: the two runs by name and commit.
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${server.url}/alerts`);
+      expect(await page.getByTestId("alert-culprit").textContent()).toBe(
+        `last good nightly 19 (${commit(19)}) → first bad nightly 20 (${commit(20)})`,
+      );
+    } finally {
+      await browser.close();
+    }
 
     // A run of another model sent to the series is refused, naming the field; nothing is stored.
     const wrong = path.join(empty, "wrong-model.json");
