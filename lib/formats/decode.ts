@@ -8,9 +8,15 @@ import { parse as parseYaml } from "yaml";
 import type { LargeNumber, SkippedLine, SourceFile } from "./types";
 
 export class DecodeError extends Error {
-  constructor(message: string) {
+  /**
+   * True when the text read as none of the formats at all (rather than being empty, binary, not UTF-8, too deep or
+   * with a key twice): a file of another kind, or JSON broken somewhere.
+   */
+  readonly noFormat: boolean;
+  constructor(message: string, options: { noFormat?: boolean } = {}) {
     super(message);
     this.name = "DecodeError";
+    this.noFormat = options.noFormat ?? false;
   }
 }
 
@@ -372,7 +378,7 @@ export function decodeFile(name: string, bytes: Uint8Array): SourceFile {
     const csv = tryCsv(text);
     if (csv) return { name, kind: "csv", data: csv, bytes: bytes.byteLength };
     const detail = jsonError instanceof Error ? jsonError.message : String(jsonError);
-    throw new DecodeError(`"${name}" is not valid JSON (${detail}), nor JSON lines, YAML or CSV.`);
+    throw new DecodeError(`"${name}" is not valid JSON (${detail}), nor JSON lines, YAML or CSV.`, { noFormat: true });
   }
   checkDepth(name, json);
   checkDuplicateKeys(name, text);

@@ -69,10 +69,36 @@ function isServebenchDocument(data: unknown): data is Record<string, unknown> {
 }
 
 /** An object clearly trying to be a run document (another servebench version, or a list of results without a format). */
+// Keys only a run document has together: a `results` list alone is common to many tools' files (lm-eval, genai-bench,
+// …), and reading one of those as a broken servebench document answers with a thousand irrelevant issues.
+const RUN_DOCUMENT_KEYS = ["engine", "engine_version", "model", "hardware", "command", "workload", "flags"];
+
 function looksLikeRunDocument(data: unknown): data is Record<string, unknown> {
   if (typeof data !== "object" || data === null || Array.isArray(data)) return false;
   const record = data as Record<string, unknown>;
-  return (typeof record.format === "string" && record.format.startsWith("servebench")) || Array.isArray(record.results);
+  if (typeof record.format === "string" && record.format.startsWith("servebench")) return true;
+  if (!Array.isArray(record.results)) return false;
+  return RUN_DOCUMENT_KEYS.filter((key) => Object.hasOwn(record, key)).length >= 2;
+}
+
+/** A file its name or first character says is meant as JSON: a broken one is answered with where it broke. */
+function meantAsJson(name: string, bytes: Uint8Array): boolean {
+  if (/\.(json|jsonl|ndjson)$/i.test(name)) return true;
+  for (const byte of bytes.subarray(0, 4096)) {
+    // Whitespace and a byte-order mark come before the first character that matters.
+    if (
+      byte === 0x20 ||
+      byte === 0x09 ||
+      byte === 0x0a ||
+      byte === 0x0d ||
+      byte === 0xef ||
+      byte === 0xbb ||
+      byte === 0xbf
+    )
+      continue;
+    return byte === 0x7b || byte === 0x5b; // { or [
+  }
+  return false;
 }
 
 export function supportedFormatsText(parsers: readonly FormatParser[]): string {
@@ -124,7 +150,17 @@ export function readUploads(files: readonly UploadFile[], parsers: readonly Form
       const text = upload.declaredJson ? null : decodeAsText(upload.name, upload.bytes);
       if (text && parsers.some((candidate) => detects(candidate, text))) source = text;
     }
-    if (!source) throw new AppError("invalid_json", decodeError?.message ?? `"${upload.name}" could not be read.`);
+    if (!source) {
+      // Text that is not meant as JSON and that no parser knows (a printed summary, a log) is a format servebench
+      // does not read, not broken JSON.
+      if (decodeError && !upload.declaredJson && decodeError.noFormat && !meantAsJson(upload.name, upload.bytes)) {
+        throw new AppError(
+          "unsupported_format",
+          `"${upload.name}" is not a results file servebench recognizes: it is text, but not JSON, JSON lines, YAML, CSV or a printed report servebench reads. Supported: ${supportedFormatsText(parsers)}.`,
+        );
+      }
+      throw new AppError("invalid_json", decodeError?.message ?? `"${upload.name}" could not be read.`);
+    }
     if (isServebenchDocument(source.data)) {
       result.documents.push({ file: upload.name, raw: withExactDigits(source, source.data, [0], upload.name) });
       continue;
@@ -147,9 +183,17 @@ export function readUploads(files: readonly UploadFile[], parsers: readonly Form
       continue;
     }
     if (!parser) {
+      const resultsOnly =
+        typeof source.data === "object" &&
+        source.data !== null &&
+        Array.isArray((source.data as { results?: unknown }).results);
       throw new AppError(
         "unsupported_format",
-        `"${upload.name}" is not a results file servebench recognizes. Supported: ${supportedFormatsText(parsers)}.`,
+        `"${upload.name}" is not a results file servebench recognizes${
+          resultsOnly
+            ? ' (it has a "results" list, but no "format": "servebench/v1" nor the engine, model and hardware of a run document)'
+            : ""
+        }. Supported: ${supportedFormatsText(parsers)}.`,
       );
     }
     let fragments: Fragment[];

@@ -68,6 +68,65 @@ describe("malformed bodies → 400", () => {
     );
   });
 
+  it("calls a text file of another kind an unsupported format, not broken JSON", async () => {
+    // A printed summary (the layout of a load generator's text log): text, but not a file servebench reads.
+    const summary = [
+      "================================================",
+      "MLPerf Results Summary",
+      "================================================",
+      "SUT name : PySUT",
+      "Scenario : Server",
+      "Mode     : PerformanceOnly",
+      "Completed samples per second    : 9.87",
+      "Result is : VALID",
+      "",
+    ].join("\n");
+    await expectRejected(
+      multipartRequest("/api/runs", { file: new File([summary], "mlperf_log_summary.txt", { type: "text/plain" }) }),
+      422,
+      {
+        error: {
+          code: "unsupported_format",
+          message: expect.stringMatching(
+            /^"mlperf_log_summary\.txt" is not a results file servebench recognizes: it is text, but not JSON, JSON lines, YAML, CSV or a printed report servebench reads\. Supported: servebench\/v1 JSON; .+\.$/,
+          ) as unknown as string,
+        },
+      },
+    );
+  });
+
+  it("does not take another tool's JSON with a results list for a broken run document", async () => {
+    const other = { metadata: { tool: "some-eval" }, results: [{ task: "gsm8k", score: 0.81 }] };
+    await expectRejected(
+      multipartRequest("/api/runs", {
+        file: new File([JSON.stringify(other)], "eval.json", { type: "application/json" }),
+      }),
+      422,
+      {
+        error: {
+          code: "unsupported_format",
+          message: expect.stringMatching(
+            /^"eval\.json" is not a results file servebench recognizes \(it has a "results" list, but no "format": "servebench\/v1" nor the engine, model and hardware of a run document\)\. Supported: .+\.$/,
+          ) as unknown as string,
+        },
+      },
+    );
+    // A run document that only forgot its format is still read as one, and told what it lacks.
+    const { format: _format, ...forgotten } = valid() as Record<string, unknown>;
+    const before = await counts();
+    const response = await postRun(
+      multipartRequest("/api/runs", {
+        file: new File([JSON.stringify(forgotten)], "run.json", { type: "application/json" }),
+      }),
+      noContext,
+    );
+    expect(response.status).toBe(422);
+    const body = (await response.json()) as { error: { code: string; issues: { path: string }[] } };
+    expect(body.error.code).toBe("validation_failed");
+    expect(body.error.issues.map((issue) => issue.path)).toContain("format");
+    expect(await counts()).toEqual(before);
+  });
+
   it("rejects a multipart body without a file", async () => {
     await expectRejected(multipartRequest("/api/runs", { name: "x" }), 400, {
       error: {
