@@ -196,14 +196,17 @@ function engineVersion(record: Record<string, unknown>): string | undefined {
   return commit;
 }
 
+/**
+ * The model, from the model file's name only. `model_type` (all the markdown table shows) is llama.cpp's description
+ * of the architecture, size and quantization ("deepseek2 30B.A3B Q8_0" for GLM-4.7-Flash): it names no model, so it is
+ * kept in the metadata and the run's name, and the model is left for the person to state.
+ */
 function modelName(record: Record<string, unknown>): string | undefined {
   const filename = text(record.model_filename);
-  if (filename) {
-    const base = filename.split(/[\\/]/).pop() ?? filename;
-    const name = base.replace(/\.gguf$/i, "");
-    if (name !== "") return name;
-  }
-  return text(record.model_type);
+  if (!filename) return undefined;
+  const base = filename.split(/[\\/]/).pop() ?? filename;
+  const name = base.replace(/\.gguf$/i, "");
+  return name === "" ? undefined : name;
 }
 
 /**
@@ -297,6 +300,8 @@ interface Launch {
   flags: Record<string, string | number | boolean>;
   engineVersion: string | undefined;
   model: string | undefined;
+  /** llama.cpp's description of the architecture, size and quantization: tells configurations apart, names no model. */
+  modelType: string | undefined;
   hardware: RunContext["hardware"];
 }
 
@@ -312,6 +317,7 @@ function launchOf(record: Record<string, unknown>): Launch {
     flags: flags(record),
     engineVersion: engineVersion(record),
     model: modelName(record)?.slice(0, 200),
+    modelType: text(record.model_type)?.slice(0, 200),
     hardware: hw && Object.keys(hw).length > 0 ? hw : undefined,
   };
 }
@@ -325,6 +331,7 @@ function configurations(tests: readonly Measured[]): Configuration[] {
       launch.flags,
       launch.engineVersion ?? null,
       launch.model ?? null,
+      launch.modelType ?? null,
       launch.hardware ?? null,
     ]);
     const existing = byKey.get(key);
@@ -377,7 +384,8 @@ function configurationPart(config: Configuration, all: readonly Configuration[])
   const parts: string[] = [];
   const differs = (pick: (l: Launch) => unknown) =>
     others.some((other) => JSON.stringify(pick(other.launch)) !== JSON.stringify(pick(launch)));
-  if (differs((l) => l.model)) parts.push(launch.model ?? "no model");
+  if (differs((l) => l.model)) parts.push(launch.model ?? launch.modelType ?? "no model");
+  else if (differs((l) => l.modelType)) parts.push(launch.modelType ?? "no model type");
   if (differs((l) => l.engineVersion)) parts.push(launch.engineVersion ?? "no build");
   if (differs((l) => l.hardware)) parts.push(showHardware(launch.hardware));
   const names = [...new Set(all.flatMap((c) => Object.keys(c.launch.flags)))];
@@ -511,6 +519,8 @@ function parseConfiguration(file: SourceFile, config: Configuration, part: strin
   if (launch.model) {
     context.model = launch.model;
     context.name = `llama-bench · ${launch.model}`.slice(0, 200);
+  } else if (launch.modelType) {
+    context.name = `llama-bench · ${launch.modelType}`.slice(0, 200);
   }
   if (launch.hardware) context.hardware = launch.hardware;
   if (Object.keys(launch.flags).length > 0) context.flags = launch.flags;

@@ -774,3 +774,33 @@ describe("llama-bench through the import plan", () => {
     expect(stored.metadata.pp512_tok_s).toBe(1847.25974);
   });
 });
+
+describe("the markdown table names the architecture, not the model", () => {
+  // `llama-bench -m a.gguf -m b.gguf` printed as its default markdown table: the model column is `model_type`
+  // (architecture, size, quantization); no model file name appears anywhere in the output.
+  const table = [
+    "| model                          |       size |     params | backend    | ngl |            test |                  t/s |",
+    "| ------------------------------ | ---------: | ---------: | ---------- | --: | --------------: | -------------------: |",
+    "| deepseek2 30B.A3B Q8_0         |  29.65 GiB |    29.94 B | CUDA       |  99 |           tg128 |         81.25 ± 0.31 |",
+    "| qwen3moe 30B.A3B Q4_K - Medium |  17.28 GiB |    30.53 B | CUDA       |  99 |           tg128 |        142.50 ± 0.40 |",
+    "",
+    "build: 4807e8f9 (6609)",
+  ].join("\n");
+  const parsed = readUploads([{ name: "bench.md", bytes: Buffer.from(table) }], FORMAT_PARSERS);
+  const fragments = parsed.fragments;
+
+  it("leaves the model to be stated, names each configuration by its model type", () => {
+    expect(fragments).toHaveLength(2);
+    expect(fragments.map((fragment) => fragment.context.model)).toEqual([undefined, undefined]);
+    expect(fragments.map((fragment) => fragment.context.name)).toEqual([
+      "llama-bench · deepseek2 30B.A3B Q8_0",
+      "llama-bench · qwen3moe 30B.A3B Q4_K - Medium",
+    ]);
+    expect(fragments.map((fragment) => fragment.part)).toEqual([
+      "deepseek2 30B.A3B Q8_0, 1 test",
+      "qwen3moe 30B.A3B Q4_K - Medium, 1 test",
+    ]);
+    expect(fragments.map((fragment) => fragment.points[0]?.output_throughput)).toEqual([81.25, 142.5]);
+    expect(fragments[0]?.context.metadata?.model_type).toBe("deepseek2 30B.A3B Q8_0");
+  });
+});
