@@ -16,6 +16,7 @@ type Doc = {
   engine?: string;
   engine_version?: string;
   model?: string;
+  name?: string;
   hardware?: Record<string, unknown>;
   flags?: Record<string, unknown>;
   workload?: Record<string, unknown>;
