@@ -8,7 +8,7 @@
  *
  * See docs/formats/sglang.md for the field mapping and the definitions the source uses.
  */
-import type { FlagValue, Hardware, Speculative, Workload } from "@/lib/document/schema";
+import type { FlagValue, Speculative, Workload } from "@/lib/document/schema";
 import { asRecord, PointBuilder, type PointField, toConcurrency, toCount, toNumber } from "./common";
 import { describeValue, figure, type Json, setFigure, setLoadLevel, type Where } from "./flat-record";
 import { FormatError, type FormatParser, type Fragment, type RunContext, type SourceFile } from "./types";
@@ -156,31 +156,81 @@ function serverFlagValue(value: unknown): FlagValue | undefined {
   return undefined;
 }
 
-/** The server's arguments: the object itself, or for a PD-disaggregated router the first decode server's. */
-function serverArgs(info: Json): { args: Json; disaggregated: boolean } {
-  const decode = Array.isArray(info.decode) ? asRecord(info.decode[0]) : undefined;
-  if (decode) return { args: decode, disaggregated: true };
-  return { args: info, disaggregated: false };
+/** A server's GPUs: tp × pp × dp, where DP attention runs its data-parallel ranks inside the tensor-parallel group. */
+function serverGpus(args: Json): number | null {
+  const tp = toConcurrency(args.tp_size);
+  if (tp === null) return null;
+  const pp = toConcurrency(args.pp_size) ?? 1;
+  const dp = args.enable_dp_attention === true ? 1 : (toConcurrency(args.dp_size) ?? 1);
+  return tp * pp * dp;
+}
+
+/** The servers of one role of a PD-disaggregated router's answer (`prefill: [...]`, `decode: [...]`). */
+function roleServers(value: unknown): Json[] {
+  return Array.isArray(value) ? value.map(asRecord).filter((server): server is Json => server !== undefined) : [];
+}
+
+/** The versions a role's servers state, distinct, in order: usually one. */
+function roleVersions(servers: readonly Json[], info: Json): string[] {
+  return [
+    ...new Set(servers.map((server) => text(server.version) ?? text(info.version)).filter((v) => v !== undefined)),
+  ];
+}
+
+interface Disaggregation {
+  prefill: Json[];
+  decode: Json[];
+}
+
+/**
+ * A PD-disaggregated router (SGLang's mini load balancer and sgl-router) answers /get_server_info with each role's
+ * servers: `{ prefill: [info, …], decode: [info, …] }`. The launch flags are the first decode server's (the
+ * decode servers set TPOT, the figure most runs are tuned for); the version is each role's, and the GPUs are all
+ * of them.
+ */
+function disaggregatedContext(info: Json, roles: Disaggregation, context: RunContext, metadata: Metadata): void {
+  const prefill = roleVersions(roles.prefill, info);
+  const decode = roleVersions(roles.decode, info);
+  const all = [...new Set([...prefill, ...decode])];
+  if (all.length === 1) context.engine_version = all[0];
+  else if (all.length > 1)
+    // Both roles' versions in the version itself, so no page shows one role's as the run's: a flag default looked
+    // up for "0.5.1 (prefill) / 0.5.2 (decode)" is then unknown, as it truly is for the run as a whole.
+    context.engine_version = `${prefill.join(", ") || "unstated"} (prefill) / ${decode.join(", ") || "unstated"} (decode)`;
+  metadata.pd_disaggregation = true;
+  if (prefill.length > 0) metadata.prefill_engine_version = prefill.join(", ");
+  if (decode.length > 0) metadata.decode_engine_version = decode.join(", ");
+  metadata.prefill_servers = roles.prefill.length;
+  metadata.decode_servers = roles.decode.length;
+  const prefillGpus = roles.prefill.map(serverGpus);
+  const decodeGpus = roles.decode.map(serverGpus);
+  const every = [...prefillGpus, ...decodeGpus];
+  if (every.length > 0 && every.every((gpus) => gpus !== null)) {
+    const sum = (counts: (number | null)[]) => counts.reduce<number>((total, gpus) => total + (gpus ?? 0), 0);
+    metadata.prefill_gpus = sum(prefillGpus);
+    metadata.decode_gpus = sum(decodeGpus);
+    context.hardware = { gpu_count: sum(every) };
+  }
 }
 
 /** Context from `server_info`, which newer versions write when the server answers GET /get_server_info (SGLang does). */
 function serverContext(info: Json): RunContext {
-  const { args, disaggregated } = serverArgs(info);
+  const roles: Disaggregation | undefined =
+    roleServers(info.decode).length > 0
+      ? { prefill: roleServers(info.prefill), decode: roleServers(info.decode) }
+      : undefined;
+  const args = roles?.decode[0] ?? info;
   const context: RunContext = { engine: "sglang" };
-  const version = text(args.version) ?? text(info.version);
-  if (version) context.engine_version = version;
+  const metadata: Metadata = {};
+  if (roles) disaggregatedContext(info, roles, context, metadata);
+  else {
+    const version = text(args.version);
+    if (version) context.engine_version = version;
+    const gpus = serverGpus(args);
+    if (gpus !== null) context.hardware = { gpu_count: gpus };
+  }
   const model = text(args.served_model_name) ?? text(args.model_path);
   if (model) context.model = model;
-
-  if (!disaggregated) {
-    const tp = toConcurrency(args.tp_size);
-    if (tp !== null) {
-      const pp = toConcurrency(args.pp_size) ?? 1;
-      const dp = args.enable_dp_attention === true ? 1 : (toConcurrency(args.dp_size) ?? 1);
-      const hardware: Hardware = { gpu_count: tp * pp * dp };
-      context.hardware = hardware;
-    }
-  }
 
   const flags: Record<string, FlagValue> = {};
   let count = 0;
@@ -203,9 +253,7 @@ function serverContext(info: Json): RunContext {
     context.speculative = speculative;
   }
 
-  const metadata: Metadata = {};
   addMetadata(metadata, "max_total_num_tokens", toNumber(args.max_total_num_tokens) ?? undefined);
-  if (disaggregated) metadata.pd_disaggregation = true;
   if (Object.keys(metadata).length > 0) context.metadata = metadata;
   return context;
 }

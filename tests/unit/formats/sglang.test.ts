@@ -483,8 +483,51 @@ describe("sglangBenchServingParser: traps, inline", () => {
     expect(fragment.context.engine_version).toBe("0.5.2");
     expect(fragment.context.flags?.["--disaggregation-mode"]).toBe("decode");
     expect(fragment.context.flags?.["--enable-dp-attention"]).toBe(true);
-    expect(fragment.context.hardware).toBeUndefined();
-    expect(fragment.context.metadata?.pd_disaggregation).toBe(true);
+    // One prefill and one decode server, 8 GPUs each (DP attention runs inside the TP group).
+    expect(fragment.context.hardware).toEqual({ gpu_count: 16 });
+    expect(fragment.context.metadata).toMatchObject({
+      pd_disaggregation: true,
+      prefill_engine_version: "0.5.2",
+      decode_engine_version: "0.5.2",
+      prefill_servers: 1,
+      decode_servers: 1,
+      prefill_gpus: 8,
+      decode_gpus: 8,
+    });
+  });
+
+  it("keeps each role's version of a PD-disaggregated run when they differ, and counts every server's GPUs", () => {
+    const decode = {
+      model_path: "deepseek-ai/DeepSeek-R1",
+      tp_size: 8,
+      disaggregation_mode: "decode",
+      version: "0.5.5",
+    };
+    const prefill = { ...decode, tp_size: 4, disaggregation_mode: "prefill", version: "0.5.4" };
+    const fragment = only(
+      sglangBenchServingParser.parse(
+        inline({ ...early, server_info: { prefill: [prefill, prefill, prefill], decode: [decode, decode] } }),
+      ),
+    );
+    expect(fragment.context.engine_version).toBe("0.5.4 (prefill) / 0.5.5 (decode)");
+    expect(fragment.context.flags?.["--disaggregation-mode"]).toBe("decode");
+    expect(fragment.context.flags?.["--tp-size"]).toBe("8");
+    expect(fragment.context.hardware).toEqual({ gpu_count: 3 * 4 + 2 * 8 });
+    expect(fragment.context.metadata).toMatchObject({
+      prefill_engine_version: "0.5.4",
+      decode_engine_version: "0.5.5",
+      prefill_servers: 3,
+      decode_servers: 2,
+      prefill_gpus: 12,
+      decode_gpus: 16,
+    });
+    // A server that does not state its size: no GPU count is guessed for the run.
+    const { tp_size: _unstated, ...sizeless } = prefill;
+    const partial = only(
+      sglangBenchServingParser.parse(inline({ ...early, server_info: { prefill: [sizeless], decode: [decode] } })),
+    );
+    expect(partial.context.hardware).toBeUndefined();
+    expect(partial.context.engine_version).toBe("0.5.4 (prefill) / 0.5.5 (decode)");
   });
 
   it("counts GPUs as tp × pp × dp, dp only without DP attention, and reads speculative settings", () => {
