@@ -11,7 +11,7 @@
  */
 import { type NextRequest, NextResponse } from "next/server";
 import { AppError } from "@/lib/errors";
-import { WWW_AUTHENTICATE, writeAccessDenial } from "@/lib/http/auth";
+import { crossSiteDenial, WWW_AUTHENTICATE, writeAccessDenial } from "@/lib/http/auth";
 import { formatBytes } from "@/lib/http/body";
 import { ERROR_STATUS, errorBody } from "@/lib/http/errors";
 
@@ -74,6 +74,9 @@ export function hasMalformedEscape(path: string): boolean {
   }
 }
 
+/** The MCP endpoint: POSTed to, read-only. */
+export const MCP_PATH = "/api/mcp";
+
 /** Where the app's own not-found page is rendered for an address it cannot read. */
 export const MALFORMED_ADDRESS_PAGE = "/_malformed-address";
 
@@ -117,7 +120,10 @@ export function proxy(request: NextRequest): NextResponse {
   // body a client had no right to send, or one longer than the address takes.
   const write = request.method !== "GET" && request.method !== "HEAD" && request.nextUrl.pathname.startsWith("/api/");
   if (write) {
-    const refusal = writeAccessDenial(request) ?? declaredLengthRefusal(request);
+    // The MCP endpoint is POSTed to but only reads (lib/mcp/server.ts has no tool that writes): open like every
+    // GET, and still refused from another site's page (a page could otherwise read it through the visitor).
+    const reads = request.nextUrl.pathname === MCP_PATH;
+    const refusal = (reads ? crossSiteDenial(request) : writeAccessDenial(request)) ?? declaredLengthRefusal(request);
     if (refusal) return refuseFromHeaders(refusal, csp);
   }
 

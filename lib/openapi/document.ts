@@ -258,6 +258,25 @@ function buildDocument(version: string): JsonSchema {
           },
         },
       },
+      "/api/mcp": {
+        post: {
+          operationId: "mcp",
+          summary:
+            "The read-only MCP server (Model Context Protocol, streamable HTTP, stateless, JSON answers): tools to search and read runs, compare them, read series, alerts and saved comparisons. Open like every read; docs/api.md#mcp",
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": { schema: { type: "object", description: "A JSON-RPC 2.0 message of MCP" } },
+            },
+          },
+          responses: {
+            "200": json("The JSON-RPC answer", { type: "object" }),
+            "202": { description: "A notification, accepted" },
+            "400": json("Not a JSON-RPC message of MCP", { type: "object" }),
+            ...errors(403),
+          },
+        },
+      },
       "/api/restore": {
         post: {
           operationId: "restore",

@@ -4,6 +4,7 @@
 import { BENCH_USAGE, runBench } from "./bench";
 import { COMPARE_USAGE, runCompare } from "./compare";
 import { DB_USAGE } from "./db-usage";
+import { MCP_USAGE, runMcp } from "./mcp";
 import { terminalSafe } from "./server-text";
 import { runUpload, UPLOAD_USAGE } from "./upload";
 
@@ -14,6 +15,7 @@ Commands:
   compare  a run against a baseline: headline, deltas and what changed, as markdown or JSON
   bench    measure an OpenAI-compatible inference server and write (or upload) the run
   db copy  copy a whole history from one database to another (SQLite → PostgreSQL)
+  mcp      servebench's read-only MCP tools over stdio, for agent clients
 
 Exit codes: 0 done, 1 rejected or unreachable, 2 bad usage, 3 a regression (upload --fail-on-regression).
 
@@ -23,7 +25,9 @@ ${COMPARE_USAGE}
 
 ${BENCH_USAGE}
 
-${DB_USAGE}`;
+${DB_USAGE}
+
+${MCP_USAGE}`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -34,6 +38,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === "upload") return runUpload(rest);
   if (command === "bench") return runBench(rest);
   if (command === "compare") return runCompare(rest);
+  if (command === "mcp") return runMcp(rest);
   // Loaded only when asked for: it needs the database drivers of a servebench installation, which the one-file
   // CLI (scripts/cli/bundle.ts) leaves out.
   if (command === "db") return (await import("./db-copy")).runDb(rest);

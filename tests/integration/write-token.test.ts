@@ -361,6 +361,19 @@ describe("the proxy in front of the handlers", () => {
     expect(through("/upload", "POST").headers.get("www-authenticate")).toBeNull();
   });
 
+  it("lets the MCP endpoint through without the token (it only reads), and refuses it from another site's page", () => {
+    const open = through("/api/mcp", "POST");
+    expect(open.status).toBe(200);
+    expect(open.headers.get("x-middleware-next")).toBe("1");
+    expect(open.headers.get("www-authenticate")).toBeNull();
+    const foreign = proxy(
+      new NextRequest(`${BASE}/api/mcp`, { method: "POST", headers: { origin: "http://evil.example" } }),
+    );
+    expect(foreign.status).toBe(403);
+    // Every other write keeps its challenge.
+    expect(through("/api/mcp/other", "POST").headers.get("www-authenticate")).toBe("Bearer");
+  });
+
   it("sets a Content-Security-Policy with a fresh nonce on the response and on the request Next renders", () => {
     const first = through("/", "GET");
     const second = through("/", "GET");
