@@ -20,20 +20,31 @@ module.exports = {
   // Security headers for every response: pages, API routes, static files, errors. proxy.ts replaces the
   // Content-Security-Policy below with the per-request one that carries the script nonce; this strict one
   // stands for anything proxy.ts would not see.
+  // The embeds (/embed/…) are the one exception to "never in a frame": they carry no X-Frame-Options (which cannot
+  // allow every origin), and proxy.ts gives them a CSP whose frame-ancestors is *.
   async headers() {
+    const framedByNone = [
+      {
+        key: "Content-Security-Policy",
+        value: "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+      },
+      { key: "X-Frame-Options", value: "DENY" },
+    ];
+    const embed = [
+      { key: "Content-Security-Policy", value: "default-src 'none'; base-uri 'none'; form-action 'none'" },
+    ];
     return [
       {
         source: "/:path*",
         headers: [
-          {
-            key: "Content-Security-Policy",
-            value: "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-          },
           { key: "X-Content-Type-Options", value: "nosniff" },
           { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
-          { key: "X-Frame-Options", value: "DENY" },
         ],
       },
+      { source: "/", headers: framedByNone },
+      { source: "/:path((?!embed(?:/|$)).+)", headers: framedByNone },
+      { source: "/embed", headers: embed },
+      { source: "/embed/:path*", headers: embed },
     ];
   },
 };

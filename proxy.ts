@@ -13,9 +13,10 @@ import { type NextRequest, NextResponse } from "next/server";
 import { AppError } from "@/lib/errors";
 import { crossSiteDenial, WWW_AUTHENTICATE, writeAccessDenial } from "@/lib/http/auth";
 import { formatBytes } from "@/lib/http/body";
+import { EMBED_HEADER, embedTheme, isEmbedPath, THEME_HEADER } from "@/lib/http/embed";
 import { ERROR_STATUS, errorBody } from "@/lib/http/errors";
 
-export function contentSecurityPolicy(nonce: string, development: boolean): string {
+export function contentSecurityPolicy(nonce: string, development: boolean, frameable = false): string {
   return [
     "default-src 'self'",
     // Only scripts carrying this response's nonce run; 'strict-dynamic' extends that trust to the chunks they
@@ -33,7 +34,9 @@ export function contentSecurityPolicy(nonce: string, development: boolean): stri
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",
-    "frame-ancestors 'none'",
+    // An embed may be framed by any site (it shows what its link shows to anyone who has the link); every other
+    // page by none.
+    frameable ? "frame-ancestors *" : "frame-ancestors 'none'",
   ].join("; ");
 }
 
@@ -82,11 +85,19 @@ export const MALFORMED_ADDRESS_PAGE = "/_malformed-address";
 
 export function proxy(request: NextRequest): NextResponse {
   const nonce = newNonce();
-  const csp = contentSecurityPolicy(nonce, process.env.NODE_ENV === "development");
+  const embed = isEmbedPath(request.nextUrl.pathname);
+  const csp = contentSecurityPolicy(nonce, process.env.NODE_ENV === "development", embed);
 
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("Content-Security-Policy", csp);
   requestHeaders.set("x-nonce", nonce);
+  requestHeaders.delete(EMBED_HEADER);
+  requestHeaders.delete(THEME_HEADER);
+  if (embed) {
+    requestHeaders.set(EMBED_HEADER, "1");
+    const theme = embedTheme(request.nextUrl.searchParams.get("theme"));
+    if (theme) requestHeaders.set(THEME_HEADER, theme);
+  }
 
   // An address whose percent-escapes do not decode: Next's router would answer a bare text/plain 500 for it.
   // The API answers the one error shape; a page address gets the app's own not-found page.
@@ -129,6 +140,7 @@ export function proxy(request: NextRequest): NextResponse {
 
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   response.headers.set("Content-Security-Policy", csp);
+  // next.config.js gives embeds no X-Frame-Options (it cannot allow every origin); the CSP's frame-ancestors rules.
   return response;
 }
 

@@ -1,9 +1,11 @@
 import type { Metadata, Viewport } from "next";
+import { headers } from "next/headers";
 import Link from "next/link";
 import { connection } from "next/server";
 import { type ReactNode, Suspense } from "react";
 import { MainNav } from "@/components/ui/MainNav";
 import { NavigationProgress } from "@/components/ui/NavigationProgress";
+import { EMBED_HEADER, embedTheme, THEME_HEADER } from "@/lib/http/embed";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -31,6 +33,20 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   // Every page renders per request, so Next can put the request's CSP nonce (proxy.ts) on its scripts; a page
   // prerendered at build time would carry none, and the CSP would block its scripts.
   await connection();
+  const requestHeaders = await headers();
+  // An embed (/embed/…, framed by another site's document): its content alone, no navigation, in the theme the
+  // URL asks for. proxy.ts sets these headers from the path and the query, and drops a client's own.
+  if (requestHeaders.get(EMBED_HEADER) === "1") {
+    return (
+      <html lang="en" data-theme={embedTheme(requestHeaders.get(THEME_HEADER))}>
+        <body className="bg-white dark:bg-zinc-950">
+          <main id="main" className="w-full min-w-0 p-3">
+            {children}
+          </main>
+        </body>
+      </html>
+    );
+  }
   return (
     <html lang="en">
       <body className="flex min-h-screen flex-col">

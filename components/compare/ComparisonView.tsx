@@ -320,7 +320,7 @@ function ValidityWarnings({ series }: { series: readonly ComparisonSeries[] }) {
 }
 
 /** One verdict: its sentence coloured by the headline's direction, the other clauses below it. */
-function VerdictBlock({ verdict }: { verdict: VerdictSentence }) {
+export function VerdictBlock({ verdict }: { verdict: VerdictSentence }) {
   const [headline, ...rest] = verdict.clauses;
   return (
     <div
@@ -554,7 +554,7 @@ export function ComparisonView({
             <LineChartTable data={comparison.charts.throughput} />
           </ChartSection>
           <ChartSection
-            title={`Throughput per GPU vs tok/s per user (1000 / ${view.stat} TPOT)`}
+            title={`Throughput per GPU vs tok/s per user (1000 / ${comparison.charts.efficiency.tpotStat} TPOT)`}
             id="efficiency"
             exportTitle={exportTitle}
           >

@@ -10,7 +10,17 @@ const Plot = dynamic(() => import("./SeriesChartPlot").then((module) => module.S
   loading: () => <ChartPlaceholder />,
 });
 
-export function SeriesChart({ chart, unit, testId }: { chart: SeriesChartData; unit: string; testId: string }) {
+export function SeriesChart({
+  chart,
+  unit,
+  testId,
+  height = 280,
+}: {
+  chart: SeriesChartData;
+  unit: string;
+  testId: string;
+  height?: number;
+}) {
   if (chart.rows.length === 0) {
     return (
       <div
@@ -23,8 +33,8 @@ export function SeriesChart({ chart, unit, testId }: { chart: SeriesChartData; u
   }
   return (
     <div data-testid={testId} className="text-zinc-600 dark:text-zinc-400">
-      <InView height={280}>
-        <Plot chart={chart} unit={unit} />
+      <InView height={height}>
+        <Plot chart={chart} unit={unit} height={height} />
       </InView>
     </div>
   );

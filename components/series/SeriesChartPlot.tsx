@@ -102,14 +102,22 @@ function MarkLabels({ marks, rows }: { marks: SeriesChartMark[]; rows: SeriesCha
   return <PlotLabels labels={labels} obstacles={obstacles} testId="series-mark-labels" />;
 }
 
-export function SeriesChartPlot({ chart, unit }: { chart: SeriesChartData; unit: string }) {
+export function SeriesChartPlot({
+  chart,
+  unit,
+  height = 280,
+}: {
+  chart: SeriesChartData;
+  unit: string;
+  height?: number;
+}) {
   const isDate = chart.axis === "date";
   const xs = chart.rows.map((row) => row.x);
   const xMin = isDate ? Math.min(...xs) : 0;
   const xMax = isDate ? Math.max(...xs) : chart.versions.length - 1;
   const spanMs = xs.length > 0 ? xMax - xMin : 0;
   return (
-    <ResponsiveContainer width="100%" height={280}>
+    <ResponsiveContainer width="100%" height={height}>
       {/* The right margin holds half of the last date's tick label. */}
       <ComposedChart data={chart.rows} margin={{ top: 16, right: 40, bottom: 4, left: 8 }}>
         <CartesianGrid strokeDasharray="3 3" stroke="currentColor" strokeOpacity={0.15} />

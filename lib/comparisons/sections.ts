@@ -296,6 +296,16 @@ function validityOf(runs: readonly StoredRun[]): ValidityReport {
   return reports.find((report) => report.marked) ?? reports[0]!;
 }
 
+/**
+ * The TPOT statistic the efficiency chart's points are at: each series' resolved one (a run that states no mean
+ * TPOT is drawn at the statistic it states), named once when they agree, each when they do not.
+ */
+function efficiencyStat(series: readonly Draft[], view: CompareView): string {
+  const drawn = series.filter((item) => item.efficiency.points.length > 0);
+  const stats = [...new Set(drawn.map((item) => item.stats.tpot?.stat ?? view.stat))];
+  return stats.length === 0 ? view.stat : stats.join(" / ");
+}
+
 /** One series a group of repeats: its name, colour, statistics, price, changes against the baseline, efficiency. */
 export function draftSeries(
   groups: readonly RunGroup<StoredRun>[],
@@ -649,7 +659,7 @@ export function chartsOf(
         series.map((item) => [item.key, evenlySpaced(item.efficiency.frontier, DRAWN_LEVELS_MAX)]),
       ),
       notes: efficiencyNotes,
-      tpotStat: view.stat,
+      tpotStat: efficiencyStat(series, view),
     },
     singleStream: singleStreamBars(visible.map((item) => ({ name: item.label, results: item.results }))).map(
       (bar, index) => ({ ...bar, key: visible[index]!.key, color: visible[index]!.color }),

@@ -27,6 +27,18 @@ import {
 
 export const MCP_SERVER_NAME = "servebench";
 
+/** The tools, in the order they are registered (and listed). */
+export const MCP_TOOL_NAMES = [
+  "search_runs",
+  "get_run",
+  "compare_runs",
+  "list_comparisons",
+  "get_comparison",
+  "list_series",
+  "get_series",
+  "list_alerts",
+] as const;
+
 /** Every tool only reads this instance's data: clients may call them without asking the user each time. */
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 

@@ -20,6 +20,7 @@ import {
   randomPrompts,
 } from "../../lib/bench/prompts";
 import { headlineLine, levelLine, progressLine, summaryTable } from "../../lib/bench/report";
+import { benchCommandLine } from "../../lib/bench/reproduce";
 import {
   type BenchConfig,
   type BenchEvent,
@@ -30,6 +31,7 @@ import {
 } from "../../lib/bench/runner";
 import { ContextError } from "../../lib/bench/server-info";
 import { readShareGpt } from "../../lib/bench/sharegpt";
+import { LIMITS } from "../../lib/document/schema";
 import { formatLoadLevel } from "../../lib/format";
 import {
   requestServer,
@@ -321,6 +323,9 @@ export async function runBench(argv: string[]): Promise<number> {
     return EXIT_INTERRUPTED;
   }
   const doc = buildRunDocument(config, options.run, result);
+  // How to measure it again, for the run page's reproduce panel (a metadata value holds 2,000 characters).
+  const again = benchCommandLine(options, doc.model);
+  if (again.length <= LIMITS.metadataValueChars) doc.metadata = { ...doc.metadata, bench_command: again };
 
   print();
   for (const line of summaryTable(result.levels, options.percentiles)) print(line);

@@ -13,6 +13,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { normalizeRunDocument } from "@/lib/document/normalize";
 import { type OpenAITestServer, startOpenAITestServer } from "../support/openai-test-server";
+import { launchBrowser } from "./browser";
 
 const baseUrl = inject("baseUrl");
 const ROOT = path.join(__dirname, "..", "..");
@@ -197,6 +198,52 @@ describe.sequential("npx servebench bench", () => {
     const written = normalizeRunDocument(JSON.parse(fs.readFileSync(out, "utf8")));
     expect(written.results).toEqual(run.results);
     expect(written.metadata).toEqual(run.metadata);
+  });
+
+  it("the run page's reproduce block holds the command that measures the same levels again", async () => {
+    expect(benchId).not.toBe("");
+    const browser = await launchBrowser();
+    let block: string;
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${baseUrl}/runs/${benchId}`);
+      block = (await page.getByTestId("reproduce-block").textContent()) ?? "";
+    } finally {
+      await browser.close();
+    }
+    expect(block).toContain("# Engine: vllm 0.11.0\n");
+    expect(block).toContain("export VLLM_USE_V1=1\n");
+    expect(block).toContain("# The server's launch command\nvllm serve test-model --max-num-seqs 8\n");
+    const command = block.split("\n").find((line) => line.startsWith("npx servebench bench "));
+    expect(command).toBe(
+      `npx servebench bench --base-url ${server.baseUrl} --model test-model --concurrency 1,4 --requests 8`,
+    );
+
+    // Run as it is, from a shell, with only where to write added.
+    const out = path.join(dir, "again.json");
+    const again = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      execFile(
+        "sh",
+        ["-c", `${command} --out ${out}`],
+        { cwd: ROOT, timeout: 600_000, env: cliEnv() },
+        (error, _stdout, stderr) =>
+          resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stderr }),
+      );
+    });
+    expect(again.code, again.stderr).toBe(0);
+    const measured = normalizeRunDocument(JSON.parse(fs.readFileSync(out, "utf8")));
+    const first = (await (await fetch(`${baseUrl}/api/runs/${benchId}`)).json()) as {
+      results: Record<string, number>[];
+    };
+    const levels = (results: readonly Record<string, unknown>[]) =>
+      results.map((point) => [point.concurrency, point.completed, point.failed]);
+    expect(levels(measured.results)).toEqual(levels(first.results));
+    expect(levels(measured.results)).toEqual([
+      [1, 8, 0],
+      [4, 8, 0],
+    ]);
+    expect(measured.model).toBe("test-model");
+    expect(measured.metadata.bench_command).toBe(command);
   });
 
   it("the uploaded run compares with an imported vLLM file", async () => {

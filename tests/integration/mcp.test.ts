@@ -16,6 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as compareCsv } from "@/app/api/compare/csv/route";
 import { DELETE as mcpDelete, GET as mcpGet, POST as mcpPost } from "@/app/api/mcp/route";
 import { POST as postRun } from "@/app/api/runs/route";
+import { GET as getLlmsTxt } from "@/app/llms.txt/route";
+import { MCP_TOOL_NAMES } from "@/lib/mcp/server";
 import { BASE, clearDatabase, counts, fixtureText, noContext, SEED_FILES } from "./helpers";
 
 const ROOT = path.join(__dirname, "..", "..");
@@ -167,6 +169,19 @@ describe("MCP over streamable HTTP (/api/mcp)", () => {
     });
     expect(response.status).toBe(403);
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe("forbidden");
+  });
+
+  it("is described, with every tool, in /llms.txt for agents", async () => {
+    expect([...MCP_TOOL_NAMES].sort()).toEqual(TOOLS);
+    const response = await getLlmsTxt(new Request(`${BASE}/llms.txt`), noContext);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    const text = await response.text();
+    expect(text.startsWith("# servebench\n")).toBe(true);
+    expect(text).toContain(`[MCP server](${BASE}/api/mcp)`);
+    for (const tool of TOOLS) expect(text).toContain(`\`${tool}\``);
+    expect(text).toContain(`npx servebench mcp --url ${BASE}`);
+    expect(text).toContain(`(${BASE}/api/schema)`);
   });
 
   it("keeps GET and DELETE for the stream and session it does not have: 405", async () => {

@@ -127,6 +127,17 @@ describe("verdicts of real comparisons", () => {
     expect(p99.verdicts[0]!.text).toContain("at 70 tok/s/user (p99 TPOT):");
     expect(mean.charts.efficiency.tpotStat).toBe("mean");
     expect(p99.charts.efficiency.tpotStat).toBe("p99");
+    // Runs that state no mean TPOT are drawn at what they state, and the axis says so, as the verdict does.
+    const medianOnly = (run: StoredRun) => ({
+      ...run,
+      results: run.results.map(({ mean_tpot_ms, ...point }) => ({ ...point, median_tpot_ms: mean_tpot_ms })),
+    });
+    const medians = buildComparison(
+      [medianOnly(base), medianOnly(other)],
+      view([base, other], { stat: "mean", atUser: 70 }),
+    );
+    expect(medians.verdicts[0]!.text).toContain("at 70 tok/s/user (median TPOT):");
+    expect(medians.charts.efficiency.tpotStat).toBe("median");
     // The baseline records no launch flags at all: its setting is unknown, never assumed to be the default.
     expect(mean.verdicts[0]!.sides).toEqual(["--max-num-seqs 64", "max concurrent sequences unknown"]);
   });

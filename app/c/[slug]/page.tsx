@@ -4,7 +4,9 @@ import { notFound } from "next/navigation";
 import { cache } from "react";
 import { CopyLinkButton } from "@/components/compare/CompareControls";
 import { ComparisonView } from "@/components/compare/ComparisonView";
+import { CopyTextButton } from "@/components/ui/CopyTextButton";
 import { buttonClass, Card, PageHeader } from "@/components/ui/primitives";
+import { EMBED_FRAME_HEIGHT, iframeSnippet } from "@/lib/comparisons/embed";
 import { comparisonMetadata } from "@/lib/comparisons/metadata";
 import { type OpenedComparison, openSavedComparison } from "@/lib/comparisons/save";
 import { compareHref, notesExcerpt, overrideQuery, savedOgImagePath } from "@/lib/comparisons/view";
@@ -74,6 +76,15 @@ export default async function SavedComparisonPage({
         actions={
           <>
             <CopyLinkButton />
+            <CopyTextButton
+              text={iframeSnippet(
+                `${await requestBaseUrl()}/embed/c/${encodeURIComponent(saved.slug)}`,
+                saved.title,
+                EMBED_FRAME_HEIGHT,
+              )}
+              label="Embed"
+              testId="embed-copy"
+            />
             <Link href={compareHref(view)} className={buttonClass} data-testid="open-editable">
               Open as an editable comparison
             </Link>

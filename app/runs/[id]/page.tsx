@@ -9,6 +9,7 @@ import { FlagsTable, KeyValueTable } from "@/components/runs/ConfigTables";
 import { DeleteRunButton } from "@/components/runs/DeleteRunButton";
 import { ImportReport } from "@/components/runs/ImportReport";
 import { PointsTable, SourcesTable } from "@/components/runs/PointsTable";
+import { ReproducePanel } from "@/components/runs/ReproducePanel";
 import { RunEditor } from "@/components/runs/RunEditor";
 import { ServerMetricsPanel } from "@/components/runs/ServerMetricsPanel";
 import { ValidityPanel, ValidityWarning } from "@/components/runs/ValidityPanel";
@@ -32,6 +33,7 @@ import {
 } from "@/lib/format";
 import { formatName } from "@/lib/formats/names";
 import { getRunOrThrow } from "@/lib/runs/read";
+import { reproductionOf } from "@/lib/runs/reproduce";
 import { changesOfRun } from "@/lib/series/alerts";
 import { checkRun } from "@/lib/validity/checks";
 
@@ -355,6 +357,8 @@ export default async function RunPage({ params }: { params: Params }) {
           ) : null}
         </Section>
       </div>
+
+      <ReproducePanel reproduction={reproductionOf(run)} />
 
       <Section title="Notes">
         {run.notes ? (

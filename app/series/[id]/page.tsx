@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { AnnotationForm, RemoveAnnotationButton } from "@/components/series/AnnotationForm";
 import { SeriesChart } from "@/components/series/SeriesChart";
 import { StatusBadge } from "@/components/series/StatusBadge";
+import { CopyTextButton } from "@/components/ui/CopyTextButton";
 import {
   buttonClass,
   cardTableClass,
@@ -14,8 +15,10 @@ import {
   tdClass,
   thClass,
 } from "@/components/ui/primitives";
+import { EMBED_FRAME_HEIGHT, iframeSnippet } from "@/lib/comparisons/embed";
 import { AppError } from "@/lib/errors";
 import { formatDateTime, formatNumber, formatPercentChange } from "@/lib/format";
+import { requestBaseUrl } from "@/lib/http/base-url";
 import { pageSearchParams } from "@/lib/http/query";
 import { type SeriesAxis, seriesChart } from "@/lib/series/chart";
 import { leadingMetric, levelLabel } from "@/lib/series/metrics";
@@ -92,9 +95,20 @@ export default async function SeriesPage({ params, searchParams }: { params: Par
           </span>
         }
         actions={
-          <Link className={buttonClass} href="/alerts">
-            Alerts
-          </Link>
+          <>
+            <CopyTextButton
+              text={iframeSnippet(
+                `${await requestBaseUrl()}/embed/series/${encodeURIComponent(view.id)}${metric ? `?metric=${encodeURIComponent(metric.key)}` : ""}`,
+                view.name,
+                EMBED_FRAME_HEIGHT - 80,
+              )}
+              label="Embed"
+              testId="embed-copy"
+            />
+            <Link className={buttonClass} href="/alerts">
+              Alerts
+            </Link>
+          </>
         }
       />
 
