@@ -15,6 +15,8 @@ export const FORMAT_NAMES: Record<FormatId, string> = {
   "trtllm-bench": "TensorRT-LLM trtllm-bench",
   "llama-bench": "llama.cpp llama-bench",
   "llm-d-benchmark-report": "llm-d benchmark report",
+  "vllm-benchmark-suite": "vLLM performance benchmark suite",
+  "vllm-bench-rs": "vLLM vllm-bench (Rust) multi-turn",
 };
 
 export function formatName(id: string): string {

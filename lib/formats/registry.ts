@@ -14,10 +14,13 @@ import { trtllmBenchParser } from "./trtllm";
 import { trtllmPrintedReportParser } from "./trtllm-report";
 import type { FormatParser } from "./types";
 import { vllmParsers } from "./vllm";
+import { vllmBenchRsMultiTurnParser } from "./vllm-bench-rs";
+import { vllmSuiteParsers } from "./vllm-suite";
 
 export const FORMAT_PARSERS: readonly FormatParser[] = [
   ...sglangParsers,
   ...vllmParsers,
+  vllmBenchRsMultiTurnParser,
   guidellmParser,
   ...aiperfParsers,
   llmperfSummaryParser,
@@ -27,4 +30,5 @@ export const FORMAT_PARSERS: readonly FormatParser[] = [
   trtllmPrintedReportParser,
   llamaBenchParser,
   llmdReportParser,
+  ...vllmSuiteParsers,
 ];

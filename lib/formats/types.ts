@@ -18,7 +18,9 @@ export type FormatId =
   | "inference-perf"
   | "trtllm-bench"
   | "llama-bench"
-  | "llm-d-benchmark-report";
+  | "llm-d-benchmark-report"
+  | "vllm-benchmark-suite"
+  | "vllm-bench-rs";
 
 export type SourceKind = "json" | "jsonl" | "csv" | "yaml" | "text";
 

@@ -40,6 +40,8 @@ function isVllmPayload(value: unknown): value is Json {
   if (!record) return false;
   if (!VLLM_KEYS.some((key) => key in record)) return false;
   if (SGLANG_RESULT_KEYS.some((key) => key in record)) return false;
+  // The multi-turn mode of vLLM's Rust client writes the same figures over conversations (lib/formats/vllm-bench-rs.ts).
+  if (record.mode === "multi_turn" || "multi_turn_concurrency" in record) return false;
   return RESULT_KEYS.filter((key) => key in record).length >= 2;
 }
 
@@ -100,7 +102,7 @@ const PAYLOAD_KEYS = new Set([
   "use_beam_search",
 ]);
 
-function isPayloadKey(key: string): boolean {
+export function isPayloadKey(key: string): boolean {
   return (
     PAYLOAD_KEYS.has(key) ||
     /^(mean|median|std|p\d+(\.\d+)?)_[a-z0-9_]+_ms$/.test(key) ||
@@ -276,11 +278,22 @@ function refuseUncountedTokens(
   );
 }
 
-/** One load point from one payload. */
-function buildPoint(record: Json, where: Where, warnings: string[], report: NotImported[] = [], file = "") {
+/**
+ * One load point from one payload. The level is `max_concurrency` / `request_rate` unless `setLevel` sets it from
+ * another configured value (the Rust client's `multi_turn_concurrency`).
+ */
+export function buildPoint(
+  record: Json,
+  where: Where,
+  warnings: string[],
+  report: NotImported[] = [],
+  file = "",
+  setLevel?: (builder: PointBuilder) => void,
+) {
   const builder = new PointBuilder(where.label);
   const concurrency = record.max_concurrency;
-  setLoadLevel(builder, record, where);
+  if (setLevel) setLevel(builder);
+  else setLoadLevel(builder, record, where);
   if (!builder.has("concurrency") && !builder.has("request_rate")) {
     throw new FormatError(
       `${where.path}request_rate`,
@@ -325,7 +338,7 @@ function addMetadata(metadata: Record<string, string | number | boolean>, key: s
 }
 
 /** What the payload itself says about the run (shared by plain and sweep files). */
-function payloadContext(record: Json, extraStrings: boolean): RunContext {
+export function payloadContext(record: Json, extraStrings: boolean): RunContext {
   const context: RunContext = {};
   const model = text(record.model_id);
   if (model) context.model = model;
@@ -472,7 +485,7 @@ function payloads(file: SourceFile): { record: Json; where: Where; part: string 
 }
 
 /** Why a figure of a vLLM payload is not imported. */
-function vllmReason(path: string): string | undefined {
+export function vllmReason(path: string): string | undefined {
   const key = path.slice(path.lastIndexOf(".") + 1);
   if (/^p\d+(\.\d+)?_/.test(key)) return REASONS.percentile;
   if (["input_lens", "output_lens", "ttfts", "itls", "latencies", "start_times", "queue_times"].includes(key))

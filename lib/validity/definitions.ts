@@ -33,6 +33,10 @@ function definitionsOfFormat(run: CheckableRun): string | null {
     case "vllm-bench-serve":
     case "vllm-sweep":
       return `vLLM bench serve: ${VLLM_DEFINITIONS} (servebench's definitions are vLLM's).`;
+    case "vllm-benchmark-suite":
+      return `vLLM performance benchmark suite: the figures of vllm bench serve, so vLLM's definitions — ${VLLM_DEFINITIONS}.`;
+    case "vllm-bench-rs":
+      return `vLLM vllm-bench (Rust) multi-turn: the same metric code as vllm bench serve over every turn — ${VLLM_DEFINITIONS}; input tokens count each turn's whole prompt, history included.`;
     case "sglang-bench-serving":
       return `SGLang bench_serving: vLLM's definitions — ${VLLM_DEFINITIONS}.`;
     case "sglang-bench-one-batch-server":

@@ -25,11 +25,13 @@ const FOLDERS = [
   "trtllm",
   "llama-bench",
   "llm-d-benchmark-report",
+  "vllm-suite",
+  "vllm-bench-rs",
 ];
 
 const files = FOLDERS.flatMap((folder) => fixtureFiles(folder)).filter(
   (file) =>
-    !file.endsWith(".md") &&
+    !file.endsWith("README.md") &&
     !file.endsWith("SOURCE.txt") &&
     !file.endsWith("_json_schema.json") &&
     // inference-perf's Prometheus scrapes (stage_N_prometheus_metrics.json) are server-side metrics, imported by the

@@ -33,9 +33,12 @@ const TOOL_OF_FOLDER: Record<string, FormatId[]> = {
   trtllm: ["trtllm-bench"],
   "llama-bench": ["llama-bench"],
   "llm-d-benchmark-report": ["llm-d-benchmark-report"],
+  "vllm-suite": ["vllm-benchmark-suite"],
+  "vllm-bench-rs": ["vllm-bench-rs"],
 };
 
-const isDocumentation = (file: string) => file.endsWith(".md") || file.endsWith("SOURCE.txt");
+// The benchmark suite's own report is markdown (benchmark_results.md): only READMEs are documentation.
+const isDocumentation = (file: string) => file.endsWith("README.md") || file.endsWith("SOURCE.txt");
 const isJsonSchema = (file: string) => file.endsWith("_json_schema.json");
 const resultFiles = Object.keys(TOOL_OF_FOLDER)
   .flatMap((folder) => fixtureFiles(folder))

@@ -175,6 +175,7 @@ describe("vllmBenchServeParser: detection", () => {
       "trtllm",
       "servebench",
       "sglang",
+      "vllm-bench-rs",
     ];
     let checked = 0;
     for (const folder of folders) {
