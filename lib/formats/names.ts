@@ -15,6 +15,7 @@ export const FORMAT_NAMES: Record<FormatId, string> = {
   "trtllm-bench": "TensorRT-LLM trtllm-bench",
   "llama-bench": "llama.cpp llama-bench",
   "llm-d-benchmark-report": "llm-d benchmark report",
+  "genai-bench": "SGLang genai-bench",
 };
 
 export function formatName(id: string): string {

@@ -4,6 +4,7 @@
  * exactly one parser. servebench/v1 documents are recognized before these (lib/formats/import.ts).
  */
 import { aiperfParsers } from "./aiperf";
+import { genaiBenchParsers } from "./genai-bench";
 import { guidellmParser } from "./guidellm";
 import { inferencePerfParsers } from "./inference-perf";
 import { llamaBenchParser } from "./llama-bench";
@@ -27,4 +28,5 @@ export const FORMAT_PARSERS: readonly FormatParser[] = [
   trtllmPrintedReportParser,
   llamaBenchParser,
   llmdReportParser,
+  ...genaiBenchParsers,
 ];

@@ -18,7 +18,8 @@ export type FormatId =
   | "inference-perf"
   | "trtllm-bench"
   | "llama-bench"
-  | "llm-d-benchmark-report";
+  | "llm-d-benchmark-report"
+  | "genai-bench";
 
 export type SourceKind = "json" | "jsonl" | "csv" | "yaml" | "text";
 

@@ -25,6 +25,7 @@ const FOLDERS = [
   "trtllm",
   "llama-bench",
   "llm-d-benchmark-report",
+  "genai-bench",
 ];
 
 const files = FOLDERS.flatMap((folder) => fixtureFiles(folder)).filter(

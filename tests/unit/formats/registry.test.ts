@@ -33,6 +33,7 @@ const TOOL_OF_FOLDER: Record<string, FormatId[]> = {
   trtllm: ["trtllm-bench"],
   "llama-bench": ["llama-bench"],
   "llm-d-benchmark-report": ["llm-d-benchmark-report"],
+  "genai-bench": ["genai-bench"],
 };
 
 const isDocumentation = (file: string) => file.endsWith(".md") || file.endsWith("SOURCE.txt");
