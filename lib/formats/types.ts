@@ -19,7 +19,8 @@ export type FormatId =
   | "trtllm-bench"
   | "llama-bench"
   | "llm-d-benchmark-report"
-  | "genai-bench";
+  | "genai-bench"
+  | "evalscope";
 
 export type SourceKind = "json" | "jsonl" | "csv" | "yaml" | "text";
 
@@ -129,7 +130,7 @@ export interface Fragment {
   supplement?: Supplement;
 }
 
-/** Server-side figures of a load point that another file holds (see `Fragment.pairKey`). */
+/** Figures of a load point that another file holds (see `Fragment.pairKey`): server-side figures, say. */
 export interface Supplement {
   pairKey: string;
   /** Merged into the point; a field the point already has keeps its value. */
@@ -138,6 +139,11 @@ export interface Supplement {
   sources: Record<string, string>;
   /** Requests the server counted over the point's window, to check against the client's count. */
   serverRequests?: number;
+  /**
+   * Why the figures are skipped when no fragment of the upload has their `pairKey`, naming the file they belong
+   * with; by default, server-side figures with no client-side file beside them.
+   */
+  missingPartner?: string;
 }
 
 export interface FormatParser {
