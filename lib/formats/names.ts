@@ -16,6 +16,7 @@ export const FORMAT_NAMES: Record<FormatId, string> = {
   "llama-bench": "llama.cpp llama-bench",
   "llm-d-benchmark-report": "llm-d benchmark report",
   "genai-bench": "SGLang genai-bench",
+  evalscope: "EvalScope perf",
 };
 
 export function formatName(id: string): string {

@@ -4,6 +4,7 @@
  * exactly one parser. servebench/v1 documents are recognized before these (lib/formats/import.ts).
  */
 import { aiperfParsers } from "./aiperf";
+import { evalscopeParsers } from "./evalscope";
 import { genaiBenchParsers } from "./genai-bench";
 import { guidellmParser } from "./guidellm";
 import { inferencePerfParsers } from "./inference-perf";
@@ -29,4 +30,5 @@ export const FORMAT_PARSERS: readonly FormatParser[] = [
   llamaBenchParser,
   llmdReportParser,
   ...genaiBenchParsers,
+  ...evalscopeParsers,
 ];

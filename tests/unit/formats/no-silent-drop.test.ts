@@ -26,6 +26,7 @@ const FOLDERS = [
   "llama-bench",
   "llm-d-benchmark-report",
   "genai-bench",
+  "evalscope",
 ];
 
 const files = FOLDERS.flatMap((folder) => fixtureFiles(folder)).filter(

@@ -34,6 +34,7 @@ const TOOL_OF_FOLDER: Record<string, FormatId[]> = {
   "llama-bench": ["llama-bench"],
   "llm-d-benchmark-report": ["llm-d-benchmark-report"],
   "genai-bench": ["genai-bench"],
+  evalscope: ["evalscope"],
 };
 
 const isDocumentation = (file: string) => file.endsWith(".md") || file.endsWith("SOURCE.txt");
