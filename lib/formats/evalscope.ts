@@ -388,4 +388,35 @@ export const evalscopePercentileParser: FormatParser = {
   parse: parsePercentiles,
 };
 
-export const evalscopeParsers: readonly FormatParser[] = [evalscopeSummaryParser, evalscopePercentileParser];
+/** `benchmark_args.json`: the command's arguments (evalscope/perf/arguments.py, Arguments.to_dict). */
+function isArguments(value: unknown): boolean {
+  const record = asRecord(value);
+  return (
+    record !== undefined &&
+    ["parallel", "number", "api", "url", "dataset"].every((key) => key in record) &&
+    ("outputs_dir" in record || "tokenizer_path" in record)
+  );
+}
+
+export const evalscopeArgumentsParser: FormatParser = {
+  id: "evalscope",
+  label:
+    "evalscope perf benchmark_args.json (the command's arguments; the level's figures are in benchmark_summary.json beside it, and the model is stated on the upload form)",
+  signature: "an object with `parallel`, `number`, `api`, `url`, `dataset` and `outputs_dir` or `tokenizer_path`",
+  detect(file: SourceFile): boolean {
+    try {
+      return file.kind === "json" && isArguments(file.data);
+    } catch {
+      return false;
+    }
+  },
+  parse(): Fragment[] {
+    return [];
+  },
+};
+
+export const evalscopeParsers: readonly FormatParser[] = [
+  evalscopeSummaryParser,
+  evalscopePercentileParser,
+  evalscopeArgumentsParser,
+];

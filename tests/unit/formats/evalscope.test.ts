@@ -2,7 +2,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ResultPoint } from "@/lib/document/schema";
-import { evalscopeParsers, evalscopePercentileParser, evalscopeSummaryParser } from "@/lib/formats/evalscope";
+import {
+  evalscopeArgumentsParser,
+  evalscopeParsers,
+  evalscopePercentileParser,
+  evalscopeSummaryParser,
+} from "@/lib/formats/evalscope";
 import { readUploads } from "@/lib/formats/import";
 import { planRuns } from "@/lib/formats/import-plan";
 import { FormatError, type SourceFile } from "@/lib/formats/types";
@@ -208,6 +213,33 @@ describe("evalscope perf benchmark_percentile.json", () => {
     expect(fragment!.supplement?.figures.percentiles?.ttft?.p1).toBe(176.3);
   });
 
+  it("recognizes benchmark_args.json and skips it, so a whole level folder uploads", () => {
+    // Keys of Arguments.to_dict() (evalscope/perf/arguments.py), values of the docs' 50-concurrency command.
+    const args = {
+      model: "Qwen2.5-0.5B-Instruct",
+      api: "openai",
+      tokenizer_path: "Qwen/Qwen2.5-0.5B-Instruct",
+      url: "http://127.0.0.1:8801/v1/chat/completions",
+      number: 1000,
+      parallel: 50,
+      rate: -1,
+      dataset: "random",
+      outputs_dir: "outputs",
+      max_tokens: 1024,
+    };
+    const files = [`${V1}/${SUMMARY}`, `${V1}/${PERCENTILE}`].map((name) => ({
+      name,
+      bytes: fs.readFileSync(path.join(FIXTURES_DIR, name)),
+    }));
+    files.push({ name: `${V1}/benchmark_args.json`, bytes: Buffer.from(JSON.stringify(args)) });
+    const parsed = readUploads(files, evalscopeParsers);
+    expect(parsed.fragments).toHaveLength(1);
+    expect(parsed.fragments[0]!.points[0]!.median_ttft_ms).toBeCloseTo(94.9, 9);
+    expect(parsed.skipped.map((entry) => entry.file)).toEqual([`${V1}/benchmark_args.json`]);
+    expect(parsed.skipped[0]!.reason).toMatch(/command's arguments/);
+    expect(evalscopeSummaryParser.detect(inline("a.json", args))).toBe(false);
+  });
+
   it("detects its own files only", () => {
     expect(evalscopeSummaryParser.detect(loadFixture(`${V1}/${SUMMARY}`))).toBe(true);
     expect(evalscopePercentileParser.detect(loadFixture(`${V1}/${SUMMARY}`))).toBe(false);
@@ -224,6 +256,7 @@ describe("evalscope perf benchmark_percentile.json", () => {
         }
         expect(evalscopeSummaryParser.detect(file), name).toBe(false);
         expect(evalscopePercentileParser.detect(file), name).toBe(false);
+        expect(evalscopeArgumentsParser.detect(file), name).toBe(false);
       }
     }
   });
