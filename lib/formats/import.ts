@@ -294,7 +294,9 @@ function attachSupplements(result: ParsedUpload, supplements: readonly IndexedSu
       result.skipped.push({
         file: describe(fragment),
         format,
-        reason: `server-side figures with no client-side file of the same load level beside it to attach them to (${supplement.pairKey.split("/").pop()})`,
+        reason:
+          supplement.missingPartner ??
+          `server-side figures with no client-side file of the same load level beside it to attach them to (${supplement.pairKey.split("/").pop()})`,
       });
       continue;
     }
@@ -317,6 +319,9 @@ function attachSupplements(result: ParsedUpload, supplements: readonly IndexedSu
       }
       merged[field] = value;
       if (source !== undefined) sources[field] = source;
+      // A nested figure (`percentiles`) has a source per entry: "percentiles.ttft.p66".
+      for (const [key, nested] of Object.entries(supplement.sources))
+        if (key.startsWith(`${field}.`)) sources[key] = nested;
     }
     // The server file's numbers that nobody imported belong to the run's import report like the client file's.
     if (notImported.length > 0) target.notImported = collapse([...(target.notImported ?? []), ...notImported]);

@@ -17,6 +17,8 @@ export const FORMAT_NAMES: Record<FormatId, string> = {
   "llm-d-benchmark-report": "llm-d benchmark report",
   "vllm-benchmark-suite": "vLLM performance benchmark suite",
   "vllm-bench-rs": "vLLM vllm-bench (Rust) multi-turn",
+  "genai-bench": "SGLang genai-bench",
+  evalscope: "EvalScope perf",
 };
 
 export function formatName(id: string): string {

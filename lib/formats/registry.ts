@@ -4,6 +4,8 @@
  * exactly one parser. servebench/v1 documents are recognized before these (lib/formats/import.ts).
  */
 import { aiperfParsers } from "./aiperf";
+import { evalscopeParsers } from "./evalscope";
+import { genaiBenchParsers } from "./genai-bench";
 import { guidellmParser } from "./guidellm";
 import { inferencePerfParsers } from "./inference-perf";
 import { llamaBenchParser } from "./llama-bench";
@@ -31,4 +33,6 @@ export const FORMAT_PARSERS: readonly FormatParser[] = [
   llamaBenchParser,
   llmdReportParser,
   ...vllmSuiteParsers,
+  ...genaiBenchParsers,
+  ...evalscopeParsers,
 ];

@@ -20,7 +20,9 @@ export type FormatId =
   | "llama-bench"
   | "llm-d-benchmark-report"
   | "vllm-benchmark-suite"
-  | "vllm-bench-rs";
+  | "vllm-bench-rs"
+  | "genai-bench"
+  | "evalscope";
 
 export type SourceKind = "json" | "jsonl" | "csv" | "yaml" | "text";
 
@@ -130,7 +132,7 @@ export interface Fragment {
   supplement?: Supplement;
 }
 
-/** Server-side figures of a load point that another file holds (see `Fragment.pairKey`). */
+/** Figures of a load point that another file holds (see `Fragment.pairKey`): server-side figures, say. */
 export interface Supplement {
   pairKey: string;
   /** Merged into the point; a field the point already has keeps its value. */
@@ -139,6 +141,11 @@ export interface Supplement {
   sources: Record<string, string>;
   /** Requests the server counted over the point's window, to check against the client's count. */
   serverRequests?: number;
+  /**
+   * Why the figures are skipped when no fragment of the upload has their `pairKey`, naming the file they belong
+   * with; by default, server-side figures with no client-side file beside them.
+   */
+  missingPartner?: string;
 }
 
 export interface FormatParser {

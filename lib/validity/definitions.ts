@@ -56,6 +56,10 @@ function definitionsOfFormat(run: CheckableRun): string | null {
       return "trtllm-bench: its TPOT excludes the first token (servebench's definition); it measures no ITL.";
     case "llama-bench":
       return "llama-bench: no latencies, only the tok/s of its generation test (a single stream).";
+    case "genai-bench":
+      return "genai-bench: its tpot is (e2e latency − TTFT) / (output tokens − 1) per request, the first token excluded, stored as TPOT; it measures no ITL. Output throughput is the completed requests' output tokens over the run's duration.";
+    case "evalscope":
+      return "EvalScope perf: its TPOT is (latency − TTFT) / (output tokens − 1) per request, the first token excluded, stored as TPOT; its ITL the gaps between streamed chunks. A non-streaming run's TTFT, TPOT and ITL are not imported.";
     case "llm-d-benchmark-report": {
       const tool = text(metadata.load_tool);
       return `llm-d benchmark report${tool ? ` from ${tool}${version(text(metadata.load_tool_version))}` : ""}: each figure mapped by the tool that measured it (docs/formats/llm-d-benchmark-report.md).`;

@@ -27,6 +27,8 @@ const FOLDERS = [
   "llm-d-benchmark-report",
   "vllm-suite",
   "vllm-bench-rs",
+  "genai-bench",
+  "evalscope",
 ];
 
 const files = FOLDERS.flatMap((folder) => fixtureFiles(folder)).filter(

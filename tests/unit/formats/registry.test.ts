@@ -35,6 +35,8 @@ const TOOL_OF_FOLDER: Record<string, FormatId[]> = {
   "llm-d-benchmark-report": ["llm-d-benchmark-report"],
   "vllm-suite": ["vllm-benchmark-suite"],
   "vllm-bench-rs": ["vllm-bench-rs"],
+  "genai-bench": ["genai-bench"],
+  evalscope: ["evalscope"],
 };
 
 // The benchmark suite's own report is markdown (benchmark_results.md): only READMEs are documentation.
