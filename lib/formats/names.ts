@@ -15,6 +15,8 @@ export const FORMAT_NAMES: Record<FormatId, string> = {
   "trtllm-bench": "TensorRT-LLM trtllm-bench",
   "llama-bench": "llama.cpp llama-bench",
   "llm-d-benchmark-report": "llm-d benchmark report",
+  "mlperf-inference": "MLPerf Inference LoadGen",
+  "llm-load-test": "llm-load-test",
 };
 
 export function formatName(id: string): string {

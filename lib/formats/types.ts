@@ -18,7 +18,9 @@ export type FormatId =
   | "inference-perf"
   | "trtllm-bench"
   | "llama-bench"
-  | "llm-d-benchmark-report";
+  | "llm-d-benchmark-report"
+  | "mlperf-inference"
+  | "llm-load-test";
 
 export type SourceKind = "json" | "jsonl" | "csv" | "yaml" | "text";
 

@@ -33,6 +33,8 @@ const TOOL_OF_FOLDER: Record<string, FormatId[]> = {
   trtllm: ["trtllm-bench"],
   "llama-bench": ["llama-bench"],
   "llm-d-benchmark-report": ["llm-d-benchmark-report"],
+  mlperf: ["mlperf-inference"],
+  "llm-load-test": ["llm-load-test"],
 };
 
 const isDocumentation = (file: string) => file.endsWith(".md") || file.endsWith("SOURCE.txt");
