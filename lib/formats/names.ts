@@ -19,6 +19,8 @@ export const FORMAT_NAMES: Record<FormatId, string> = {
   "vllm-bench-rs": "vLLM vllm-bench (Rust) multi-turn",
   "genai-bench": "SGLang genai-bench",
   evalscope: "EvalScope perf",
+  "mlperf-inference": "MLPerf Inference LoadGen",
+  "llm-load-test": "llm-load-test",
 };
 
 export function formatName(id: string): string {

@@ -10,7 +10,9 @@ import { guidellmParser } from "./guidellm";
 import { inferencePerfParsers } from "./inference-perf";
 import { llamaBenchParser } from "./llama-bench";
 import { llmdReportParser } from "./llm-d";
+import { llmLoadTestParser } from "./llm-load-test";
 import { llmperfIndividualParser, llmperfSummaryParser } from "./llmperf";
+import { mlperfSummaryParser } from "./mlperf";
 import { sglangParsers } from "./sglang";
 import { trtllmBenchParser } from "./trtllm";
 import { trtllmPrintedReportParser } from "./trtllm-report";
@@ -35,4 +37,6 @@ export const FORMAT_PARSERS: readonly FormatParser[] = [
   ...vllmSuiteParsers,
   ...genaiBenchParsers,
   ...evalscopeParsers,
+  mlperfSummaryParser,
+  llmLoadTestParser,
 ];

@@ -22,7 +22,9 @@ export type FormatId =
   | "vllm-benchmark-suite"
   | "vllm-bench-rs"
   | "genai-bench"
-  | "evalscope";
+  | "evalscope"
+  | "mlperf-inference"
+  | "llm-load-test";
 
 export type SourceKind = "json" | "jsonl" | "csv" | "yaml" | "text";
 

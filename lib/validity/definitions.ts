@@ -64,6 +64,10 @@ function definitionsOfFormat(run: CheckableRun): string | null {
       const tool = text(metadata.load_tool);
       return `llm-d benchmark report${tool ? ` from ${tool}${version(text(metadata.load_tool_version))}` : ""}: each figure mapped by the tool that measured it (docs/formats/llm-d-benchmark-report.md).`;
     }
+    case "mlperf-inference":
+      return "MLPerf Inference LoadGen: its time to output token is (latency − first token latency) / (tokens − 1) per sample, servebench's TPOT; no ITL; percentiles are nearest-rank over the samples; an Offline run has no latencies.";
+    case "llm-load-test":
+      return "llm-load-test: its tpot is response time / output tokens, the first token included, stored as e2el_per_token; its itl, (end − first token) / (output tokens − 1), is stored as TPOT.";
     default:
       return null;
   }

@@ -29,6 +29,8 @@ const FOLDERS = [
   "vllm-bench-rs",
   "genai-bench",
   "evalscope",
+  "mlperf",
+  "llm-load-test",
 ];
 
 const files = FOLDERS.flatMap((folder) => fixtureFiles(folder)).filter(
@@ -101,6 +103,19 @@ function textNumbers(text: string): number[] {
     for (const match of body.matchAll(/(?<![\w.])\d+(\.\d+)?(E[+-]\d+)?(?![\w.])/gi)) numbers.push(Number(match[0]));
   }
   return numbers;
+}
+
+/**
+ * The values of an MLPerf LoadGen summary's `Label : value` lines, as written (RNG seeds exceed 2^53, so their digits
+ * are compared as text).
+ */
+function loadgenValues(text: string): string[] {
+  const values: string[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    const match = /^[^:]+:\s*([-+]?\d+(\.\d+)?)\s*$/.exec(line);
+    if (match?.[1]) values.push(match[1]);
+  }
+  return values;
 }
 
 function decodeLines(text: string): unknown[] {
@@ -225,7 +240,15 @@ describe("no figure of a recognized file disappears silently", () => {
           })();
       const isText = /\.(log|md|txt)$/.test(file);
       const missing: string[] = [];
-      if (isText) {
+      if (isText && /MLPerf Results Summary/.test(bytes.toString("utf8"))) {
+        for (const written of loadgenValues(bytes.toString("utf8"))) {
+          const value = Number(written);
+          if (Number.isSafeInteger(value) || !Number.isInteger(value)) {
+            if (held(value, numbers, texts) || reportedValues.includes(value)) continue;
+          } else if (texts.includes(written)) continue;
+          missing.push(written);
+        }
+      } else if (isText) {
         for (const value of textNumbers(bytes.toString("utf8"))) {
           if (held(value, numbers, texts) || reportedValues.includes(value)) continue;
           missing.push(String(value));

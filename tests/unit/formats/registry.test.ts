@@ -37,6 +37,8 @@ const TOOL_OF_FOLDER: Record<string, FormatId[]> = {
   "vllm-bench-rs": ["vllm-bench-rs"],
   "genai-bench": ["genai-bench"],
   evalscope: ["evalscope"],
+  mlperf: ["mlperf-inference"],
+  "llm-load-test": ["llm-load-test"],
 };
 
 // The benchmark suite's own report is markdown (benchmark_results.md): only READMEs are documentation.
