@@ -400,7 +400,9 @@ describe("llm-d hand-made reports", () => {
     const fragment = parseOne(file);
     const point = fragment.points[0]!;
     expect(point.concurrency).toBe(16);
-    expect(point.request_rate).toBeUndefined();
+    // rate_qps is null; the benchmark's own request_rate "inf" (JSON has no infinity) says every request at once.
+    expect(point.request_rate).toBe("inf");
+    expect(point.sources?.request_rate).toBe("scenario.load.native.args.request_rate");
     expect(point.sources?.concurrency).toBe("scenario.load.standardized.concurrency");
     expect(point.completed).toBe(198);
     expect(point.failed).toBe(2);
@@ -576,7 +578,12 @@ describe("llm-d traps", () => {
   });
 
   test("a report without a load level (a results-only partial) is refused, naming scenario.load.standardized", () => {
-    const noLevel = parseError(variant(VLLM_C16, { "scenario.load.standardized.concurrency": null }));
+    const noLevel = parseError(
+      variant(VLLM_C16, {
+        "scenario.load.standardized.concurrency": null,
+        "scenario.load.native.args.request_rate": null,
+      }),
+    );
     expect(noLevel.path).toBe("scenario.load.standardized");
     const partial = parseError(variant(VLLM_C16, { scenario: undefined }));
     expect(partial.path).toBe("scenario.load.standardized");
