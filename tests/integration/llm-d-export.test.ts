@@ -3,7 +3,11 @@
  * reports v0.2.1 that the upstream JSON Schema accepts, and uploading those reports stores a run with the same
  * figures, load levels, engine, version, model and GPU.
  */
+import { execFile } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
 import path from "node:path";
 import Ajv2020 from "ajv/dist/2020";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -109,6 +113,52 @@ describe("GET /api/runs/{id}?format=llm-d", () => {
       const answer = await get(id, query);
       expect(answer.status, query).toBe(400);
       expect((answer.body as { error: { code: string } }).error.code).toBe("bad_request");
+    }
+  });
+
+  it("servebench export-run RUN --format llm-d -o FILE writes the reports the API answers", async () => {
+    const file = "vllm/bench_serve_v0.25.1.json";
+    const id = await uploadFiles([{ name: file, bytes: fs.readFileSync(path.join(FIXTURES, file)) }], {
+      engine: "vllm",
+      model: "Qwen/Qwen3-0.6B",
+    });
+    // The run route itself behind a loopback HTTP server, as `next start` would serve it.
+    const server = http.createServer((request, response) => {
+      const url = new URL(request.url ?? "/", BASE);
+      const runId = /^\/api\/runs\/([^/]+)$/.exec(url.pathname)?.[1] ?? "";
+      void getRun(new Request(url), idContext(decodeURIComponent(runId))).then(async (answer) => {
+        response.writeHead(answer.status, { "content-type": "application/json" });
+        response.end(Buffer.from(await answer.arrayBuffer()));
+      });
+    });
+    server.listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "servebench-export-run-"));
+    const cli = (args: string[]) =>
+      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+        execFile(
+          process.execPath,
+          [path.join(__dirname, "..", "..", "bin", "servebench.mjs"), ...args],
+          { cwd: dir, timeout: 60_000 },
+          (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+        );
+      });
+    try {
+      const written = await cli(["export-run", id, "--format", "llm-d", "-o", "reports.json", "--url", origin]);
+      expect(written, written.stderr).toMatchObject({ code: 0 });
+      expect(written.stderr).toBe("servebench export-run: wrote 1 llm-d report(s) to reports.json\n");
+      const reports = JSON.parse(fs.readFileSync(path.join(dir, "reports.json"), "utf8")) as Json[];
+      expect(reports).toEqual((await get(id, "?format=llm-d")).body);
+      const printed = await cli(["export-run", `${origin}/runs/${id}`]);
+      expect(JSON.parse(printed.stdout)).toEqual((await get(id)).body);
+      const missing = await cli(["export-run", "missingRun01", "--format", "llm-d", "--url", origin]);
+      expect(missing.code).toBe(1);
+      expect(missing.stderr).toContain("servebench export-run: run missingRun01:");
+      expect((await cli(["export-run", id, "--format", "csv", "--url", origin])).code).toBe(2);
+    } finally {
+      server.close();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });
