@@ -298,7 +298,8 @@ function versionFrom(value: string | undefined): string | undefined {
     version = value.slice(colon + 1);
   }
   version = version.replace(/^v(?=\d)/, "");
-  return /^\d/.test(version) ? version.slice(0, 64) : undefined;
+  // A release number, or llama.cpp's build ("b5163", "b5163 (8cf427ff)"); not a branch or a tag like "latest".
+  return /^(\d|b\d)/.test(version) ? version.slice(0, 64) : undefined;
 }
 
 interface EngineComponent {
@@ -472,7 +473,15 @@ function parseV02(file: SourceFile): Fragment | undefined {
   const tool = text(get(data, `${load}.tool`));
 
   const concurrency = toConcurrency(get(data, `${load}.concurrency`));
-  const rate = requestRate(get(data, `${load}.rate_qps`));
+  let rate = requestRate(get(data, `${load}.rate_qps`));
+  let rateSource = `${load}.rate_qps`;
+  // JSON has no infinity for rate_qps: a JSON report (vLLM's benchmark arguments, servebench's export) says an
+  // infinite rate, every request sent at once, in the load generator's native arguments.
+  const nativeRate = "scenario.load.native.args.request_rate";
+  if (rate === null && requestRate(get(data, nativeRate)) === "inf") {
+    rate = "inf";
+    rateSource = nativeRate;
+  }
   if (concurrency === null && rate === null) {
     throw new FormatError(
       load,
@@ -481,7 +490,7 @@ function parseV02(file: SourceFile): Fragment | undefined {
     );
   }
   if (concurrency !== null) builder.concurrency(concurrency, `${load}.concurrency`);
-  if (rate !== null) builder.requestRate(rate, `${load}.rate_qps`);
+  if (rate !== null) builder.requestRate(rate, rateSource);
 
   setRequests(builder, data, `${aggregate}.requests`);
   const duration = isoDurationSeconds(get(data, "run.time.duration"));
@@ -512,10 +521,11 @@ function parseV02(file: SourceFile): Fragment | undefined {
   if (eid) metadata.run_eid = eid;
 
   const workload: NonNullable<RunContext["workload"]> = {};
+  // A length of 0 is llm-d-benchmark's (and the export's) "not known": { distribution: other, value: 0 }.
   const inputLen = toCount(get(data, `${load}.input_seq_len.value`));
-  if (inputLen !== null) workload.input_len = inputLen;
+  if (inputLen !== null && inputLen > 0) workload.input_len = inputLen;
   const outputLen = toCount(get(data, `${load}.output_seq_len.value`));
-  if (outputLen !== null) workload.output_len = outputLen;
+  if (outputLen !== null && outputLen > 0) workload.output_len = outputLen;
   const total = toCount(get(data, `${aggregate}.requests.total`));
   if (total !== null) workload.num_prompts = total;
   if (source === "random") workload.dataset = "random";

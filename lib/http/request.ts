@@ -8,7 +8,7 @@ import { AppError } from "@/lib/errors";
 import { zodIssues } from "@/lib/zod-issues";
 import { isOwnKey } from "./query";
 
-type RawParams = Record<string, string | string[] | undefined>;
+export type RawParams = Record<string, string | string[] | undefined>;
 
 /**
  * The first non-blank value of each parameter the schema knows, in an object with no prototype: a parameter named

@@ -8,6 +8,7 @@ import { ComparisonListQuerySchema, SaveComparisonSchema } from "@/lib/compariso
 import { runDocumentJsonSchema } from "@/lib/document/schema";
 import { RunPatchSchema } from "@/lib/ingest/ingest";
 import { ListQuerySchema } from "@/lib/runs/list-query";
+import { RunReadQuerySchema } from "@/lib/runs/run-answer";
 import {
   AlertListQuerySchema,
   AlertPatchSchema,
@@ -199,9 +200,29 @@ function buildDocument(version: string): JsonSchema {
         parameters: [pathParameter("id", "The run id")],
         get: {
           operationId: "getRun",
-          summary: "One run as a servebench/v1 document",
-          parameters: [{ name: "download", in: "query", required: false, schema: { type: "string", enum: ["1"] } }],
-          responses: { "200": json("The run", ref("StoredRun")), ...errors(404) },
+          summary: "One run as a servebench/v1 document, or as llm-d benchmark reports v0.2.1 (one per load point)",
+          parameters: [
+            { name: "download", in: "query", required: false, schema: { type: "string", enum: ["1"] } },
+            ...queryParameters(RunReadQuerySchema),
+          ],
+          responses: {
+            "200": json("The run; with `format=llm-d`, its llm-d benchmark reports", {
+              anyOf: [
+                ref("StoredRun"),
+                {
+                  type: "array",
+                  description:
+                    "One llm-d benchmark report v0.2.1 per load point, in the run's order: each valid per llm-d-benchmark's br_v0_2_1_json_schema.json (llmdbenchmark/analysis/benchmark_report).",
+                  items: {
+                    type: "object",
+                    required: ["version", "run", "results"],
+                    properties: { version: { const: "0.2.1" }, run: { type: "object" }, results: { type: "object" } },
+                  },
+                },
+              ],
+            }),
+            ...errors(400, 404),
+          },
         },
         patch: {
           operationId: "updateRun",

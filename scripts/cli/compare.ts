@@ -180,7 +180,8 @@ export function comparisonMarkdown(report: ComparisonReport): string {
   return `${lines.join("\n")}\n`;
 }
 
-function target(given: string, defaultBase: string): { base: string; id: string } {
+/** A run named by its id (on `defaultBase`) or by its link (which names its own server). */
+export function target(given: string, defaultBase: string): { base: string; id: string } {
   const match = /^(https?:\/\/.+?)\/runs\/([A-Za-z0-9_-]+)\/?$/.exec(given);
   if (match) return { base: match[1]!, id: match[2]! };
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(given)) throw new Error(`"${given}" is neither a run id nor a run's link`);
@@ -215,7 +216,11 @@ const RUN_ID = /^[A-Za-z0-9_-]{1,64}$/;
  * Run ids are base64url, so one in 64 begins with "-" and would read as an option. A word that is not one of
  * the command's options but has a run id's shape is a run; everything after "--" is too.
  */
-export function runsAfterOptions(argv: readonly string[]): string[] {
+export function runsAfterOptions(
+  argv: readonly string[],
+  withValue: ReadonlySet<string> = OPTIONS_WITH_VALUE,
+  names: ReadonlySet<string> = OPTION_NAMES,
+): string[] {
   const options: string[] = [];
   const runs: string[] = [];
   for (let index = 0; index < argv.length; index += 1) {
@@ -225,12 +230,12 @@ export function runsAfterOptions(argv: readonly string[]): string[] {
       break;
     }
     const name = word.split("=", 1)[0]!;
-    if (!word.startsWith("-") || (!OPTION_NAMES.has(name) && RUN_ID.test(word))) {
+    if (!word.startsWith("-") || (!names.has(name) && RUN_ID.test(word))) {
       runs.push(word);
       continue;
     }
     options.push(word);
-    if (OPTIONS_WITH_VALUE.has(word) && index + 1 < argv.length) options.push(argv[++index]!);
+    if (withValue.has(word) && index + 1 < argv.length) options.push(argv[++index]!);
   }
   return [...options, "--", ...runs];
 }

@@ -4,6 +4,7 @@
 import { BENCH_USAGE, runBench } from "./bench";
 import { COMPARE_USAGE, runCompare } from "./compare";
 import { DB_USAGE } from "./db-usage";
+import { EXPORT_RUN_USAGE, runExportRun } from "./export-run";
 import { MCP_USAGE, runMcp } from "./mcp";
 import { terminalSafe } from "./server-text";
 import { runUpload, UPLOAD_USAGE } from "./upload";
@@ -13,6 +14,7 @@ const USAGE = `Usage: servebench <command> [options]
 Commands:
   upload   send benchmark results files to a servebench server
   compare  a run against a baseline: headline, deltas and what changed, as markdown or JSON
+  export-run  one run as a file: llm-d benchmark reports v0.2.1 (one per load point) or its servebench/v1 document
   bench    measure an OpenAI-compatible inference server and write (or upload) the run
   db copy  copy a whole history from one database to another (SQLite → PostgreSQL)
   mcp      servebench's read-only MCP tools over stdio, for agent clients
@@ -22,6 +24,8 @@ Exit codes: 0 done, 1 rejected or unreachable, 2 bad usage, 3 a regression (uplo
 ${UPLOAD_USAGE}
 
 ${COMPARE_USAGE}
+
+${EXPORT_RUN_USAGE}
 
 ${BENCH_USAGE}
 
@@ -39,6 +43,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === "bench") return runBench(rest);
   if (command === "compare") return runCompare(rest);
   if (command === "mcp") return runMcp(rest);
+  if (command === "export-run") return runExportRun(rest);
   // Loaded only when asked for: it needs the database drivers of a servebench installation, which the one-file
   // CLI (scripts/cli/bundle.ts) leaves out.
   if (command === "db") return (await import("./db-copy")).runDb(rest);

@@ -144,6 +144,16 @@ describe("real responses match the document", () => {
     );
     await conforms("GET", "/api/runs/{id}", await getRun(new Request(`${BASE}/api/runs/nope`), idContext("nope")));
     await conforms(
+      "GET",
+      "/api/runs/{id}",
+      await getRun(new Request(`${BASE}/api/runs/${created.id}?format=llm-d`), idContext(created.id)),
+    );
+    await conforms(
+      "GET",
+      "/api/runs/{id}",
+      await getRun(new Request(`${BASE}/api/runs/${created.id}?format=csv`), idContext(created.id)),
+    );
+    await conforms(
       "PATCH",
       "/api/runs/{id}",
       await patchRun(jsonRequest(`/api/runs/${created.id}`, "PATCH", { tags: ["a"] }), idContext(created.id)),

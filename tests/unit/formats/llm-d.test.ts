@@ -400,7 +400,9 @@ describe("llm-d hand-made reports", () => {
     const fragment = parseOne(file);
     const point = fragment.points[0]!;
     expect(point.concurrency).toBe(16);
-    expect(point.request_rate).toBeUndefined();
+    // rate_qps is null; the benchmark's own request_rate "inf" (JSON has no infinity) says every request at once.
+    expect(point.request_rate).toBe("inf");
+    expect(point.sources?.request_rate).toBe("scenario.load.native.args.request_rate");
     expect(point.sources?.concurrency).toBe("scenario.load.standardized.concurrency");
     expect(point.completed).toBe(198);
     expect(point.failed).toBe(2);
@@ -576,7 +578,12 @@ describe("llm-d traps", () => {
   });
 
   test("a report without a load level (a results-only partial) is refused, naming scenario.load.standardized", () => {
-    const noLevel = parseError(variant(VLLM_C16, { "scenario.load.standardized.concurrency": null }));
+    const noLevel = parseError(
+      variant(VLLM_C16, {
+        "scenario.load.standardized.concurrency": null,
+        "scenario.load.native.args.request_rate": null,
+      }),
+    );
     expect(noLevel.path).toBe("scenario.load.standardized");
     const partial = parseError(variant(VLLM_C16, { scenario: undefined }));
     expect(partial.path).toBe("scenario.load.standardized");
@@ -586,6 +593,39 @@ describe("llm-d traps", () => {
   test("a report with only observability results holds no load point of its own", () => {
     expect(llmdReportParser.parse(variant(VLLM_C16, { "results.request_performance": null }))).toEqual([]);
     expect(llmdReportParser.parse(variant(VLLM_C16, { results: { observability: null } }))).toEqual([]);
+  });
+
+  test("llama.cpp's build is its version; a word such as latest is none", () => {
+    const build = parseOne(
+      variant(VLLM_C16, {
+        "scenario.stack.0.standardized.tool": "llama.cpp",
+        "scenario.stack.0.standardized.tool_version": "b5163 (8cf427ff)",
+      }),
+    );
+    expect(build.context).toMatchObject({ engine: "llama.cpp", engine_version: "b5163 (8cf427ff)" });
+    const latest = parseOne(
+      variant(VLLM_C16, { "scenario.stack.0.standardized.tool_version": "vllm/vllm-openai:latest" }),
+    );
+    expect(latest.context.engine_version).toBeUndefined();
+  });
+
+  test("a sequence length of 0 (llm-d-benchmark's {distribution: other, value: 0}) is not stated", () => {
+    const fragment = parseOne(
+      variant(VLLM_C16, {
+        "scenario.load.standardized.input_seq_len": { distribution: "other", value: 0 },
+        "scenario.load.standardized.output_seq_len": null,
+      }),
+    );
+    expect(fragment.context.workload?.input_len).toBeUndefined();
+    expect(fragment.context.workload?.output_len).toBeUndefined();
+    expect(fragment.context.workload?.num_prompts).toBe(200);
+  });
+
+  test("without concurrency or rate_qps, the benchmark's own request_rate inf is the level", () => {
+    const point = parseOne(variant(VLLM_C16, { "scenario.load.standardized.concurrency": null })).points[0]!;
+    expect(point.concurrency).toBeUndefined();
+    expect(point.request_rate).toBe("inf");
+    expect(point.sources?.request_rate).toBe("scenario.load.native.args.request_rate");
   });
 
   test("an engine tool the parser does not know is kept in metadata, not guessed", () => {

@@ -1,8 +1,10 @@
 import { NextResponse } from "next/server";
 import { requireWriteAccess } from "@/lib/http/auth";
+import { queryParams } from "@/lib/http/query";
 import { apiRoute, methodsNotAllowed } from "@/lib/http/route";
 import { deleteRunOrThrow, readRunPatch, updateRunOrThrow } from "@/lib/runs/edit";
 import { getRunOrThrow } from "@/lib/runs/read";
+import { readRunQuery, runAnswer } from "@/lib/runs/run-answer";
 import { rejudgeSeriesOf } from "@/lib/series/judging";
 
 export const dynamic = "force-dynamic";
@@ -11,12 +13,11 @@ type Context = { params: Promise<{ id: string }> };
 
 export const GET = apiRoute<Context>(async (request, { params }) => {
   const { id } = await params;
-  const run = await getRunOrThrow(id);
+  const query = readRunQuery(queryParams(request));
+  const { body, fileName } = runAnswer(await getRunOrThrow(id), query);
   const headers: Record<string, string> = {};
-  if (new URL(request.url).searchParams.get("download") === "1") {
-    headers["Content-Disposition"] = `attachment; filename="servebench-run-${id}.json"`;
-  }
-  return NextResponse.json(run, { headers });
+  if (query.download) headers["Content-Disposition"] = `attachment; filename="${fileName}"`;
+  return NextResponse.json(body, { headers });
 });
 
 export const PATCH = apiRoute<Context>(async (request, { params }) => {
