@@ -32,8 +32,10 @@ export function llmsTxt(baseUrl: string, version: string): string {
 ## The run format
 
 - [${RUN_FORMAT} JSON Schema](${at("/api/schema")}): one run, its configuration and one point per load level. Uploads
-  (\`POST /api/runs\`) also take the result files of vLLM \`bench serve\`, SGLang, GuideLLM, AIPerf, LLMPerf,
-  inference-perf, trtllm-bench, llama-bench and llm-d benchmark reports.
+  (\`POST /api/runs\`) also take the result files of vLLM \`bench serve\` and its benchmark suite, SGLang and
+  genai-bench, GuideLLM, AIPerf / GenAI-Perf, LLMPerf, inference-perf, trtllm-bench, llama-bench, MLPerf LoadGen,
+  llm-load-test, EvalScope perf and llm-d benchmark reports. A run is also written as llm-d benchmark reports:
+  \`GET /api/runs/{id}?format=llm-d\`.
 - Units are in the field names: \`output_throughput\` (tok/s), \`mean_ttft_ms\`, \`p99_tpot_ms\`; TPOT excludes the first token.
 `;
 }
