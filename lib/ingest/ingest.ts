@@ -439,7 +439,7 @@ export function invalidRunsError(runs: readonly PlannedRunResult[]): AppError | 
 const EXPORT_MARKS = [`{"format":"${COMPARISON_FORMAT}"`, `{"format":"${SERIES_FORMAT}"`];
 
 /** Parse, plan and validate an upload whose body is read already. */
-export function prepareUploadRequest(upload: UploadRequest): PreparedUpload {
+export function prepareUploadRequest(upload: UploadRequest, options: { preview?: boolean } = {}): PreparedUpload {
   // Every archive of the upload against one expansion budget, then the bytes checked before anything is parsed.
   const files = expandArchives(upload.files);
   checkUploadFiles(files);
@@ -469,6 +469,10 @@ export function prepareUploadRequest(upload: UploadRequest): PreparedUpload {
       throw new AppError("no_results", `Nothing to store: ${named}.`, [
         ...empty.map((skipped) => ({ path: "files", message: `${skipped.file}: ${skipped.reason}` })),
       ]);
+    }
+    // A preview still answers when a file only lacks its level: the upload form asks for it there.
+    if (options.preview && parsed.skipped.some((skipped) => skipped.needs_level)) {
+      return { parsed, plan, runs: [], context: upload.context, options: upload.options };
     }
     const reasons = parsed.skipped.map((skipped) => `${skipped.file}: ${skipped.reason}`);
     const why = reasons.length > 0 ? ` Skipped ${reasons.join("; ")}.` : "";
