@@ -14,6 +14,7 @@ export type ErrorCode =
   | "validation_failed"
   | "unsupported_format"
   | "conflicting_files"
+  | "no_results"
   | "conflict"
   | "database_busy"
   | "database_unavailable"

@@ -122,6 +122,9 @@ export function UploadForm() {
   const [split, setSplit] = useState(false);
   const [repeatsOneRun, setRepeatsOneRun] = useState(false);
   const [picked, setPicked] = useState<Set<number> | null>(null);
+  /** Files the preview said state no load level, and the level typed for each ("concurrency:8", "rate:2.5"). */
+  const [levelFiles, setLevelFiles] = useState<string[]>([]);
+  const [levels, setLevels] = useState<Record<string, string>>({});
   const [preview, setPreview] = useState<UploadPreview | null>(null);
   const [error, setError] = useState<ApiErrorView | null>(null);
   const [busy, setBusy] = useState<"preview" | "save" | null>(null);
@@ -161,6 +164,8 @@ export function UploadForm() {
     if (options.split) data.set("split", "1");
     if (options.repeatsOneRun) data.set("repeats", "one_run");
     if (options.picked) data.set("fragments", [...options.picked].sort((a, b) => a - b).join(","));
+    for (const [name, value] of Object.entries(levels))
+      if (value.trim()) data.append("level", `${name}=${value.trim()}`);
     return data;
   }
 
@@ -201,6 +206,8 @@ export function UploadForm() {
       const answer = (await response.json()) as UploadPreview;
       if (request !== latest.current) return;
       setPreview(answer);
+      const lacking = answer.skipped.filter((skipped) => skipped.needs_level).map((skipped) => skipped.file);
+      setLevelFiles((current) => [...current, ...lacking.filter((file) => !current.includes(file))]);
       setBusy(null);
       setStale(false);
       return;
@@ -234,6 +241,8 @@ export function UploadForm() {
     setPicked(null);
     setSplit(false);
     setRepeatsOneRun(false);
+    setLevelFiles([]);
+    setLevels({});
     void send("preview", { split: false, picked: null, repeatsOneRun: false }, next);
   }
 
@@ -273,7 +282,13 @@ export function UploadForm() {
     if (editCount.current === 0 || files.length === 0) return;
     const timer = setTimeout(() => void sendRef.current("preview"), PREVIEW_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [fields, touched, files]);
+  }, [fields, touched, files, levels]);
+
+  function editLevel(file: string, value: string) {
+    editCount.current += 1;
+    setStale(true);
+    setLevels((current) => ({ ...current, [file]: value }));
+  }
 
   const edit = useCallback((name: FieldName, value: string) => {
     editCount.current += 1;
@@ -336,13 +351,15 @@ export function UploadForm() {
           ? "Checking the changes…"
           : !preview
             ? "The files could not be read."
-            : blocked
-              ? "Settle the conflict in the preview first."
-              : invalid
-                ? markedFields.length > 0
-                  ? `Fill in or correct: ${markedFields.join(", ")}.`
-                  : "The preview lists what is wrong with the run."
-                : null;
+            : preview.runs.length === 0
+              ? "Give the load level of the files that state none."
+              : blocked
+                ? "Settle the conflict in the preview first."
+                : invalid
+                  ? markedFields.length > 0
+                    ? `Fill in or correct: ${markedFields.join(", ")}.`
+                    : "The preview lists what is wrong with the run."
+                  : null;
 
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.3fr)]">
@@ -542,6 +559,31 @@ export function UploadForm() {
 
       <div data-testid="preview">
         <h2 className="mb-3 text-lg font-semibold tracking-tight">Preview</h2>
+        {levelFiles.length > 0 ? (
+          <fieldset
+            className="mb-4 space-y-2 rounded-lg border border-zinc-200 p-3 text-sm dark:border-zinc-800"
+            data-testid="levels"
+          >
+            <legend className="px-1 font-medium">Load level of files that state none</legend>
+            <p className="text-zinc-600 dark:text-zinc-400">
+              These files do not say at which concurrency or request rate they were measured: type{" "}
+              <code>concurrency:8</code> or <code>rate:2.5</code> (requests per second).
+            </p>
+            {levelFiles.map((file) => (
+              <label key={file} className="block">
+                <span className="block break-all text-zinc-700 dark:text-zinc-300">{file}</span>
+                <input
+                  type="text"
+                  className="mt-1 w-full rounded-md border border-zinc-300 bg-white px-2 py-1 font-mono dark:border-zinc-700 dark:bg-zinc-900"
+                  placeholder="concurrency:8"
+                  aria-label={`Load level of ${file}`}
+                  value={levels[file] ?? ""}
+                  onChange={(event) => editLevel(file, event.target.value)}
+                />
+              </label>
+            ))}
+          </fieldset>
+        ) : null}
         {!preview ? (
           <p className="text-sm text-zinc-600 dark:text-zinc-400">
             {files.length > 0

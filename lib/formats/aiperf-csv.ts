@@ -1,13 +1,24 @@
 /**
  * AIPerf's `profile_export_aiperf.csv` and GenAI-Perf's `*_genai_perf.csv`: the JSON summary's figures, rounded,
- * in CSV sections. Recognized and read, not imported: the JSON of the same run states the load level and model.
+ * in CSV sections. The CSV states no load level: it becomes a point when the level is known from outside the file
+ * (the tool's artifact folder name, lib/formats/aiperf-folder.ts, or a level given with the upload), and gives way
+ * to the JSON summary of the same run when that file is in the same folder.
  */
 
 import type { ResultPoint } from "@/lib/document/schema";
 import { ownValue } from "@/lib/own-value";
 import { figure, finish, type MetricLookup, setFigures } from "./aiperf-metrics";
-import { PointBuilder } from "./common";
-import { FormatError, type FormatParser, type Fragment, type SourceFile } from "./types";
+import { PointBuilder, toNumber } from "./common";
+import { REASONS, statisticReason } from "./report";
+import {
+  FormatError,
+  type FormatParser,
+  type Fragment,
+  NeedsLevelError,
+  NoResultsError,
+  type NotImported,
+  type SourceFile,
+} from "./types";
 
 /** CSV row header (without the unit) → metric tag. GenAI-Perf capitalizes "To". */
 const CSV_TAGS: Record<string, string> = {
@@ -79,15 +90,36 @@ function csvMetrics(rows: string[][]): Map<string, CsvMetric> {
   return metrics;
 }
 
+/** The rows a run with at least one successful request has; a CSV with none of them has no results. */
+const RESULT_TAGS = [
+  "request_latency",
+  "time_to_first_token",
+  "inter_token_latency",
+  "request_throughput",
+  "output_token_throughput",
+  "request_count",
+];
+
 function isAiperfCsv(data: unknown): boolean {
   const rows = csvRows(data);
   if (!rows) return false;
   const first = rows[0]?.map((cell) => cell.trim().toLowerCase()) ?? [];
   if (first[0] !== "metric" || !(first.includes("avg") || first.includes("value"))) return false;
   const metrics = csvMetrics(rows);
-  return ["request_latency", "time_to_first_token", "request_throughput", "output_token_throughput"].some((tag) =>
-    metrics.has(tag),
+  // A run whose requests all failed has only its run-level rows, among them AIPerf's "Error Request Count".
+  return (
+    ["request_latency", "time_to_first_token", "request_throughput", "output_token_throughput"].some((tag) =>
+      metrics.has(tag),
+    ) || metrics.has("error_request_count")
   );
+}
+
+/** No successful request: the CSV has no latency, throughput or request-count row (or only zeros there). */
+function everyRequestFailed(metrics: Map<string, CsvMetric>): boolean {
+  return RESULT_TAGS.every((tag) => {
+    const metric = metrics.get(tag);
+    return metric === undefined || Object.values(metric.cells).every((cell) => toNumber(cell) === 0);
+  });
 }
 
 /** The CSV's metrics through the same lookup as the JSON's: the sources name the row label and the column. */
@@ -125,10 +157,92 @@ export function aiperfCsvFigures(file: SourceFile): AiperfCsvFigures {
   return finish(builder, file.name);
 }
 
+/**
+ * The import report of a CSV, in its own words: every number of every section is either behind a figure of the
+ * point (`sources`, "Time to First Token (ms).avg") or listed here as "<row label>.<column>" with the reason. The
+ * report's generic walk names CSV cells by the first row's columns, which are not the second section's, so the
+ * fragment claims them all (`used`) and lists them itself.
+ */
+function csvAccount(
+  rows: string[][],
+  point: ResultPoint,
+  refused: readonly NotImported[],
+  file: string,
+): { used: string[]; notImported: NotImported[] } {
+  const kept = new Set(Object.values(point.sources ?? {}));
+  const listed = new Set(refused.map((entry) => entry.field));
+  const used: string[] = [];
+  const notImported: NotImported[] = [...refused];
+  const firstRow = rows[0] ?? [];
+  let header: string[] | undefined;
+  rows.forEach((row, index) => {
+    const label = (row[0] ?? "").trim();
+    if (label.toLowerCase() === "metric") {
+      header = row.map((cell) => cell.trim());
+      return;
+    }
+    row.forEach((cell, column) => {
+      if (column === 0) return;
+      const value = toNumber(cell);
+      if (value === null) return;
+      used.push(`row ${index + 1}.${firstRow[column] ?? `column ${column + 1}`}`);
+      const stat = header?.[column] ?? `column ${column + 1}`;
+      const field = `${label}.${stat}`;
+      if (kept.has(field) || listed.has(field)) return;
+      const reason =
+        stat.toLowerCase() === "value" || stat.toLowerCase() === "avg"
+          ? REASONS.noField
+          : (statisticReason(`x.${stat.toLowerCase()}`) ?? REASONS.noField);
+      notImported.push({ file, field, value, reason });
+    });
+  });
+  return { used, notImported };
+}
+
+function parseCsv(file: SourceFile): Fragment[] {
+  const rows = csvRows(file.data);
+  if (!rows || !isAiperfCsv(rows)) throw new FormatError("", "This is not an AIPerf / GenAI-Perf profile CSV.");
+  const metrics = csvMetrics(rows);
+  const level = file.level;
+  if (everyRequestFailed(metrics) && !level) {
+    const errors = toNumber(metrics.get("error_request_count")?.cells.avg);
+    throw new NoResultsError(
+      `recognised as AIPerf's CSV export, but every request failed: ${errors ?? "an unknown number of"} error${errors === 1 ? "" : "s"}, no latency or throughput rows`,
+    );
+  }
+  if (!level) {
+    throw new NeedsLevelError(
+      "the CSV states no load level (it has no configuration section): give its level with the upload, upload it inside the folder AIPerf or GenAI-Perf wrote it to (…-concurrency16/, concurrency_16/), or upload the JSON summary beside it, which states the level",
+    );
+  }
+  const builder = new PointBuilder(file.name);
+  if (level.concurrency !== undefined) builder.concurrency(level.concurrency, level.source);
+  if (level.request_rate !== undefined) builder.requestRate(level.request_rate, level.source);
+  setFigures(builder, csvLookup(metrics));
+  const { point, warnings } = finish(builder, file.name);
+  const { used, notImported } = csvAccount(rows, point, builder.notImported(file.name), file.name);
+  return [
+    {
+      format: "aiperf",
+      file: file.name,
+      part: "",
+      context: {},
+      points: [point],
+      warnings,
+      used,
+      notImported,
+      copyOf: {
+        format: "aiperf",
+        why: "the JSON summary in the same folder states the same figures unrounded, with the run's configuration",
+      },
+    },
+  ];
+}
+
 export const aiperfCsvParser: FormatParser = {
   id: "aiperf",
   label:
-    "AIPerf profile_export_aiperf.csv / GenAI-Perf *_genai_perf.csv (the CSV twin of the JSON summary, which holds the load level)",
+    "AIPerf profile_export_aiperf.csv / GenAI-Perf *_genai_perf.csv (the CSV twin of the JSON summary; its load level comes from the tool's folder name or is given with the upload)",
   signature:
     'CSV sections whose header row starts with "Metric" and rows such as "Request Latency (ms)", "Request Throughput (requests/sec)"',
   detect(file: SourceFile): boolean {
@@ -138,10 +252,5 @@ export const aiperfCsvParser: FormatParser = {
       return false;
     }
   },
-  parse(file: SourceFile): Fragment[] {
-    // Read it, so a broken CSV is reported; but it states no load level or model, and the JSON summary of the
-    // same run states the same figures unrounded: that file is the load point.
-    aiperfCsvFigures(file);
-    return [];
-  },
+  parse: parseCsv,
 };

@@ -170,6 +170,22 @@ function loadLevel(inputConfig: Record<string, unknown>): Level {
   );
 }
 
+function statedLevel(inputConfig: Record<string, unknown> | undefined, file: SourceFile): Level {
+  const given = file.level;
+  const fromOutside = (): Level => ({
+    ...(given?.concurrency !== undefined ? { concurrency: { value: given.concurrency, source: given.source } } : {}),
+    ...(given?.request_rate !== undefined ? { rate: { value: given.request_rate, source: given.source } } : {}),
+  });
+  if (!inputConfig) return fromOutside();
+  try {
+    return loadLevel(inputConfig);
+  } catch (error) {
+    // input_config states no level at all: a level from outside the file fills it; a broken one is still refused.
+    if (given && error instanceof FormatError && error.path === "input_config") return fromOutside();
+    throw error;
+  }
+}
+
 function text(value: unknown): string | undefined {
   return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
 }
@@ -355,7 +371,7 @@ function parseProfile(file: SourceFile): Fragment[] {
   if (!record || !shape)
     throw new FormatError("", "This is not an AIPerf / GenAI-Perf profile export (no metric objects with a unit).");
   const inputConfig = asRecord(record.input_config);
-  if (!inputConfig) {
+  if (!inputConfig && !file.level) {
     throw new FormatError(
       "input_config",
       "input_config is missing, so the run's concurrency or request rate is unknown.",
@@ -363,7 +379,8 @@ function parseProfile(file: SourceFile): Fragment[] {
   }
   const metrics =
     shape === "aiperf-early" ? objectMetrics(asRecord(record.records)!, "records.") : objectMetrics(record, "");
-  const level = loadLevel(inputConfig);
+  // The level the file states; only a file that states none takes one from its folder's name or the person.
+  const level = statedLevel(inputConfig, file);
   const builder = new PointBuilder(file.name);
   if (level.concurrency) builder.concurrency(level.concurrency.value, level.concurrency.source);
   if (level.rate) builder.requestRate(level.rate.value, level.rate.source);

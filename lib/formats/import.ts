@@ -4,7 +4,8 @@
  */
 
 import { keepsExactDigits, type ResultPoint, RUN_FORMAT } from "@/lib/document/schema";
-import { AppError } from "@/lib/errors";
+import { AppError, excerpt } from "@/lib/errors";
+import { levelFromFolders } from "./aiperf-folder";
 import { expandArchives } from "./archive";
 import {
   DecodeError,
@@ -23,6 +24,9 @@ import {
   type FormatId,
   type FormatParser,
   type Fragment,
+  type GivenLevel,
+  NeedsLevelError,
+  NoResultsError,
   type SourceFile,
   type Supplement,
 } from "./types";
@@ -43,6 +47,23 @@ export interface SkippedFile {
   file: string;
   format: FormatId;
   reason: string;
+  /** The file could be a load point if its level were given (`level` with the upload). */
+  needs_level?: true;
+  /** The file holds no results at all (every request failed). */
+  no_results?: true;
+}
+
+export interface ReadOptions {
+  /** Levels the person gave, by file name as uploaded (a path inside a folder or zip). */
+  levels?: ReadonlyMap<string, GivenLevel>;
+}
+
+/** "concurrency 8", "2.5 req/s", "concurrency 8 at 2.5 req/s". */
+export function describeGivenLevel(level: Pick<GivenLevel, "concurrency" | "request_rate">): string {
+  const parts: string[] = [];
+  if (level.concurrency !== undefined) parts.push(`concurrency ${level.concurrency}`);
+  if (level.request_rate !== undefined) parts.push(`${level.request_rate} req/s`);
+  return parts.join(" at ");
 }
 
 export interface ParsedUpload {
@@ -128,11 +149,17 @@ function expandUploads(files: readonly UploadFile[]): UploadFile[] {
 }
 
 /** Decode, detect and parse every file. Throws AppErrors naming the file (and field) that could not be read. */
-export function readUploads(files: readonly UploadFile[], parsers: readonly FormatParser[]): ParsedUpload {
+export function readUploads(
+  files: readonly UploadFile[],
+  parsers: readonly FormatParser[],
+  options: ReadOptions = {},
+): ParsedUpload {
   const result: ParsedUpload = { documents: [], fragments: [], skipped: [], duplicates: [] };
-  const seen = new Map<string, string>();
   const expanded = expandUploads(files);
   if (expanded.length === 0) throw new AppError("bad_request", "The upload holds no files.");
+  const givenLevels = options.levels ?? new Map<string, GivenLevel>();
+  checkLevelNames(givenLevels, expanded);
+  const parsedFragments: { fragment: Fragment; parser: FormatParser }[] = [];
 
   const supplements: IndexedSupplement[] = [];
   for (const upload of expanded) {
@@ -160,6 +187,18 @@ export function readUploads(files: readonly UploadFile[], parsers: readonly Form
         );
       }
       throw new AppError("invalid_json", decodeError?.message ?? `"${upload.name}" could not be read.`);
+    }
+    const given = givenLevels.get(upload.name);
+    const level = given ?? levelFromFolders(upload.name);
+    if (level) source.level = level;
+    const documentData = source.data;
+    if (
+      given &&
+      (isServebenchDocument(documentData) ||
+        (Array.isArray(documentData) && documentData.length > 0 && documentData.every(isServebenchDocument)) ||
+        (!parsers.some((candidate) => detects(candidate, source as SourceFile)) && looksLikeRunDocument(documentData)))
+    ) {
+      throw levelConflict(upload.name, given, "a servebench run document states the level of each of its points");
     }
     if (isServebenchDocument(source.data)) {
       result.documents.push({ file: upload.name, raw: withExactDigits(source, source.data, [0], upload.name) });
@@ -200,6 +239,15 @@ export function readUploads(files: readonly UploadFile[], parsers: readonly Form
     try {
       fragments = parser.parse(source);
     } catch (error) {
+      if (error instanceof NeedsLevelError || error instanceof NoResultsError) {
+        result.skipped.push({
+          file: upload.name,
+          format: parser.id,
+          reason: error.message,
+          ...(error instanceof NeedsLevelError ? { needs_level: true as const } : { no_results: true as const }),
+        });
+        continue;
+      }
       if (error instanceof FormatError) {
         throw new AppError(
           "validation_failed",
@@ -214,6 +262,7 @@ export function readUploads(files: readonly UploadFile[], parsers: readonly Form
       for (const fragment of fragments) fragment.warnings.unshift(warning);
     }
     accountFile(source, fragments, parser);
+    if (given && !takesLevel(fragments, given)) throw refusedLevel(upload.name, given, fragments, parser);
     if (fragments.length === 0) {
       result.skipped.push({
         file: upload.name,
@@ -222,29 +271,114 @@ export function readUploads(files: readonly UploadFile[], parsers: readonly Form
       });
       continue;
     }
-    for (const fragment of fragments) {
-      if (fragment.supplement) {
-        supplements.push({ fragment, supplement: fragment.supplement, format: parser.id });
-        continue;
-      }
-      if (fragment.points.length === 0) {
-        // A part of the file with no load level to file its figures under (a trace replay, say).
-        const why = fragment.warnings.length > 0 ? fragment.warnings.join(" ") : "no load points";
-        result.skipped.push({ file: describe(fragment), format: parser.id, reason: why });
-        continue;
-      }
-      const key = JSON.stringify([fragment.format, fragment.context, stripSources(fragment.points)]);
-      const first = seen.get(key);
-      if (first !== undefined) {
-        result.duplicates.push({ file: fragment.file, part: fragment.part, sameAs: first });
-        continue;
-      }
-      seen.set(key, describe(fragment));
-      result.fragments.push({ ...fragment, index: result.fragments.length, formatLabel: parser.label });
+    for (const fragment of fragments) parsedFragments.push({ fragment, parser });
+  }
+  const seen = new Map<string, string>();
+  for (const { fragment, parser } of withoutCopies(parsedFragments, result)) {
+    if (fragment.supplement) {
+      supplements.push({ fragment, supplement: fragment.supplement, format: parser.id });
+      continue;
     }
+    if (fragment.points.length === 0) {
+      // A part of the file with no load level to file its figures under (a trace replay, say).
+      const why = fragment.warnings.length > 0 ? fragment.warnings.join(" ") : "no load points";
+      result.skipped.push({ file: describe(fragment), format: parser.id, reason: why });
+      continue;
+    }
+    const key = JSON.stringify([fragment.format, fragment.context, stripSources(fragment.points)]);
+    const first = seen.get(key);
+    if (first !== undefined) {
+      result.duplicates.push({ file: fragment.file, part: fragment.part, sameAs: first });
+      continue;
+    }
+    seen.set(key, describe(fragment));
+    result.fragments.push({ ...fragment, index: result.fragments.length, formatLabel: parser.label });
   }
   attachSupplements(result, supplements);
   return result;
+}
+
+function folderOf(file: string): string {
+  const slash = file.lastIndexOf("/");
+  return slash === -1 ? "" : file.slice(0, slash);
+}
+
+/**
+ * Fragments that repeat another file of the same run (AIPerf's CSV beside its JSON summary) are dropped, with their
+ * reason, when that file is in the same folder and gave points. Loose files (no folder) are never paired.
+ */
+function withoutCopies<Entry extends { fragment: Fragment }>(entries: readonly Entry[], result: ParsedUpload): Entry[] {
+  const primaries = new Set(
+    entries
+      .filter(({ fragment }) => !fragment.copyOf && fragment.points.length > 0 && folderOf(fragment.file) !== "")
+      .map(({ fragment }) => JSON.stringify([fragment.format, folderOf(fragment.file)])),
+  );
+  return entries.filter(({ fragment }) => {
+    const copyOf = fragment.copyOf;
+    if (!copyOf || !primaries.has(JSON.stringify([copyOf.format, folderOf(fragment.file)]))) return true;
+    result.skipped.push({ file: describe(fragment), format: fragment.format, reason: copyOf.why });
+    return false;
+  });
+}
+
+/** Every level given for a file names a file of the upload (zip entries by their path, "run.zip/c8/x.csv"). */
+function checkLevelNames(levels: ReadonlyMap<string, GivenLevel>, files: readonly UploadFile[]): void {
+  const names = new Set(files.map((file) => file.name));
+  for (const name of levels.keys()) {
+    if (names.has(name)) continue;
+    const shown = files
+      .slice(0, 5)
+      .map((file) => `"${file.name}"`)
+      .join(", ");
+    throw new AppError(
+      "validation_failed",
+      `level: the upload has no file named "${excerpt(name)}"; name a file as the upload names it (${shown}${files.length > 5 ? ", …" : ""}).`,
+      [{ path: "level", message: `names no file of the upload: "${excerpt(name)}"` }],
+    );
+  }
+}
+
+/** The parser put the given level into a point: the file had none of its own. */
+function takesLevel(fragments: readonly Fragment[], level: GivenLevel): boolean {
+  return fragments.some((fragment) =>
+    fragment.points.some(
+      (point) => point.sources?.concurrency === level.source || point.sources?.request_rate === level.source,
+    ),
+  );
+}
+
+function levelConflict(file: string, given: GivenLevel, states: string): AppError {
+  return new AppError(
+    "validation_failed",
+    `level: "${file}" was given ${describeGivenLevel(given)}, but ${states}; a file's own level is kept, so give no level for it.`,
+    [{ path: "level", message: `"${file}" states its own load level; ${describeGivenLevel(given)} was given` }],
+  );
+}
+
+/** A level given for a file that does not take one: it states its own, or it holds no load point at all. */
+function refusedLevel(file: string, given: GivenLevel, fragments: readonly Fragment[], parser: FormatParser): AppError {
+  const points = fragments.flatMap((fragment) => fragment.points);
+  if (points.length === 0) {
+    return new AppError(
+      "validation_failed",
+      `level: "${file}" (${parser.label}) holds no load point a level could be given to.`,
+      [{ path: "level", message: `"${file}" holds no load point of its own` }],
+    );
+  }
+  const stated = [
+    ...new Set(
+      points.map((point) => {
+        const level = describeGivenLevel({
+          concurrency: point.concurrency,
+          request_rate: typeof point.request_rate === "number" ? point.request_rate : undefined,
+        });
+        const where = point.sources?.concurrency ?? point.sources?.request_rate;
+        return point.request_rate === "inf" ? "an unlimited request rate" : where ? `${level} (${where})` : level;
+      }),
+    ),
+  ];
+  const shown = stated.slice(0, 3).join(", ") + (stated.length > 3 ? `, and ${stated.length - 3} more` : "");
+  return levelConflict(file, given, `the file states its own load level: ${shown}`);
 }
 
 /**

@@ -57,6 +57,22 @@ export interface SourceFile {
    * place of their top-level value (findLargeNumbers). A run document keeps or refuses them (lib/formats/import.ts).
    */
   largeNumbers?: LargeNumber[];
+  /**
+   * A load level for a file that may not state its own: given by the person with the upload (`level`), or read from
+   * the name of the folder the tool wrote the file into (lib/formats/aiperf-folder.ts). Only parsers of files that
+   * can lack a level read it; a level the file states itself always wins.
+   */
+  level?: GivenLevel;
+}
+
+/** A load level from outside the file: `source` says where, and goes into the point's `sources`. */
+export interface GivenLevel {
+  concurrency?: number;
+  request_rate?: number;
+  /** "given with the upload (level)", "from the folder name concurrency_16". */
+  source: string;
+  /** Typed by the person, rather than read from a folder name: a file that states its own level refuses it. */
+  byPerson: boolean;
 }
 
 export interface SkippedLine {
@@ -132,6 +148,11 @@ export interface Fragment {
   pairKey?: string;
   /** Figures for the point of the fragment with the same `pairKey`: this fragment has no points of its own. */
   supplement?: Supplement;
+  /**
+   * The fragment repeats, rounded, what another file of the same run states (AIPerf's CSV beside its JSON summary):
+   * it is dropped, with `why`, when a file in the same folder gives a fragment of `format` with points.
+   */
+  copyOf?: { format: FormatId; why: string };
 }
 
 /** Figures of a load point that another file holds (see `Fragment.pairKey`): server-side figures, say. */
@@ -179,6 +200,28 @@ export class FormatError extends Error {
     super(message);
     this.name = "FormatError";
     this.path = path;
+  }
+}
+
+/**
+ * A recognized file that cannot become a point because it states no load level and none was given: the upload
+ * lists it as skipped, saying so, and the upload form asks for its level.
+ */
+export class NeedsLevelError extends FormatError {
+  constructor(message: string) {
+    super("", message);
+    this.name = "NeedsLevelError";
+  }
+}
+
+/**
+ * A recognized file with no results in it at all (every request of the run failed): skipped when other files of the
+ * upload have points, and the upload's refusal (`no_results`) when nothing else does.
+ */
+export class NoResultsError extends FormatError {
+  constructor(message: string) {
+    super("", message);
+    this.name = "NoResultsError";
   }
 }
 

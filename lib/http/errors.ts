@@ -19,6 +19,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   validation_failed: 422,
   unsupported_format: 422,
   conflicting_files: 422,
+  no_results: 422,
   conflict: 409,
   database_busy: 503,
   database_unavailable: 503,

@@ -4,6 +4,7 @@
  * more `file` fields plus context fields that fill or override what the files say.
  */
 
+import { z } from "zod";
 import { canonicalEngine, engineOfCommand, UNKNOWN_ENGINE } from "@/lib/document/engine-of";
 import { engineDisplayName } from "@/lib/document/names";
 import { defaultRunName, fittedName, normalizeRunDocument, type RunDocument } from "@/lib/document/normalize";
@@ -13,6 +14,7 @@ import { expandArchives } from "@/lib/formats/archive";
 import { type ParsedUpload, readUploads, type UploadFile } from "@/lib/formats/import";
 import { conflictError, type Plan, planRuns } from "@/lib/formats/import-plan";
 import { FORMAT_PARSERS } from "@/lib/formats/registry";
+import type { GivenLevel } from "@/lib/formats/types";
 import { checkUploadFiles } from "@/lib/formats/upload-checks";
 import { decodeUtf8, mediaTypeOf, readBodyWithLimit } from "@/lib/http/body";
 import { parseMultipart } from "@/lib/http/multipart";
@@ -104,6 +106,66 @@ export interface UploadOptions {
   pick: number[] | undefined;
   /** `repeats=one_run`: a configuration's repeated load levels are stored as one run with repeats. */
   combineRepeats: boolean;
+  /** `level=FILE=concurrency:8`: the load level of a file that states none, by the file's name as uploaded. */
+  levels: Map<string, GivenLevel>;
+}
+
+/** Where a level the person gave came from, in the point's `sources`. */
+export const GIVEN_LEVEL_SOURCE = "given with the upload (level)";
+
+/** `concurrency:8` or `rate:2.5`: what a `level` field gives, after the file name. */
+const LevelValueSchema = z.union([
+  z.object({
+    kind: z.literal("concurrency"),
+    value: z.string().regex(/^[1-9]\d{0,6}$/, "a concurrency is a whole number from 1 to 1000000"),
+  }),
+  z.object({
+    kind: z.literal("rate"),
+    value: z
+      .string()
+      .regex(/^(\d+(\.\d*)?|\.\d+)$/, "a request rate is a positive number of requests per second, such as 2.5")
+      .refine((text) => Number(text) > 0, "a request rate is a positive number of requests per second, such as 2.5"),
+  }),
+]);
+
+const LEVEL_SHAPE = "FILE=concurrency:N or FILE=rate:R (requests per second), FILE being the file's name as uploaded";
+
+function invalidLevel(text: string, why: string): AppError {
+  return new AppError("validation_failed", `level "${excerpt(text, 200)}" is not ${LEVEL_SHAPE}: ${why}.`, [
+    { path: "level", message: `${why} (expected ${LEVEL_SHAPE})` },
+  ]);
+}
+
+/**
+ * The `level` fields (form or query, repeatable): `FILE=concurrency:8`, `FILE=rate:2.5`. A request of one file may
+ * leave out `FILE=`. A malformed one, or two for one file, is a 422 naming `level`.
+ */
+export function parseLevels(values: readonly string[], fileNames: readonly string[]): Map<string, GivenLevel> {
+  const levels = new Map<string, GivenLevel>();
+  for (const raw of values) {
+    const text = raw.trim();
+    if (text === "") continue;
+    const match = /^(?:(.*)=)?(concurrency|rate):(.*)$/s.exec(text);
+    if (!match) throw invalidLevel(text, "it does not end in concurrency:N or rate:R");
+    const [, named, kind, value] = match;
+    let file = named?.trim();
+    if (file === undefined) {
+      if (fileNames.length !== 1) throw invalidLevel(text, "the upload has several files, so say which one (FILE=)");
+      file = fileNames[0]!;
+    }
+    if (file === "") throw invalidLevel(text, "the file name before = is empty");
+    const parsed = LevelValueSchema.safeParse({ kind, value: value?.trim() });
+    if (!parsed.success) throw invalidLevel(text, parsed.error.issues[0]?.message ?? "invalid value");
+    if (levels.has(file)) throw invalidLevel(text, `"${excerpt(file)}" is given a level twice`);
+    const number = Number(parsed.data.value);
+    levels.set(
+      file,
+      parsed.data.kind === "concurrency"
+        ? { concurrency: number, source: GIVEN_LEVEL_SOURCE, byPerson: true }
+        : { request_rate: number, source: GIVEN_LEVEL_SOURCE, byPerson: true },
+    );
+  }
+  return levels;
 }
 
 /** `repeats=one_run` (or a true value): store repeats as one run; anything else keeps them apart. */
@@ -201,6 +263,12 @@ export function uploadRequestFromBytes(url: URL, contentType: string, bytes: Uin
       const part = parts.find((candidate) => candidate.name === name && candidate.filename === null);
       return part ? decodeUtf8(part.bytes, `The form field ${name}`) : undefined;
     };
+    const levelTexts = [
+      ...parts
+        .filter((part) => part.name === "level" && part.filename === null)
+        .map((part) => decodeUtf8(part.bytes, "The form field level")),
+      ...url.searchParams.getAll("level"),
+    ];
     const context: UploadContext = {};
     for (const name of UPLOAD_CONTEXT_FIELDS) {
       const value = field(name);
@@ -213,17 +281,23 @@ export function uploadRequestFromBytes(url: URL, contentType: string, bytes: Uin
         split: parseBoolean(field("split") ?? url.searchParams.get("split")),
         pick: parsePick(field("fragments") ?? url.searchParams.get("fragments")),
         combineRepeats: parseRepeats(field("repeats") ?? url.searchParams.get("repeats")),
+        levels: parseLevels(
+          levelTexts,
+          files.map((file) => file.name),
+        ),
       },
     };
   }
   const declaredJson = mediaType === "application/json" || mediaType.endsWith("+json");
+  const name = displayFileName(url.searchParams.get("filename") ?? "request body");
   return {
-    files: [{ name: displayFileName(url.searchParams.get("filename") ?? "request body"), bytes, declaredJson }],
+    files: [{ name, bytes, declaredJson }],
     context: {},
     options: {
       split: parseBoolean(url.searchParams.get("split")),
       pick: parsePick(url.searchParams.get("fragments")),
       combineRepeats: parseRepeats(url.searchParams.get("repeats")),
+      levels: parseLevels(url.searchParams.getAll("level"), [name]),
     },
   };
 }
@@ -365,7 +439,7 @@ export function invalidRunsError(runs: readonly PlannedRunResult[]): AppError | 
 const EXPORT_MARKS = [`{"format":"${COMPARISON_FORMAT}"`, `{"format":"${SERIES_FORMAT}"`];
 
 /** Parse, plan and validate an upload whose body is read already. */
-export function prepareUploadRequest(upload: UploadRequest): PreparedUpload {
+export function prepareUploadRequest(upload: UploadRequest, options: { preview?: boolean } = {}): PreparedUpload {
   // Every archive of the upload against one expansion budget, then the bytes checked before anything is parsed.
   const files = expandArchives(upload.files);
   checkUploadFiles(files);
@@ -382,13 +456,24 @@ export function prepareUploadRequest(upload: UploadRequest): PreparedUpload {
       [{ path: "files", message: "is an export: send it to POST /api/restore" }],
     );
   }
-  const parsed = readUploads(files, FORMAT_PARSERS);
+  const parsed = readUploads(files, FORMAT_PARSERS, { levels: upload.options.levels });
   const plan = planRuns(parsed, {
     split: upload.options.split,
     pick: upload.options.pick,
     combineRepeats: upload.options.combineRepeats,
   });
   if (plan.runs.length === 0) {
+    const empty = parsed.skipped.filter((skipped) => skipped.no_results);
+    if (empty.length > 0) {
+      const named = empty.map((skipped) => `"${skipped.file}" is ${skipped.reason}`).join("; ");
+      throw new AppError("no_results", `Nothing to store: ${named}.`, [
+        ...empty.map((skipped) => ({ path: "files", message: `${skipped.file}: ${skipped.reason}` })),
+      ]);
+    }
+    // A preview still answers when a file only lacks its level: the upload form asks for it there.
+    if (options.preview && parsed.skipped.some((skipped) => skipped.needs_level)) {
+      return { parsed, plan, runs: [], context: upload.context, options: upload.options };
+    }
     const reasons = parsed.skipped.map((skipped) => `${skipped.file}: ${skipped.reason}`);
     const why = reasons.length > 0 ? ` Skipped ${reasons.join("; ")}.` : "";
     throw new AppError("validation_failed", `Nothing to store: no load points were found or kept.${why}`, [

@@ -48,7 +48,9 @@ export async function performUploadTask(task: UploadTask): Promise<UploadOutcome
       return { ok: true, kind: "restore-part", lines };
     }
     // The body's bytes as they came: the files are views into them, nothing is copied.
-    const prepared = prepareUploadRequest(uploadRequestFromBytes(new URL(task.url), task.contentType, task.bytes));
+    const prepared = prepareUploadRequest(uploadRequestFromBytes(new URL(task.url), task.contentType, task.bytes), {
+      preview: task.kind === "preview",
+    });
     if (task.kind === "preview") return { ok: true, kind: "preview", json: JSON.stringify(previewOf(prepared)) };
     return { ok: true, kind: "store", runs: documentsToStore(prepared) };
   } catch (error) {

@@ -152,6 +152,14 @@ function buildDocument(version: string): JsonSchema {
               description: "1: preview only, store nothing",
               schema: { type: "string", enum: ["1"] },
             },
+            {
+              name: "level",
+              in: "query",
+              required: false,
+              description:
+                "The load level of a file that states none, repeatable: FILE=concurrency:N or FILE=rate:R; for a raw body (one file) concurrency:N or rate:R",
+              schema: { type: "array", items: { type: "string" } },
+            },
           ],
           requestBody: {
             required: true,
@@ -181,6 +189,12 @@ function buildDocument(version: string): JsonSchema {
                     ci_url: { type: "string" },
                     split: { type: "string" },
                     fragments: { type: "string" },
+                    level: {
+                      type: "array",
+                      items: { type: "string" },
+                      description:
+                        "The load level of a file that states none (an AIPerf/GenAI-Perf CSV), one field per file: FILE=concurrency:N or FILE=rate:R (requests/s); FILE is the file's name as uploaded. A file that states its own level refuses one (422).",
+                    },
                   },
                 },
               },

@@ -21,6 +21,7 @@ export const ErrorBodySchema = z
         "validation_failed",
         "unsupported_format",
         "conflicting_files",
+        "no_results",
         "internal_error",
       ]),
       message: z.string(),

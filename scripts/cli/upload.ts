@@ -46,6 +46,10 @@ export const UPLOAD_USAGE = `servebench upload FILE_OR_FOLDER... [options]
                         upload is rejected, it says why
   --split               store files that disagree (several configurations, repeated load levels) as separate runs
   --fragments LIST      keep only these fragments (numbers from --dry-run), e.g. 0,2
+  --level FILE=LEVEL    the load level of a file that states none (an AIPerf/GenAI-Perf CSV outside its tool's
+                        artifact folder): FILE=concurrency:8 or FILE=rate:2.5 (requests/s); FILE as named on the
+                        command line or under a named folder; repeat for more files; a file stating its own level
+                        is refused
   --dry-run             show what would be stored, store nothing; exits 1, saying why, when the upload would be
                         rejected
   --timeout SECONDS     how long the upload may take, from connecting to the server's last byte (default: 120)`;
@@ -71,10 +75,27 @@ const OPTIONS = {
   summary: { type: "string" },
   split: { type: "boolean" },
   fragments: { type: "string" },
+  level: { type: "string", multiple: true },
   "dry-run": { type: "boolean" },
   timeout: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
+
+/**
+ * A `--level FILE=concurrency:8` as the upload's `level` field: FILE is the path as typed (or the name the upload
+ * gives the file, `folder/sub/file.csv`), sent under the upload's name; anything else goes as typed, for the server
+ * to refuse naming it. A bare `concurrency:8` with one file is that file's.
+ */
+export function levelField(text: string, files: readonly { path: string; name: string }[]): string {
+  const split = text.lastIndexOf("=");
+  if (split === -1) return files.length === 1 ? `${files[0]!.name}=${text}` : text;
+  const file = text.slice(0, split);
+  const level = text.slice(split + 1);
+  const found =
+    files.find((candidate) => path.resolve(candidate.path) === path.resolve(file)) ??
+    files.find((candidate) => candidate.name === file);
+  return `${found ? found.name : file}=${level}`;
+}
 
 /** Files named on the command line; a folder stands for every file under it (hidden files skipped). */
 export function collectFiles(paths: readonly string[]): { path: string; name: string }[] {
@@ -242,6 +263,7 @@ export async function runUpload(argv: string[]): Promise<number> {
   const ci = ciContext(process.env);
   const form = new FormData();
   for (const file of files) form.append("file", new Blob([fs.readFileSync(file.path)]), file.name);
+  for (const level of values.level ?? []) form.append("level", levelField(level, files));
   const context: Record<string, string | undefined> = {
     name: values.name,
     engine: values.engine,

@@ -321,6 +321,55 @@ describe("schema violations → 422 naming every field", () => {
   });
 });
 
+describe("recognized files with nothing to import → 422 no_results", () => {
+  it("an AIPerf CSV whose requests all failed is its own refusal, not an unknown format", async () => {
+    const file = new File(
+      [fixtureText("aiperf/hand-made-aiperf-all-requests-failed-profile_export_aiperf.csv")],
+      "profile_export_aiperf.csv",
+      { type: "text/csv" },
+    );
+    const reason =
+      "recognised as AIPerf's CSV export, but every request failed: 16 errors, no latency or throughput rows";
+    await expectRejected(multipartRequest("/api/runs", { file }), 422, {
+      error: {
+        code: "no_results",
+        message: `Nothing to store: "profile_export_aiperf.csv" is ${reason}.`,
+        issues: [{ path: "files", message: `profile_export_aiperf.csv: ${reason}` }],
+      },
+    });
+  });
+});
+
+describe("a malformed level → 422 naming level", () => {
+  it.each([
+    ["a level of no known kind", "run.csv=batch:8", "it does not end in concurrency:N or rate:R"],
+    [
+      "a concurrency that is not a whole number",
+      "run.csv=concurrency:2.5",
+      "a concurrency is a whole number from 1 to 1000000",
+    ],
+    [
+      "a rate that is not positive",
+      "run.csv=rate:0",
+      "a request rate is a positive number of requests per second, such as 2.5",
+    ],
+  ])("refuses %s", async (_label, level, why) => {
+    const file = new File([fixtureText("aiperf/run1/profile_export_aiperf.csv")], "run.csv", { type: "text/csv" });
+    await expectRejected(multipartRequest("/api/runs", { file, level }), 422, {
+      error: {
+        code: "validation_failed",
+        message: `level "${level}" is not FILE=concurrency:N or FILE=rate:R (requests per second), FILE being the file's name as uploaded: ${why}.`,
+        issues: [
+          {
+            path: "level",
+            message: `${why} (expected FILE=concurrency:N or FILE=rate:R (requests per second), FILE being the file's name as uploaded)`,
+          },
+        ],
+      },
+    });
+  });
+});
+
 describe("unexpected failures → 500", () => {
   it("never sends the exception to the client", async () => {
     const log = vi.spyOn(console, "error").mockImplementation(() => undefined);

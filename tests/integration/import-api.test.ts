@@ -318,6 +318,116 @@ describe("the other tools", () => {
     expect(run.results[0]!.sources?.mean_tpot_ms).toMatch(/^inter_token_latency/);
   });
 
+  it("AIPerf CSVs in the tool's artifact folders: one run, a point per folder's level", async () => {
+    // Real aiperf 0.11 CSVs of one concurrency sweep, each placed in the folder a single `aiperf profile` run
+    // names after its settings (<model>-openai-chat-concurrency<N>/).
+    const levels = [16, 32, 64, 128];
+    const form = new FormData();
+    for (const level of levels) {
+      const csv = fixture(`aiperf/v0.11.0-sweep-csv/concurrency_${level}/profile_export_aiperf.csv`);
+      form.append(
+        "file",
+        new Blob([csv]),
+        `artifacts/qwen3-4b-openai-chat-concurrency${level}/profile_export_aiperf.csv`,
+      );
+    }
+    form.set("model", "qwen3-4b");
+    form.set("engine", "vllm");
+    const response = await postRun(new Request(`${BASE}/api/runs`, { method: "POST", body: form }), noContext);
+    const body = (await response.json()) as Json;
+    expect(response.status, JSON.stringify(body)).toBe(201);
+    expect(body.runs).toBeUndefined();
+    const run = await fetchRun(body.id as string);
+    expect(run.source_format).toBe("aiperf");
+    expect(run.results.map((point) => [point.concurrency, point.output_throughput, point.mean_ttft_ms])).toEqual([
+      [16, 1792.23, 28.74],
+      [32, 2923.53, 36.17],
+      [64, 4283.22, 51.44],
+      [128, 4826.84, 92.81],
+    ]);
+    expect(run.results[2]!.sources?.concurrency).toBe("from the folder name qwen3-4b-openai-chat-concurrency64");
+    expect(run.results[2]!.sources?.mean_tpot_ms).toBe("Inter Token Latency (ms).avg");
+  });
+
+  it("AIPerf sweep folder zipped: concurrency_<N> folders, each CSV beside its JSON, yield the JSON's points", async () => {
+    const zip = zipSync({
+      "concurrency_64/profile_export_aiperf.csv": new Uint8Array(
+        fixture("aiperf/v0.11.0-sweep-csv/concurrency_64/profile_export_aiperf.csv"),
+      ),
+      "concurrency_64/profile_export_aiperf.json": new Uint8Array(
+        fixture("aiperf/v0.11.0-sweep-concurrency_64/profile_export_aiperf.json"),
+      ),
+      "concurrency_128/profile_export_aiperf.csv": new Uint8Array(
+        fixture("aiperf/v0.11.0-sweep-csv/concurrency_128/profile_export_aiperf.csv"),
+      ),
+    });
+    const form = new FormData();
+    form.append("file", new Blob([zip]), "sweep.zip");
+    form.set("model", "qwen3-4b");
+    const preview = await postRun(new Request(`${BASE}/api/runs?dry_run=1`, { method: "POST", body: form }), noContext);
+    const body = (await preview.json()) as {
+      fragments: { file: string; levels: string[] }[];
+      skipped: { file: string; reason: string }[];
+      conflicts: string[];
+    };
+    expect(preview.status, JSON.stringify(body)).toBe(200);
+    expect(body.fragments.map((fragment) => [fragment.file, fragment.levels])).toEqual([
+      ["sweep.zip/concurrency_64/profile_export_aiperf.json", ["C=64"]],
+      ["sweep.zip/concurrency_128/profile_export_aiperf.csv", ["C=128"]],
+    ]);
+    expect(body.skipped).toEqual([
+      {
+        file: "sweep.zip/concurrency_64/profile_export_aiperf.csv",
+        format: "aiperf",
+        reason: "the JSON summary in the same folder states the same figures unrounded, with the run's configuration",
+      },
+    ]);
+    // The JSON states its configuration (model, workload), the CSV none: they are two configurations.
+    expect(body.conflicts.length).toBeGreaterThan(0);
+  });
+
+  it("AIPerf CSV with the level given per file (form field level), and a level the file contradicts refused", async () => {
+    const csv = "aiperf/run1/profile_export_aiperf.csv";
+    const named = "results/profile_export_aiperf.csv";
+    const form = new FormData();
+    form.append("file", new Blob([fixture(csv)]), named);
+    form.append("level", `${named}=concurrency:100`);
+    form.set("model", "openai/gpt-oss-20b");
+    const created = await postRun(new Request(`${BASE}/api/runs`, { method: "POST", body: form }), noContext);
+    const body = (await created.json()) as Json;
+    expect(created.status, JSON.stringify(body)).toBe(201);
+    const run = await fetchRun(body.id as string);
+    expect(run.results).toHaveLength(1);
+    expect(run.results[0]).toMatchObject({ concurrency: 100, mean_ttft_ms: 2343.22, completed: 89, failed: 11 });
+    expect(run.results[0]!.sources?.concurrency).toBe("given with the upload (level)");
+
+    // A raw body is one file: its level needs no name.
+    const raw = await postRun(
+      new Request(`${BASE}/api/runs?level=rate:2.5`, {
+        method: "POST",
+        headers: { "content-type": "text/csv" },
+        body: fixture("aiperf/v0.11.0-sweep-csv/concurrency_16/profile_export_aiperf.csv"),
+      }),
+      noContext,
+    );
+    // The CSV names no model and a raw body has no form to say it: the run is refused for that alone.
+    const rawBody = (await raw.json()) as { error: { code: string; issues: { path: string }[] } };
+    expect(raw.status).toBe(422);
+    expect(rawBody.error.issues.map((issue) => issue.path)).toEqual(["model"]);
+
+    const json = "aiperf/v0.11.0-sweep-concurrency_64/profile_export_aiperf.json";
+    const before = await counts();
+    const conflict = await upload([json], { level: `${json}=concurrency:8` });
+    const error = ((await conflict.json()) as { error: { code: string; message: string; issues: unknown[] } }).error;
+    expect(conflict.status).toBe(422);
+    expect(error.code).toBe("validation_failed");
+    expect(error.message).toContain("was given concurrency 8, but the file states its own load level: concurrency 64");
+    expect(error.issues).toEqual([
+      { path: "level", message: `"${json}" states its own load level; concurrency 8 was given` },
+    ]);
+    expect(await counts()).toEqual(before);
+  });
+
   it("LLMPerf: seconds become ms and its inter-token latency is not TPOT", async () => {
     const file = "llmperf/summary/groq_70b.json";
     const source = fixtureJson(file);
