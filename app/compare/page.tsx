@@ -3,9 +3,9 @@ import Link from "next/link";
 import { AddRunPicker, CopyLinkButton } from "@/components/compare/CompareControls";
 import { ComparisonView } from "@/components/compare/ComparisonView";
 import { SaveComparisonForm } from "@/components/compare/SaveComparisonForm";
-import { CopyTextButton } from "@/components/ui/CopyTextButton";
+import { EmbedButton } from "@/components/ui/EmbedButton";
 import { Card, PageHeader } from "@/components/ui/primitives";
-import { EMBED_FRAME_HEIGHT, iframeSnippet } from "@/lib/comparisons/embed";
+import { EMBED_FRAME_HEIGHT } from "@/lib/comparisons/embed";
 import { loadComparison } from "@/lib/comparisons/loader";
 import { comparisonMetadata } from "@/lib/comparisons/metadata";
 import {
@@ -99,14 +99,10 @@ export default async function ComparePage({ searchParams }: { searchParams: Sear
               defaultTitle={defaultComparisonTitle(comparison.summary.title)}
             />
             <CopyLinkButton />
-            <CopyTextButton
-              text={iframeSnippet(
-                `${await requestBaseUrl()}/embed${compareHref(comparison.view)}`,
-                comparison.summary.title,
-                EMBED_FRAME_HEIGHT,
-              )}
-              label="Embed"
-              testId="embed-copy"
+            <EmbedButton
+              path={`/embed${compareHref(comparison.view)}`}
+              title={comparison.summary.title}
+              height={EMBED_FRAME_HEIGHT}
             />
           </>
         }

@@ -4,9 +4,9 @@ import { notFound } from "next/navigation";
 import { cache } from "react";
 import { CopyLinkButton } from "@/components/compare/CompareControls";
 import { ComparisonView } from "@/components/compare/ComparisonView";
-import { CopyTextButton } from "@/components/ui/CopyTextButton";
+import { EmbedButton } from "@/components/ui/EmbedButton";
 import { buttonClass, Card, PageHeader } from "@/components/ui/primitives";
-import { EMBED_FRAME_HEIGHT, iframeSnippet } from "@/lib/comparisons/embed";
+import { EMBED_FRAME_HEIGHT } from "@/lib/comparisons/embed";
 import { comparisonMetadata } from "@/lib/comparisons/metadata";
 import { type OpenedComparison, openSavedComparison } from "@/lib/comparisons/save";
 import { compareHref, notesExcerpt, overrideQuery, savedOgImagePath } from "@/lib/comparisons/view";
@@ -76,14 +76,10 @@ export default async function SavedComparisonPage({
         actions={
           <>
             <CopyLinkButton />
-            <CopyTextButton
-              text={iframeSnippet(
-                `${await requestBaseUrl()}/embed/c/${encodeURIComponent(saved.slug)}`,
-                saved.title,
-                EMBED_FRAME_HEIGHT,
-              )}
-              label="Embed"
-              testId="embed-copy"
+            <EmbedButton
+              path={`/embed/c/${encodeURIComponent(saved.slug)}`}
+              title={saved.title}
+              height={EMBED_FRAME_HEIGHT}
             />
             <Link href={compareHref(view)} className={buttonClass} data-testid="open-editable">
               Open as an editable comparison

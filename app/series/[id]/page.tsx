@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { AnnotationForm, RemoveAnnotationButton } from "@/components/series/AnnotationForm";
 import { SeriesChart } from "@/components/series/SeriesChart";
 import { StatusBadge } from "@/components/series/StatusBadge";
-import { CopyTextButton } from "@/components/ui/CopyTextButton";
+import { EmbedButton } from "@/components/ui/EmbedButton";
 import {
   buttonClass,
   cardTableClass,
@@ -15,10 +15,9 @@ import {
   tdClass,
   thClass,
 } from "@/components/ui/primitives";
-import { EMBED_FRAME_HEIGHT, iframeSnippet } from "@/lib/comparisons/embed";
+import { EMBED_FRAME_HEIGHT } from "@/lib/comparisons/embed";
 import { AppError } from "@/lib/errors";
 import { formatDateTime, formatNumber, formatPercentChange } from "@/lib/format";
-import { requestBaseUrl } from "@/lib/http/base-url";
 import { pageSearchParams } from "@/lib/http/query";
 import { type SeriesAxis, seriesChart } from "@/lib/series/chart";
 import { leadingMetric, levelLabel } from "@/lib/series/metrics";
@@ -96,14 +95,10 @@ export default async function SeriesPage({ params, searchParams }: { params: Par
         }
         actions={
           <>
-            <CopyTextButton
-              text={iframeSnippet(
-                `${await requestBaseUrl()}/embed/series/${encodeURIComponent(view.id)}${metric ? `?metric=${encodeURIComponent(metric.key)}` : ""}`,
-                view.name,
-                EMBED_FRAME_HEIGHT - 80,
-              )}
-              label="Embed"
-              testId="embed-copy"
+            <EmbedButton
+              path={`/embed/series/${encodeURIComponent(view.id)}${metric ? `?metric=${encodeURIComponent(metric.key)}` : ""}`}
+              title={view.name}
+              height={EMBED_FRAME_HEIGHT - 80}
             />
             <Link className={buttonClass} href="/alerts">
               Alerts
