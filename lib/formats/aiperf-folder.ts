@@ -13,12 +13,10 @@
  */
 import type { GivenLevel } from "./types";
 
-const SERVICE_KIND = "(?:openai-[a-z][a-z0-9_]*|triton-[a-z][a-z0-9_]*|tensorrtllm_engine)";
-const COUNT = "([1-9]\\d*)";
-const RATE = "(\\d+(?:\\.\\d+)?)";
-const RUN_FOLDER = new RegExp(
-  `^.+-${SERVICE_KIND}-(?:concurrency${COUNT}(?:-request_rate${RATE})?|request_rate${RATE})$`,
-);
+// <model>-<service kind>-<level>: the service kind is openai-<endpoint>, triton-<backend> or tensorrtllm_engine; the
+// level concurrency<N>, request_rate<R> or both.
+const RUN_FOLDER =
+  /^.+-(?:openai-[a-z][a-z0-9_]*|triton-[a-z][a-z0-9_]*|tensorrtllm_engine)-(?:concurrency([1-9]\d*)(?:-request_rate(\d+(?:\.\d+)?))?|request_rate(\d+(?:\.\d+)?))$/;
 const SWEEP_FOLDER = /^concurrency_([1-9]\d*)$/;
 const TRIAL_FOLDER = /^(?:trial|run)_\d+$/;
 

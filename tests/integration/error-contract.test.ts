@@ -69,26 +69,24 @@ describe("malformed bodies → 400", () => {
   });
 
   it("calls a text file of another kind an unsupported format, not broken JSON", async () => {
-    // A printed summary (the layout of a load generator's text log): text, but not a file servebench reads.
+    // A printed report of a tool servebench does not read (wrk's): text, but not a file servebench reads.
     const summary = [
-      "================================================",
-      "MLPerf Results Summary",
-      "================================================",
-      "SUT name : PySUT",
-      "Scenario : Server",
-      "Mode     : PerformanceOnly",
-      "Completed samples per second    : 9.87",
-      "Result is : VALID",
+      "Running 30s test @ http://127.0.0.1:8000/v1/completions",
+      "  2 threads and 8 connections",
+      "  Thread Stats   Avg      Stdev     Max   +/- Stdev",
+      "    Latency   812.31ms  101.20ms   1.20s    70.00%",
+      "  294 requests in 30.01s, 1.21MB read",
+      "Requests/sec:      9.80",
       "",
     ].join("\n");
     await expectRejected(
-      multipartRequest("/api/runs", { file: new File([summary], "mlperf_log_summary.txt", { type: "text/plain" }) }),
+      multipartRequest("/api/runs", { file: new File([summary], "wrk-report.txt", { type: "text/plain" }) }),
       422,
       {
         error: {
           code: "unsupported_format",
           message: expect.stringMatching(
-            /^"mlperf_log_summary\.txt" is not a results file servebench recognizes: it is text, but not JSON, JSON lines, YAML, CSV or a printed report servebench reads\. Supported: servebench\/v1 JSON; .+\.$/,
+            /^"wrk-report\.txt" is not a results file servebench recognizes: it is text, but not JSON, JSON lines, YAML, CSV or a printed report servebench reads\. Supported: servebench\/v1 JSON; .+\.$/,
           ) as unknown as string,
         },
       },
