@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { AnnotationForm, RemoveAnnotationButton } from "@/components/series/AnnotationForm";
 import { SeriesChart } from "@/components/series/SeriesChart";
 import { StatusBadge } from "@/components/series/StatusBadge";
@@ -16,13 +15,13 @@ import {
   thClass,
 } from "@/components/ui/primitives";
 import { EMBED_FRAME_HEIGHT } from "@/lib/comparisons/embed";
-import { AppError } from "@/lib/errors";
 import { formatDateTime, formatNumber, formatPercentChange } from "@/lib/format";
 import { pageSearchParams } from "@/lib/http/query";
 import { type SeriesAxis, seriesChart } from "@/lib/series/chart";
 import { leadingMetric, levelLabel } from "@/lib/series/metrics";
-import { getSeriesViewOrThrow, type SeriesView, seriesNameOf } from "@/lib/series/queries";
+import { seriesNameOf } from "@/lib/series/queries";
 import { DEFAULT_SETTINGS } from "@/lib/series/settings";
+import { loadView, one } from "./load-view";
 
 export const dynamic = "force-dynamic";
 
@@ -36,23 +35,6 @@ const TABLE_ROWS = 50;
  * through POST /api/series/{id}/annotations.
  */
 const ANNOTATION_CHOICES = 200;
-
-function one(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
-
-async function loadView(id: string, level: string | undefined, metric: string | undefined): Promise<SeriesView> {
-  try {
-    return await getSeriesViewOrThrow(id, {
-      level: level && /^(c:\d+|r:(inf|[\d.]+))$/.test(level) ? level : undefined,
-      // The page draws one figure: only its judgement is needed (the first figure when none is asked for).
-      onlyMetric: metric ?? "",
-    });
-  } catch (error) {
-    if (error instanceof AppError && error.code === "not_found") notFound();
-    throw error;
-  }
-}
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const { id } = await params;

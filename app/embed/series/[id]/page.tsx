@@ -1,14 +1,12 @@
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
+import { loadView, one } from "@/app/series/[id]/load-view";
 import { EmbedLink } from "@/components/embed/ComparisonEmbed";
 import { SeriesChart } from "@/components/series/SeriesChart";
 import { StatusBadge } from "@/components/series/StatusBadge";
 import { embedHeight } from "@/lib/comparisons/embed";
-import { AppError } from "@/lib/errors";
 import { pageSearchParams } from "@/lib/http/query";
 import { type SeriesAxis, seriesChart } from "@/lib/series/chart";
 import { leadingMetric, levelLabel } from "@/lib/series/metrics";
-import { getSeriesViewOrThrow, type SeriesView } from "@/lib/series/queries";
 
 export const dynamic = "force-dynamic";
 
@@ -16,10 +14,6 @@ type Params = Promise<{ id: string }>;
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 export const metadata: Metadata = { title: "Series" };
-
-function one(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
 
 /** A series' trend of one figure, to frame in another document: `/embed/series/<id>?metric=…&level=c:64`. */
 export default async function EmbedSeriesPage({
@@ -31,18 +25,8 @@ export default async function EmbedSeriesPage({
 }) {
   const { id } = await params;
   const query = pageSearchParams(await searchParams);
-  const level = one(query.level);
   const requested = one(query.metric);
-  let view: SeriesView;
-  try {
-    view = await getSeriesViewOrThrow(id, {
-      level: level && /^(c:\d+|r:(inf|[\d.]+))$/.test(level) ? level : undefined,
-      onlyMetric: requested ?? "",
-    });
-  } catch (error) {
-    if (error instanceof AppError && error.code === "not_found") notFound();
-    throw error;
-  }
+  const view = await loadView(id, one(query.level), requested);
   const axis: SeriesAxis = one(query.x) === "version" ? "version" : "date";
   const metric =
     view.metrics.find((candidate) => candidate.key === requested) ?? leadingMetric(view.metrics, view.settings.figures);
