@@ -2,8 +2,6 @@
  * What an embed's URL may say beyond the view it shows: which charts, how tall, which theme. Anything else falls
  * back to the default, as the pages' own lenient parameters do (a mistyped embed still shows a chart).
  */
-import { first } from "./view";
-
 export const EMBED_CHARTS = ["throughput", "efficiency", "tpot", "ttft"] as const;
 export type EmbedChart = (typeof EMBED_CHARTS)[number];
 
@@ -12,6 +10,12 @@ export const EMBED_HEIGHT = { min: 160, max: 1_200, default: 320 } as const;
 export const EMBED_FRAME_HEIGHT = 480;
 
 type Params = Record<string, string | string[] | undefined>;
+
+// Its own copy, not view.ts's: the Embed button (a client component) imports this module, and view.ts would bring
+// zod into the browser bundle, whose eval probe the pages' CSP reports as a violation.
+function first(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
 
 /** `chart=throughput,tpot`: the charts in the order asked, each once; throughput when none is valid. */
 export function embedCharts(params: Params): EmbedChart[] {

@@ -11,7 +11,7 @@ import { MAX_TITLE_LENGTH } from "./limits";
 
 type Params = Record<string, string | string[] | undefined>;
 
-export function first(value: string | string[] | undefined): string | undefined {
+function first(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 

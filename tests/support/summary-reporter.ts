@@ -2,7 +2,15 @@
  * Prints one plain closing line, `N passed, N failed`, after vitest's own summary, so any CI log reader can
  * tell at a glance how the whole suite went.
  */
-import type { Reporter, TestModule } from "vitest/node";
+import type { Reporter, TestCase, TestModule } from "vitest/node";
+
+/** A test that never ran because a hook of its suite (or file) threw: it did not pass, so it is counted failed. */
+function skippedByAFailedHook(test: TestCase): boolean {
+  for (let parent = test.parent; ; parent = parent.parent) {
+    if (parent.state() === "failed") return true;
+    if (parent.type === "module") return false;
+  }
+}
 
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
@@ -13,7 +21,7 @@ export default class SummaryReporter implements Reporter {
       for (const test of module.children.allTests()) {
         const state = test.result().state;
         if (state === "passed") passed += 1;
-        else if (state === "failed") failed += 1;
+        else if (state === "failed" || skippedByAFailedHook(test)) failed += 1;
         else skipped += 1;
       }
       // A file that failed to load has no tests to count; it is a failure all the same.

@@ -26,20 +26,24 @@ function filesUnder(dir: string): string[] {
 
 const IMPORT = /(?:\bfrom\s+|\bimport\s*\(\s*|^\s*import\s+)["']([^"']+)["']/gm;
 
+/** The project file an import specifier of `file` names (`@/…` or relative), or undefined for a package. */
+function resolveImport(file: string, spec: string): string | undefined {
+  let target: string;
+  if (spec.startsWith("@/")) target = spec.slice(2);
+  else if (spec.startsWith(".")) target = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec));
+  else return undefined;
+  return [target, `${target}.ts`, `${target}.tsx`, `${target}/index.ts`].find((candidate) => {
+    const full = path.join(ROOT, candidate);
+    return fs.existsSync(full) && fs.statSync(full).isFile();
+  });
+}
+
 /** The project files a file imports (`@/…` and relative specifiers), as paths from the root. */
 function importsOf(file: string): string[] {
   const text = fs.readFileSync(path.join(ROOT, file), "utf8");
   const out: string[] = [];
   for (const match of text.matchAll(IMPORT)) {
-    const spec = match[1]!;
-    let target: string;
-    if (spec.startsWith("@/")) target = spec.slice(2);
-    else if (spec.startsWith(".")) target = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec));
-    else continue;
-    const found = [target, `${target}.ts`, `${target}.tsx`, `${target}/index.ts`].find((candidate) => {
-      const full = path.join(ROOT, candidate);
-      return fs.existsSync(full) && fs.statSync(full).isFile();
-    });
+    const found = resolveImport(file, match[1]!);
     if (found) out.push(found);
   }
   return out;
@@ -139,6 +143,36 @@ describe("the layout of the code", () => {
         .filter((target) => queryModules.has(target) || target.startsWith("lib/db/"))
         .map((target) => `${file} → ${target}`),
     );
+    expect(reaching).toEqual([]);
+  });
+
+  it("the browser bundle holds no zod: nothing a client component imports (as a value) reaches it", () => {
+    // zod probes `new Function` on first parse, which the pages' CSP (no 'unsafe-eval') reports as a violation.
+    const VALUE_IMPORT = /^\s*import\s+(?!type\b)[^;]*?\bfrom\s+["']([^"']+)["']|^\s*import\s+["']([^"']+)["']/gm;
+    const valueImports = (file: string): string[] =>
+      [...fs.readFileSync(path.join(ROOT, file), "utf8").matchAll(VALUE_IMPORT)].map((match) => match[1] ?? match[2]!);
+    const clientFiles = [...componentFiles, ...appFiles].filter((file) =>
+      /^\s*["']use client["']/.test(fs.readFileSync(path.join(ROOT, file), "utf8")),
+    );
+    expect(clientFiles.length).toBeGreaterThan(10);
+    const reaching: string[] = [];
+    for (const start of clientFiles) {
+      const seen = new Set<string>();
+      const queue: string[][] = [[start]];
+      while (queue.length > 0) {
+        const trail = queue.shift()!;
+        const file = trail[trail.length - 1]!;
+        if (seen.has(file)) continue;
+        seen.add(file);
+        const specs = valueImports(file);
+        if (specs.some((spec) => spec === "zod" || spec.startsWith("zod/"))) {
+          reaching.push(trail.join(" → "));
+          continue;
+        }
+        const projectTargets = specs.flatMap((spec) => resolveImport(file, spec) ?? []);
+        for (const target of projectTargets) queue.push([...trail, target]);
+      }
+    }
     expect(reaching).toEqual([]);
   });
 
