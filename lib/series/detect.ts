@@ -248,6 +248,29 @@ export function withoutOutliers(values: readonly number[], limit: number, noiseP
 }
 
 /**
+ * Puts back, among the points the outlier filter left out of a short stretch, those on the judged point's side of the
+ * kept points' median and at least as far from it: the judged value has been seen before, so the stretch's noise
+ * reaches it and it is no outlier to judge against a baseline without them. Real run-to-run noise is often
+ * heavy-tailed (a quarter of the nights of vLLM's sweep are 8% slow): without this, two slow nights in a row on the
+ * first nights of a series were a false regression. Returns the indexes to keep, in order.
+ */
+export function withRecurringOutliers(values: readonly number[], keep: readonly number[], judged: number): number[] {
+  if (keep.length === values.length || keep.length === 0) return [...keep];
+  const kept = Float64Array.from(keep, (index) => values[index]!);
+  const median = medianInPlace(kept);
+  const distance = judged - median;
+  if (distance === 0) return [...keep];
+  const keepSet = new Set(keep);
+  const out: number[] = [];
+  for (let index = 0; index < values.length; index++) {
+    const away = values[index]! - median;
+    if (keepSet.has(index) || (Math.sign(away) === Math.sign(distance) && Math.abs(away) >= Math.abs(distance)))
+      out.push(index);
+  }
+  return out;
+}
+
+/**
  * The noise of a baseline: RMS of the residuals of each point from the mean of the `rolling` points before
  * it. For steady noise of σ a residual has variance σ²(1 + 1/m) with m earlier points, so each is divided by
  * √(1 + 1/m) and the RMS estimates σ. The earlier points' sum slides along (one value in, one out), so a baseline
@@ -421,7 +444,8 @@ export function judgeSeries(
     // The MAD's floor where the MAD is unreliable, fewer than twice `min_samples` points: past that the measured MAD
     // is the better guide (with the floor, heavy-tailed real noise kept its slow nights and raised more alarms).
     const madFloorPct = candidateMeans.length < 2 * settings.min_samples ? settings.noise_prior_pct : 0;
-    const keep = withoutOutliers(candidateMeans, settings.outlier_mad, madFloorPct);
+    let keep = withoutOutliers(candidateMeans, settings.outlier_mad, madFloorPct);
+    if (madFloorPct > 0) keep = withRecurringOutliers(candidateMeans, keep, mean);
     if (keep.length < (options.minBaselinePoints ?? MIN_BASELINE_POINTS)) {
       streak = [];
       return;

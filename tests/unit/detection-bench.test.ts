@@ -29,4 +29,12 @@ describe("the detection-quality benchmark", () => {
     expect(measureRule(flake, "old", 60).detected).toBe(0);
     expect(measureRule(flake, "new", 60).detected).toBeGreaterThan(0.9);
   });
+
+  it("on the real runs' heavy-tailed noise the new rule raises fewer false regressions than the old", () => {
+    const steady = scenario("real vLLM TPOT noise, steady");
+    const old = measureRule(steady, "old", 200);
+    const now = measureRule(steady, "new", 200);
+    expect(old.falseAlarmsPer100).toBeGreaterThan(1);
+    expect(now.falseAlarmsPer100).toBeLessThan(old.falseAlarmsPer100);
+  });
 });

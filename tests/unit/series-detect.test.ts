@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { judgeSeries, residualSigma, type SeriesSample, welchTTest, withoutOutliers } from "@/lib/series/detect";
+import {
+  judgeSeries,
+  residualSigma,
+  type SeriesSample,
+  welchTTest,
+  withoutOutliers,
+  withRecurringOutliers,
+} from "@/lib/series/detect";
 import { DEFAULT_SETTINGS } from "@/lib/series/settings";
 import { type NightlyRun, nightlySeries } from "@/tests/support/synthetic-series";
 
@@ -195,6 +202,18 @@ describe("statistics", () => {
     expect(withoutOutliers([100, 100.2, 99.9, 100.1, 97], 3.5)).toEqual([0, 1, 2, 3]);
     expect(withoutOutliers([100, 100.2, 99.9, 100.1, 97], 3.5, 2)).toEqual([0, 1, 2, 3, 4]);
     expect(withoutOutliers([100, 100.2, 99.9, 100.1, 90], 3.5, 2)).toEqual([0, 1, 2, 3]);
+  });
+
+  it("puts back left-out points on the judged point's side and at least as far: that value was seen before", () => {
+    // Slow nights of heavy-tailed noise: 108 was left out; a judged 108.5 is no outlier against a baseline with it.
+    const values = [100, 100.4, 99.8, 108, 100.1, 100.2];
+    const keep = withoutOutliers(values, 3.5, 2);
+    expect(keep).toEqual([0, 1, 2, 4, 5]);
+    expect(withRecurringOutliers(values, keep, 107)).toEqual([0, 1, 2, 3, 4, 5]);
+    // A judged point beyond every left-out one, or on the other side, is judged without them.
+    expect(withRecurringOutliers(values, keep, 109)).toEqual(keep);
+    expect(withRecurringOutliers(values, keep, 92)).toEqual(keep);
+    expect(withRecurringOutliers(values, [0, 1, 2, 3, 4, 5], 120)).toEqual([0, 1, 2, 3, 4, 5]);
   });
 
   it("estimates σ from residuals, undisturbed by a slow drift", () => {
