@@ -27,6 +27,7 @@ import {
   formatPercentChange,
   formatUsd,
 } from "@/lib/format";
+import { AccuracyCardLine, AccuracySection } from "./AccuracyTable";
 import {
   AddRunPicker,
   BaselinePicker,
@@ -254,6 +255,7 @@ function SeriesCard({
         </div>
         <SloLine item={item} baseline={baselineSeries} />
         <InteractivityLine item={item} />
+        <AccuracyCardLine item={item} />
         {run.server_startup_s !== undefined ? (
           <div>
             <dt className="text-xs uppercase tracking-wide text-zinc-600 dark:text-zinc-400">Server start-up</dt>
@@ -336,6 +338,11 @@ export function VerdictBlock({ verdict }: { verdict: VerdictSentence }) {
           </span>
         ) : null}
         {verdict.versus}:{" "}
+        {verdict.tradeOff ? (
+          <span className="verdict-worse" data-testid="verdict-trade-off">
+            trade-off,{" "}
+          </span>
+        ) : null}
         {headline ? (
           <span className={VERDICT_CLASS[headline.verdict]} data-testid="verdict-headline">
             {headline.text}
@@ -531,6 +538,8 @@ export function ComparisonView({
           {view.slo.ttft_ms !== null || view.slo.tpot_ms !== null ? ` SLO: ${sloText(view.slo)}.` : ""}
         </p>
       </Section>
+
+      <AccuracySection comparison={comparison} />
 
       <ChartSection title="Single stream (concurrency 1)" id="single-stream" exportTitle={exportTitle}>
         <SingleStreamChart bars={comparison.charts.singleStream} />

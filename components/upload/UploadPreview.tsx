@@ -209,6 +209,17 @@ export function UploadPreviewPanel({
           ) : null}
         </div>
       ) : null}
+      {(preview.accuracy_files ?? []).length > 0 ? (
+        <ul className="list-disc space-y-0.5 pl-5" data-testid="preview-accuracy">
+          {(preview.accuracy_files ?? []).map((item) => (
+            <li key={item.file}>
+              {item.file}: {item.scores} accuracy score{item.scores === 1 ? "" : "s"} ({item.format}
+              {item.model ? `, ${item.model}` : ""}), stored with the run.
+              {item.warnings.length > 0 ? ` ${item.warnings.join(" ")}` : ""}
+            </li>
+          ))}
+        </ul>
+      ) : null}
       {preview.skipped.length > 0 || preview.duplicates.length > 0 ? (
         <ul className="list-disc space-y-0.5 pl-5 text-zinc-600 dark:text-zinc-400" data-testid="preview-skipped">
           {preview.skipped.map((skipped) => (

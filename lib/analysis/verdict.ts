@@ -216,6 +216,8 @@ export interface VerdictSentence {
   versus: string;
   /** The figures, the headline first: the clause the sentence is coloured by. */
   clauses: VerdictClause[];
+  /** Faster (a figure better) but less accurate (a score worse beyond noise): never read as simply better. */
+  tradeOff: boolean;
 }
 
 interface Judged {
@@ -341,6 +343,8 @@ export interface VerdictParts {
   slo: VerdictClause | null;
   /** Throughput per GPU at equal interactivity, computed at a named latency statistic. */
   interactivity: { at: number; stat: string; figure: Judged } | null;
+  /** The accuracy scores both runs state (accuracyClause): a drop beyond noise leads the sentence. */
+  accuracy?: VerdictClause | null;
   noise: number;
 }
 
@@ -367,7 +371,10 @@ export function verdictSentence(parts: VerdictParts): VerdictSentence {
   // Targets someone set are the question they asked: their answer leads. An SLO neither side can be judged
   // against answers nothing, so it follows the figures that were measured instead of hiding them.
   const sloAnswers = parts.slo !== null && parts.slo.verdict !== "none";
+  const accuracyFell = parts.accuracy?.verdict === "worse";
   const clauses = [
+    // A speed-up bought with accuracy is the most expensive mistake a comparison can let through: said first.
+    accuracyFell ? parts.accuracy : null,
     sloAnswers ? parts.slo : null,
     changeClause("single stream", parts.singleStream, "tok/s", noisePct),
     parts.peak,
@@ -380,7 +387,10 @@ export function verdictSentence(parts: VerdictParts): VerdictSentence {
         )
       : null,
     sloAnswers ? null : parts.slo,
+    accuracyFell ? null : (parts.accuracy ?? null),
   ].filter((clause): clause is VerdictClause => clause !== null);
+  const tradeOff = accuracyFell && clauses.some((clause) => clause.verdict === "better");
   const said = clauses.length > 0 ? clauses.map((clause) => clause.text).join("; ") : "no figure both runs state";
-  return { text: `${lead}: ${said}`, lead, caveat, sides: [mine, theirs], versus, clauses };
+  const text = `${lead}: ${tradeOff ? "trade-off, " : ""}${said}`;
+  return { text, lead, caveat, sides: [mine, theirs], versus, clauses, tradeOff };
 }

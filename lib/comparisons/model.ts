@@ -2,6 +2,7 @@
  * The model of a comparison: what buildComparison (lib/comparisons/build.ts) computes once from the runs and the
  * view, and the compare page, saved comparisons, the link preview image and the CSV export all read.
  */
+import type { AccuracyComparison } from "@/lib/analysis/accuracy";
 import type { LoadDomain } from "@/lib/analysis/axis";
 import type { ConfigChange } from "@/lib/analysis/config-diff";
 import type { DeltaTable, HeadlineComparison, Verdict } from "@/lib/analysis/deltas";
@@ -94,6 +95,8 @@ export interface ComparisonSeries {
   efficiency: { points: EfficiencyPoint[]; frontier: EfficiencyPoint[] };
   /** Against the baseline at equal interactivity; a reason when it cannot be said. */
   atInteractivity: EqualInteractivity | { reason: string } | null;
+  /** The accuracy scores against the baseline's (null for the baseline, or when neither side states any). */
+  accuracy: AccuracyComparison | null;
 }
 
 export interface TooltipFigure {

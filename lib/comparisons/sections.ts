@@ -4,6 +4,7 @@
  * equal interactivity, the verdict line), the delta tables, the charts' shared tooltip, the charts, and the
  * verdicts in the order the page tells them. lib/comparisons/build.ts puts them together.
  */
+import { type AccuracyComparison, accuracyClause, compareAccuracy } from "@/lib/analysis/accuracy";
 import { axisName, type LoadDomain, loadDomain } from "@/lib/analysis/axis";
 import { assignRunColors } from "@/lib/analysis/colors";
 import { diffConfigs } from "@/lib/analysis/config-diff";
@@ -90,7 +91,12 @@ const LATENCY_FIGURES: { metric: "ttft" | "tpot" | "itl" | "e2el"; name: string 
   { metric: "e2el", name: "E2E" },
 ];
 
-export type Draft = Omit<ComparisonSeries, "headline" | "verdict" | "slo" | "atInteractivity">;
+export type Draft = Omit<ComparisonSeries, "headline" | "verdict" | "slo" | "atInteractivity" | "accuracy">;
+
+/** A series' accuracy scores: those of its first run that states any (repeats of one configuration share them). */
+function accuracyOfDraft(draft: Draft) {
+  return (membersOf.get(draft) ?? [draft.run]).find((run) => run.accuracy && run.accuracy.length > 0)?.accuracy;
+}
 
 function latencyNotes(series: readonly Draft[], metric: "tpot" | "ttft", stat: CompareStat): string[] {
   return series.flatMap((item) => {
@@ -411,6 +417,7 @@ function verdictOf(
   atInteractivity: EqualInteractivity | { reason: string } | null,
   view: CompareView,
   noiseFraction: number,
+  accuracy: AccuracyComparison | null,
 ): VerdictSentence {
   const tpotStat = item.stats.tpot?.stat ?? view.stat;
   const baseTpotStat = baseDraft.stats.tpot?.stat ?? view.stat;
@@ -450,6 +457,7 @@ function verdictOf(
             figure: { base: atInteractivity.base, value: atInteractivity.value, verdict: atInteractivity.verdict },
           }
         : null,
+    accuracy: accuracy ? accuracyClause(accuracy) : null,
     noise: noiseFraction,
   });
 }
@@ -494,11 +502,17 @@ export function judgedSeries(
     const atInteractivity =
       item.isBaseline || !baseDraft ? null : equalInteractivity(item, baseDraft, view.atUser, noiseFraction);
     const headline = headlines[index]!;
+    const baseAccuracy = baseDraft ? accuracyOfDraft(baseDraft) : undefined;
+    const ownAccuracy = accuracyOfDraft(item);
+    const accuracy =
+      item.isBaseline || !baseDraft || (!baseAccuracy && !ownAccuracy)
+        ? null
+        : compareAccuracy(baseAccuracy, ownAccuracy);
     const verdict =
       !item.isBaseline && baseDraft
-        ? verdictOf(item, baseDraft, headline, slo, baseSlo, atInteractivity, view, noiseFraction)
+        ? verdictOf(item, baseDraft, headline, slo, baseSlo, atInteractivity, view, noiseFraction, accuracy)
         : null;
-    return { ...item, headline, slo, atInteractivity, verdict };
+    return { ...item, headline, slo, atInteractivity, verdict, accuracy };
   });
   return distinguished(judged);
 }

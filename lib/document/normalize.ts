@@ -20,6 +20,7 @@ import {
 } from "./flags";
 import { defaultRunName } from "./names";
 import {
+  type AccuracyScore,
   DOCUMENT_KEYS,
   type Flags,
   type Hardware,
@@ -67,6 +68,8 @@ export interface RunDocument {
   /** The tool format the run came from; "servebench/v1" for documents written by hand or by servebench. */
   source_format: string;
   results: ResultPoint[];
+  /** Accuracy scores measured with the run, in evaluator, task, metric, filter order. */
+  accuracy?: AccuracyScore[];
 }
 
 export { defaultRunName };
@@ -229,6 +232,7 @@ export function normalizeRunDocument(raw: unknown): RunDocument {
   if (speculative) result.speculative = speculative;
   const modelSize = definedOnly(doc.model_size);
   if (modelSize) result.model_size = modelSize;
+  if (doc.accuracy !== undefined && doc.accuracy.length > 0) result.accuracy = canonicalAccuracy(doc.accuracy);
   if (doc.server_startup_s !== undefined) result.server_startup_s = doc.server_startup_s;
   if (doc.notes !== undefined && doc.notes.trim() !== "") result.notes = doc.notes;
   if (doc.measured_at !== undefined) result.measured_at = new Date(doc.measured_at).toISOString();
@@ -244,4 +248,19 @@ export function normalizeRunDocument(raw: unknown): RunDocument {
     );
   }
   return result;
+}
+
+/** The scores in one order whatever order the files listed them in, each without its unset fields. */
+function canonicalAccuracy(scores: readonly AccuracyScore[]): AccuracyScore[] {
+  const key = (score: AccuracyScore) => [score.evaluator, score.task, score.metric, score.filter ?? ""];
+  return scores
+    .map((score) => definedOnly(score) as AccuracyScore)
+    .sort((a, b) => {
+      const left = key(a);
+      const right = key(b);
+      for (let index = 0; index < left.length; index++) {
+        if (left[index] !== right[index]) return left[index]! < right[index]! ? -1 : 1;
+      }
+      return 0;
+    });
 }

@@ -32,6 +32,8 @@ export const LIMITS = {
   /** Extra percentiles per latency metric (`percentiles`). */
   extraPercentiles: 20,
   maxInt: 2_147_483_647,
+  /** Accuracy scores (task × metric × filter) of one run. */
+  accuracyScores: 500,
 } as const;
 
 export const LATENCY_METRICS = ["ttft", "tpot", "itl", "e2el", "e2el_per_token"] as const;
@@ -507,6 +509,36 @@ export const RunPatchSchema = z.strictObject({
 });
 export type RunPatchInput = z.infer<typeof RunPatchSchema>;
 
+/**
+ * One accuracy score measured on the served model (lm-evaluation-harness, lighteval…): a task's metric under a filter,
+ * with the standard error the evaluator states. Scores are kept as the evaluator reports them (lm-eval's 0–1
+ * fractions stay fractions); docs/metrics.md#accuracy says how two runs' scores are compared.
+ */
+export const AccuracyScoreSchema = z
+  .strictObject({
+    evaluator: lowerLine(64).describe('The tool that measured it: "lm-eval", "lighteval"… Stored lower-case.'),
+    evaluator_version: lineText(64).optional().describe('The tool\'s version, e.g. "0.4.9".'),
+    task: lineText(LIMITS.shortTextChars).describe('The task (benchmark) as the tool names it, e.g. "gsm8k".'),
+    metric: lineText(LIMITS.shortTextChars).describe('The metric, e.g. "exact_match", "acc_norm".'),
+    filter: lineText(LIMITS.shortTextChars)
+      .optional()
+      .describe('The answer filter the score is under, e.g. lm-eval\'s "strict-match"; absent when the tool has none.'),
+    value: z.number().min(-MAX_FIGURE).max(MAX_FIGURE).describe("The score as the tool reports it."),
+    stderr: nonNegative()
+      .optional()
+      .describe("Its standard error, as the tool reports it (absent when it states none)."),
+    higher_is_better: z.boolean().optional().describe("Whether a higher score is better; true when absent."),
+    num_fewshot: count().optional().describe("Few-shot examples in each prompt."),
+    samples: count().optional().describe("Samples (questions) the score was computed over."),
+    limit: nonNegative().optional().describe("The sample limit the evaluation ran with (`--limit`), when it had one."),
+    generation: z
+      .record(keyText(200), z.union([freeText(LIMITS.metadataValueChars), z.number(), z.boolean()]))
+      .optional()
+      .describe("Generation settings of the task (temperature, max tokens, stop…), as the tool states them."),
+  })
+  .describe("One accuracy score of the served model.");
+export type AccuracyScore = z.output<typeof AccuracyScoreSchema>;
+
 /** Keys the server sets on the documents it returns; an upload may carry them and they are ignored. */
 export const SERVER_KEYS = ["id", "created_at"] as const;
 
@@ -609,6 +641,14 @@ const documentShape = {
     .optional()
     .describe("Anything else, as string, number or boolean values. Unknown top-level keys are kept here."),
   results: z.array(ResultPointSchema).min(1, "needs at least one result point").max(LIMITS.points),
+  accuracy: z
+    .array(AccuracyScoreSchema)
+    .max(LIMITS.accuracyScores)
+    .optional()
+    .describe(
+      "Accuracy scores of the served model measured with the run (lm-eval, lighteval…), compared with their " +
+        "standard errors (docs/metrics.md#accuracy).",
+    ),
   id: idSchema()
     .optional()
     .describe(
@@ -656,6 +696,20 @@ export const RunDocumentSchema = z
         message:
           `${level.text}${which} appears twice (also at results.${first}); a run has one point per load level ` +
           "and repeat (number repeats with `repeat`: 1, 2, …)",
+      });
+    });
+    const scores = new Map<string, number>();
+    doc.accuracy?.forEach((score, index) => {
+      const key = JSON.stringify([score.evaluator.toLowerCase(), score.task, score.metric, score.filter ?? null]);
+      const first = scores.get(key);
+      if (first === undefined) {
+        scores.set(key, index);
+        return;
+      }
+      ctx.addIssue({
+        code: "custom",
+        path: ["accuracy", index, "task"],
+        message: `${score.task} ${score.metric}${score.filter ? ` (${score.filter})` : ""} appears twice (also at accuracy.${first})`,
       });
     });
     const requestRows = doc.results.reduce((sum, point) => sum + (point.requests?.ttft_ms.length ?? 0), 0);

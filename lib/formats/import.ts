@@ -5,6 +5,7 @@
 
 import { keepsExactDigits, type ResultPoint, RUN_FORMAT } from "@/lib/document/schema";
 import { AppError, excerpt } from "@/lib/errors";
+import type { AccuracyImport, AccuracyParser } from "./accuracy-types";
 import { levelFromFolders } from "./aiperf-folder";
 import { expandArchives } from "./archive";
 import {
@@ -56,6 +57,8 @@ export interface SkippedFile {
 export interface ReadOptions {
   /** Levels the person gave, by file name as uploaded (a path inside a folder or zip). */
   levels?: ReadonlyMap<string, GivenLevel>;
+  /** Parsers of evaluators' accuracy results (lib/formats/accuracy.ts): their files become the run's accuracy scores. */
+  accuracyParsers?: readonly AccuracyParser[];
 }
 
 /** "concurrency 8", "2.5 req/s", "concurrency 8 at 2.5 req/s". */
@@ -74,6 +77,8 @@ export interface ParsedUpload {
   skipped: SkippedFile[];
   /** Fragments dropped because another file holds exactly the same figures (a sweep summary repeating its runs). */
   duplicates: { file: string; part: string; sameAs: string }[];
+  /** Evaluators' results files (lm-eval, lighteval): accuracy scores for the run the upload makes. */
+  accuracy: AccuracyImport[];
 }
 
 export function describe(fragment: Pick<Fragment, "file" | "part">): string {
@@ -154,7 +159,7 @@ export function readUploads(
   parsers: readonly FormatParser[],
   options: ReadOptions = {},
 ): ParsedUpload {
-  const result: ParsedUpload = { documents: [], fragments: [], skipped: [], duplicates: [] };
+  const result: ParsedUpload = { documents: [], fragments: [], skipped: [], duplicates: [], accuracy: [] };
   const expanded = expandUploads(files);
   if (expanded.length === 0) throw new AppError("bad_request", "The upload holds no files.");
   const givenLevels = options.levels ?? new Map<string, GivenLevel>();
@@ -187,6 +192,19 @@ export function readUploads(
         );
       }
       throw new AppError("invalid_json", decodeError?.message ?? `"${upload.name}" could not be read.`);
+    }
+    const decodedSource = source;
+    const accuracyParser = options.accuracyParsers?.find((candidate) => detectsAccuracy(candidate, decodedSource));
+    if (accuracyParser) {
+      if (givenLevels.has(upload.name)) {
+        throw new AppError(
+          "validation_failed",
+          `"${upload.name}" is ${accuracyParser.label}: accuracy scores have no load level to give.`,
+          [{ path: `level.${upload.name}`, message: "is given for an accuracy results file, which has no load level" }],
+        );
+      }
+      result.accuracy.push(parseAccuracy(accuracyParser, decodedSource, upload.name));
+      continue;
     }
     const given = givenLevels.get(upload.name);
     const level = given ?? levelFromFolders(upload.name);
@@ -397,6 +415,27 @@ function withExactDigits(
     .map((entry) => ({ path: entry.path.slice(place.length), literal: entry.literal }));
   if (found.length > 0) placeLargeNumbers(raw, found, keepsExactDigits, `The run document "${file}"`);
   return raw;
+}
+
+function detectsAccuracy(parser: AccuracyParser, file: SourceFile): boolean {
+  try {
+    return parser.detect(file);
+  } catch {
+    return false;
+  }
+}
+
+function parseAccuracy(parser: AccuracyParser, source: SourceFile, name: string): AccuracyImport {
+  try {
+    return parser.parse(source);
+  } catch (error) {
+    if (!(error instanceof FormatError)) throw error;
+    throw new AppError(
+      "validation_failed",
+      `"${name}" (${parser.label}) could not be imported: ${error.path}: ${error.message}`,
+      [{ path: error.path, message: `${error.message} (in "${name}")` }],
+    );
+  }
 }
 
 function detects(parser: FormatParser, file: SourceFile): boolean {

@@ -10,6 +10,7 @@ import { engineDisplayName } from "@/lib/document/names";
 import { defaultRunName, fittedName, normalizeRunDocument, type RunDocument } from "@/lib/document/normalize";
 import { RUN_FORMAT, type Workload } from "@/lib/document/schema";
 import { AppError, type ErrorIssue, excerpt } from "@/lib/errors";
+import { ACCURACY_PARSERS } from "@/lib/formats/accuracy";
 import { expandArchives } from "@/lib/formats/archive";
 import { type ParsedUpload, readUploads, type UploadFile } from "@/lib/formats/import";
 import { conflictError, type Plan, planRuns } from "@/lib/formats/import-plan";
@@ -438,6 +439,44 @@ export function invalidRunsError(runs: readonly PlannedRunResult[]): AppError | 
 /** How an export's saved-comparison and series lines begin (JSON.stringify writes no spaces). */
 const EXPORT_MARKS = [`{"format":"${COMPARISON_FORMAT}"`, `{"format":"${SERIES_FORMAT}"`];
 
+/**
+ * The upload's accuracy results files go with the one run it makes: their scores become the run's `accuracy`, their
+ * warnings its warnings. An upload of accuracy files alone, or of several runs (which run would the scores be of?),
+ * is refused with the way to attach them instead.
+ */
+function attachAccuracy(parsed: ParsedUpload, plan: Plan): void {
+  if (parsed.accuracy.length === 0) return;
+  const files = parsed.accuracy.map((item) => `"${item.file}"`).join(", ");
+  const attach =
+    "attach them to a stored run: POST /api/runs/{id}/accuracy, or `servebench upload --eval FILE --run ID`";
+  if (plan.runs.length === 0) {
+    throw new AppError(
+      "no_results",
+      `Nothing to store: ${files} ${parsed.accuracy.length === 1 ? "holds" : "hold"} accuracy scores but no benchmark results. Upload ${parsed.accuracy.length === 1 ? "it" : "them"} with the benchmark files of the run, or ${attach}.`,
+      parsed.accuracy.map((item) => ({
+        path: "files",
+        message: `${item.file}: accuracy scores without a benchmark run`,
+      })),
+    );
+  }
+  if (plan.runs.length > 1) {
+    throw new AppError(
+      "validation_failed",
+      `The upload makes ${plan.runs.length} runs and holds accuracy scores (${files}): they cannot be given to one of them by guess. Upload them with one run, or ${attach}.`,
+      [{ path: "files", message: `accuracy scores for ${plan.runs.length} runs` }],
+    );
+  }
+  const run = plan.runs[0]!;
+  const scores = [...(Array.isArray(run.document.accuracy) ? run.document.accuracy : [])];
+  const warnings = [...(Array.isArray(run.document.warnings) ? run.document.warnings : [])];
+  for (const item of parsed.accuracy) {
+    scores.push(...item.scores);
+    warnings.push(...item.warnings.map((warning) => `${item.file}: ${warning}`));
+  }
+  run.document.accuracy = scores;
+  if (warnings.length > 0) run.document.warnings = warnings;
+}
+
 /** Parse, plan and validate an upload whose body is read already. */
 export function prepareUploadRequest(upload: UploadRequest, options: { preview?: boolean } = {}): PreparedUpload {
   // Every archive of the upload against one expansion budget, then the bytes checked before anything is parsed.
@@ -456,12 +495,16 @@ export function prepareUploadRequest(upload: UploadRequest, options: { preview?:
       [{ path: "files", message: "is an export: send it to POST /api/restore" }],
     );
   }
-  const parsed = readUploads(files, FORMAT_PARSERS, { levels: upload.options.levels });
+  const parsed = readUploads(files, FORMAT_PARSERS, {
+    levels: upload.options.levels,
+    accuracyParsers: ACCURACY_PARSERS,
+  });
   const plan = planRuns(parsed, {
     split: upload.options.split,
     pick: upload.options.pick,
     combineRepeats: upload.options.combineRepeats,
   });
+  attachAccuracy(parsed, plan);
   if (plan.runs.length === 0) {
     const empty = parsed.skipped.filter((skipped) => skipped.no_results);
     if (empty.length > 0) {

@@ -54,6 +54,8 @@ export interface UploadPreview {
   has_repeats: boolean;
   /** Those repeats are stored as one run with repeats (`repeats=one_run`). */
   repeats_one_run: boolean;
+  /** Evaluators' results files: their scores go with the run (`document.accuracy`). */
+  accuracy_files: { file: string; format: string; model: string | null; scores: number; warnings: string[] }[];
 }
 
 /**
@@ -127,5 +129,12 @@ export function previewOf(prepared: PreparedUpload): UploadPreview {
     split: prepared.options.split,
     has_repeats: prepared.plan.hasRepeats,
     repeats_one_run: prepared.options.combineRepeats,
+    accuracy_files: prepared.parsed.accuracy.map((item) => ({
+      file: item.file,
+      format: item.format,
+      model: item.model ?? null,
+      scores: item.scores.length,
+      warnings: item.warnings,
+    })),
   };
 }

@@ -252,6 +252,36 @@ function buildDocument(version: string): JsonSchema {
           responses: { "204": { description: "Deleted" }, ...errors(401, 404) },
         },
       },
+      "/api/runs/{id}/accuracy": {
+        parameters: [pathParameter("id", "The run id")],
+        post: {
+          operationId: "attachRunAccuracy",
+          summary:
+            "Attach an evaluator's accuracy results (lm-eval, lighteval) to a run: the scores join the run's, a score of the same evaluator, task, metric and filter replacing the one stored",
+          security: WRITE,
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": {
+                schema: { type: "object", description: "One results file as the evaluator wrote it" },
+              },
+              "multipart/form-data": {
+                schema: {
+                  type: "object",
+                  properties: {
+                    file: { type: "array", items: { type: "string", contentMediaType: "application/octet-stream" } },
+                  },
+                  required: ["file"],
+                },
+              },
+            },
+          },
+          responses: {
+            "200": json("The run with its accuracy scores", ref("StoredRun")),
+            ...errors(400, 401, 404, 413, 415, 422),
+          },
+        },
+      },
       "/api/export": {
         get: {
           operationId: "exportRuns",

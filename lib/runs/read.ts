@@ -46,6 +46,8 @@ export function documentOf(row: RunRowWithPoints): StoredRun {
   if (speculative) doc.speculative = speculative;
   const modelSize = parseJson<RunDocument["model_size"]>(row.modelSizeJson);
   if (modelSize) doc.model_size = modelSize;
+  const accuracy = parseJson<RunDocument["accuracy"]>(row.accuracyJson);
+  if (accuracy && accuracy.length > 0) doc.accuracy = accuracy;
   if (row.serverStartupS !== null) doc.server_startup_s = row.serverStartupS;
   if (row.notes !== null) doc.notes = row.notes;
   if (row.measuredAt !== null) doc.measured_at = row.measuredAt.toISOString();

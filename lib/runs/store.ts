@@ -72,6 +72,7 @@ export function runCreateData(doc: RunDocument, id: string, now: Date): Prisma.R
     workloadJson: doc.workload ? JSON.stringify(doc.workload) : null,
     speculativeJson: doc.speculative ? JSON.stringify(doc.speculative) : null,
     modelSizeJson: doc.model_size ? JSON.stringify(doc.model_size) : null,
+    accuracyJson: doc.accuracy ? JSON.stringify(doc.accuracy) : null,
     serverStartupS: doc.server_startup_s ?? null,
     notes: doc.notes ?? null,
     metadataJson: JSON.stringify(doc.metadata),

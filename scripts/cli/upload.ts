@@ -50,6 +50,9 @@ export const UPLOAD_USAGE = `servebench upload FILE_OR_FOLDER... [options]
                         artifact folder): FILE=concurrency:8 or FILE=rate:2.5 (requests/s); FILE as named on the
                         command line or under a named folder; repeat for more files; a file stating its own level
                         is refused
+  --eval FILE           an evaluator's accuracy results (lm-eval results_*.json, lighteval results): its scores
+                        are stored with the run the upload makes; repeat for more files
+  --run ID              attach the --eval files to the stored run ID instead of uploading a run (no FILE needed)
   --dry-run             show what would be stored, store nothing; exits 1, saying why, when the upload would be
                         rejected
   --timeout SECONDS     how long the upload may take, from connecting to the server's last byte (default: 120)`;
@@ -76,6 +79,8 @@ const OPTIONS = {
   split: { type: "boolean" },
   fragments: { type: "string" },
   level: { type: "string", multiple: true },
+  eval: { type: "string", multiple: true },
+  run: { type: "string" },
   "dry-run": { type: "boolean" },
   timeout: { type: "string" },
   help: { type: "boolean", short: "h" },
@@ -230,13 +235,25 @@ export async function runUpload(argv: string[]): Promise<number> {
     print(UPLOAD_USAGE);
     return 0;
   }
+  const evalFiles = values.eval ?? [];
+  if (values.run !== undefined) {
+    if (evalFiles.length === 0 || positionals.length > 0) {
+      process.stderr.write(
+        `servebench upload: --run ID attaches accuracy results to a stored run: give them with --eval FILE, and no other file\n\n${UPLOAD_USAGE}\n`,
+      );
+      return 2;
+    }
+    return attachEval(values.run, evalFiles, values);
+  }
   if (positionals.length === 0) {
-    process.stderr.write(`servebench upload: name at least one results file or folder\n\n${UPLOAD_USAGE}\n`);
+    process.stderr.write(
+      `servebench upload: name at least one results file or folder${evalFiles.length > 0 ? " (accuracy results go with the benchmark files of their run, or with --run ID onto a stored run)" : ""}\n\n${UPLOAD_USAGE}\n`,
+    );
     return 2;
   }
   let files: { path: string; name: string }[];
   try {
-    files = collectFiles(positionals);
+    files = collectFiles([...positionals, ...evalFiles]);
   } catch (error) {
     if (error instanceof UsageError) {
       process.stderr.write(`servebench upload: ${error.message}\n`);
@@ -391,5 +408,60 @@ export async function runUpload(argv: string[]): Promise<number> {
     );
     if (values["fail-on-regression"]) return EXIT_REGRESSION;
   }
+  return 0;
+}
+
+/** `--run ID --eval FILE…`: POST the files to /api/runs/ID/accuracy and say what the run holds now. */
+async function attachEval(
+  runId: string,
+  evalFiles: readonly string[],
+  values: { url?: string | undefined; token?: string | undefined; timeout?: string | undefined },
+): Promise<number> {
+  let files: { path: string; name: string }[];
+  let timeoutMs: number;
+  try {
+    files = collectFiles(evalFiles);
+    timeoutMs = timeoutMsFrom("--timeout", values.timeout, UPLOAD_TIMEOUT_MS);
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof TimeoutOptionError) {
+      process.stderr.write(`servebench upload: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  const base = (values.url ?? process.env.SERVEBENCH_URL ?? "http://localhost:3000").replace(/\/+$/, "");
+  const form = new FormData();
+  for (const file of files) form.append("file", new Blob([fs.readFileSync(file.path)]), file.name);
+  const token = values.token ?? process.env.SERVEBENCH_TOKEN;
+  let response: Awaited<ReturnType<typeof requestServer>>;
+  try {
+    response = await requestServer(
+      `${base}/api/runs/${encodeURIComponent(runId)}/accuracy`,
+      { method: "POST", body: form, headers: token ? { Authorization: `Bearer ${token}` } : {} },
+      { base, timeoutMs, timeoutOption: "--timeout", maxAnswerBytes: UPLOAD_ANSWER_MAX_BYTES },
+    );
+  } catch (error) {
+    if (error instanceof ServerRequestError) {
+      printError(`servebench upload: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
+  let body: { id?: string; name?: string; accuracy?: unknown[]; error?: ErrorBody["error"] };
+  try {
+    body = JSON.parse(response.text) as typeof body;
+  } catch {
+    printError(`servebench upload: ${base} answered ${response.status} with something that is not servebench's JSON`);
+    return 1;
+  }
+  if (!response.ok) {
+    printError(
+      `servebench upload: rejected (${response.status} ${body.error?.code ?? "error"}): ${body.error?.message ?? response.text}`,
+    );
+    return 1;
+  }
+  const scores = body.accuracy?.length ?? 0;
+  print(`${base}/runs/${encodeURIComponent(body.id ?? runId)}  ${body.name ?? ""}`.trimEnd());
+  print(`${scores} accuracy score${scores === 1 ? "" : "s"} stored with the run`);
   return 0;
 }

@@ -154,6 +154,15 @@ const RUN: { file: string; first: string; check?: (outputs: Output[], work: stri
       expect(`${bench!.stdout}${bench!.stderr}`).toContain("engine: vllm (the --command program: vllm serve)");
     },
   },
+  {
+    file: "docs/api.md",
+    first: "npx servebench upload results/ --eval lm_eval/results_2026-12-05.json --url https://bench.example.com",
+    check: ([uploaded, attached]) => {
+      expect(uploaded!.stdout).toMatch(/\/runs\/[A-Za-z0-9_-]+/);
+      // The gsm8k file's two scores (strict-match and flexible-extract), stored with the run and then attached again.
+      expect(attached!.stdout).toContain("2 accuracy scores stored with the run");
+    },
+  },
   { file: "docs/deploy.md", first: "curl -o history.jsonl http://old-host:3000/api/export" },
   { file: "docs/series.md", first: "curl -fsSO https://bench.example.com/cli/servebench.mjs" },
 ];
@@ -215,6 +224,7 @@ function fillWorkFolder(): Record<string, string> {
     "results/bench_serve_v0.25.1.json": "vllm/bench_serve_v0.25.1.json",
     "bench.json": "vllm/bench_serve_v0.25.1.json",
     "run.json": "servebench/vllm-tp8-baseline.json",
+    "lm_eval/results_2026-12-05.json": "accuracy/lm-eval/v0.4.2-dev_gsm8k_Meta-Llama-3-8B-Instruct.json",
     "sweep/run=0.json":
       "vllm/vllm_sweep_v0.25.1/SERVE--max_num_seqs=4-BENCH--max_concurrency=2-num_prompts=8/run=0.json",
     "sweep/run=1.json":

@@ -5,6 +5,7 @@ import { LineChartTable } from "@/components/charts/ChartData";
 import { LatencyDistributionChart } from "@/components/charts/LatencyDistributionChart";
 import { LoadChart } from "@/components/charts/LoadChart";
 import { LoadTooltipProvider } from "@/components/charts/LoadTooltip";
+import { AccuracyPanel } from "@/components/runs/AccuracyPanel";
 import { FlagsTable, KeyValueTable } from "@/components/runs/ConfigTables";
 import { DeleteRunButton } from "@/components/runs/DeleteRunButton";
 import { ImportReport } from "@/components/runs/ImportReport";
@@ -235,6 +236,7 @@ export default async function RunPage({ params }: { params: Params }) {
         </div>
       </LoadTooltipProvider>
 
+      <AccuracyPanel scores={run.accuracy} />
       <ServerMetricsPanel runs={[run]} domain={alone.drawnDomain} />
 
       {hasRequestDetail(run.results) ? (
