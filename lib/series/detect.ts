@@ -548,7 +548,7 @@ function lastGoodBefore(points: readonly PointJudgement[], index: number): strin
   return null;
 }
 
-function changesOf(points: readonly PointJudgement[], consecutive: number): DetectedChange[] {
+export function changesOf(points: readonly PointJudgement[], consecutive: number): DetectedChange[] {
   const changes: DetectedChange[] = [];
   let run: PointJudgement[] = [];
   const close = (isLast: boolean) => {

@@ -3,11 +3,14 @@
  * those figures judged one by one. Pure logic lives beside this file (detect.ts, metrics.ts, repeats.ts).
  */
 import { db } from "@/lib/db/client";
-import type { ResultPoint } from "@/lib/document/schema";
+import type { AccuracyScore, ResultPoint } from "@/lib/document/schema";
 import { notFoundError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { type DetectedChange, judgeSeries, type PointJudgement } from "./detect";
+import { judgeAccuracySeries } from "./detect-accuracy";
 import {
+  accuracyMetricKey,
+  accuracySeriesMetric,
   DEFAULT_JUDGED_FIGURES,
   HEADLINE_FIGURES,
   LEVEL_FIGURES,
@@ -45,6 +48,7 @@ const RUN_SELECT = {
   createdAt: true,
   singleStreamTokS: true,
   peakTokS: true,
+  accuracyJson: true,
 } satisfies Prisma.RunSelect;
 export type RunRow = Prisma.RunGetPayload<{ select: typeof RUN_SELECT }>;
 
@@ -173,6 +177,61 @@ export interface LoadedSeries {
   level: string | null;
   levels: { key: string; runs: number }[];
   resetRunIds: Set<string>;
+  /** The accuracy scores the runs state, one metric each (at most MAX_ACCURACY_METRICS), in key order. */
+  accuracyMetrics: SeriesMetric[];
+}
+
+/** Accuracy scores a series follows: a results file of a whole suite states hundreds, and a page shows each. */
+export const MAX_ACCURACY_METRICS = 40;
+
+/**
+ * Each run's accuracy scores keyed by series metric, and those metrics: scaled to percentages (value and stderr ×100)
+ * when every run's score is a fraction where higher is better, as the compare page shows them; lower is better when
+ * the evaluator says so.
+ */
+function accuracyOfRuns(runRows: readonly RunRow[]): {
+  byRun: Map<string, Map<string, { value: number; stderr: number | null }>>;
+  metrics: SeriesMetric[];
+} {
+  const found = new Map<string, { score: AccuracyScore; fraction: boolean; lower: boolean }>();
+  const scoresByRun = new Map<string, Map<string, AccuracyScore>>();
+  for (const run of runRows) {
+    const scores = parseJson<AccuracyScore[]>(run.accuracyJson) ?? [];
+    const own = new Map<string, AccuracyScore>();
+    for (const score of scores) {
+      const key = accuracyMetricKey({ ...score, filter: score.filter ?? null });
+      own.set(key, score);
+      const seen = found.get(key);
+      const fraction = score.value >= 0 && score.value <= 1;
+      if (!seen) found.set(key, { score, fraction, lower: score.higher_is_better === false });
+      else {
+        seen.fraction &&= fraction;
+        seen.lower ||= score.higher_is_better === false;
+      }
+    }
+    if (own.size > 0) scoresByRun.set(run.id, own);
+  }
+  const keys = [...found.keys()].sort().slice(0, MAX_ACCURACY_METRICS);
+  const metrics = keys.map((key) => {
+    const { score, fraction, lower } = found.get(key)!;
+    const scale = fraction && !lower ? 100 : 1;
+    return accuracySeriesMetric({ ...score, filter: score.filter ?? null }, lower ? "lower" : "higher", scale);
+  });
+  const byRun = new Map<string, Map<string, { value: number; stderr: number | null }>>();
+  for (const [runId, own] of scoresByRun) {
+    const values = new Map<string, { value: number; stderr: number | null }>();
+    for (const metric of metrics) {
+      const score = own.get(metric.key);
+      if (!score) continue;
+      const scale = metric.unit === "%" ? 100 : 1;
+      values.set(metric.key, {
+        value: score.value * scale,
+        stderr: score.stderr === undefined ? null : score.stderr * scale,
+      });
+    }
+    byRun.set(runId, values);
+  }
+  return { byRun, metrics };
 }
 
 /**
@@ -212,6 +271,7 @@ export async function loadSeries(
   const settings = viewing ? resolveSettings(mergeSettings(row.settingsJson, { level: viewLevel })) : own;
   const level = viewing ? viewLevel : ownLevel;
   const pointByRun = level ? await pointsAt(ids, level) : new Map<string, Partial<ResultPoint>>();
+  const accuracy = accuracyOfRuns(runRows);
   const runs = runRows.map(
     (run): SeriesRun => ({
       id: run.id,
@@ -224,6 +284,7 @@ export async function loadSeries(
       single_stream_tok_s: run.singleStreamTokS,
       peak_tok_s: run.peakTokS,
       points: level && pointByRun.has(run.id) ? new Map([[level, pointByRun.get(run.id)!]]) : new Map(),
+      accuracy: accuracy.byRun.get(run.id) ?? new Map(),
       row: run,
     }),
   );
@@ -235,6 +296,7 @@ export async function loadSeries(
     level,
     levels,
     resetRunIds: new Set(annotations.map((a) => a.runId)),
+    accuracyMetrics: accuracy.metrics,
   };
 }
 
@@ -244,12 +306,18 @@ export function shownMetrics(loaded: LoadedSeries): SeriesMetric[] {
     ...HEADLINE_FIGURES.map((figure) => seriesMetric(figure, null)),
     ...(loaded.level ? LEVEL_FIGURES.map((figure) => seriesMetric(figure, loaded.level)) : []),
   ];
-  return candidates.filter((metric) => loaded.runs.some((run) => repeatValues(run, metric).length > 0));
+  return [
+    ...candidates.filter((metric) => loaded.runs.some((run) => repeatValues(run, metric).length > 0)),
+    ...loaded.accuracyMetrics,
+  ];
 }
 
+/** The speed figures the settings name (or the default ones), and every accuracy score: a drop in accuracy is always judged. */
 export function judgedMetrics(loaded: LoadedSeries, shown: readonly SeriesMetric[]): SeriesMetric[] {
   const figures = loaded.settings.figures ?? DEFAULT_JUDGED_FIGURES;
-  return shown.filter((metric) => (figures as readonly string[]).includes(metric.figure));
+  return shown.filter(
+    (metric) => metric.figure === "accuracy" || (figures as readonly string[]).includes(metric.figure),
+  );
 }
 
 export interface MetricJudgement {
@@ -276,11 +344,25 @@ export async function judgeLoaded(loaded: LoadedSeries, metrics: readonly Series
       group: repeatGroupKey(run),
       values: repeatValues(run, metric),
     }));
-    const judged = judgeSeries(samples, {
-      better: metric.better,
-      settings: loaded.settings,
-      resetRunIds: loaded.resetRunIds,
-    });
+    const judged =
+      metric.figure === "accuracy"
+        ? judgeAccuracySeries(
+            loaded.runs.map((run) => {
+              const score = run.accuracy?.get(metric.key);
+              return {
+                runId: run.id,
+                group: repeatGroupKey(run),
+                values: score ? [score] : [],
+                reset: loaded.resetRunIds.has(run.id),
+              };
+            }),
+            { better: metric.better, settings: loaded.settings },
+          )
+        : judgeSeries(samples, {
+            better: metric.better,
+            settings: loaded.settings,
+            resetRunIds: loaded.resetRunIds,
+          });
     judgements.push({ metric, ...judged });
   }
   return judgements;

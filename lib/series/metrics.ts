@@ -25,9 +25,14 @@ export const HEADLINE_FIGURES = ["single_stream_tok_s", "peak_tok_s"] as const;
 export type HeadlineFigure = (typeof HEADLINE_FIGURES)[number];
 
 export interface SeriesMetric {
-  /** `single_stream_tok_s`, `peak_tok_s`, or `<figure>@<level key>` such as `mean_tpot_ms@c:64`. */
+  /**
+   * `single_stream_tok_s`, `peak_tok_s`, `<figure>@<level key>` such as `mean_tpot_ms@c:64`, or an accuracy score,
+   * `accuracy:<evaluator>,<task>,<metric>,<filter>` (each part URI-encoded; the filter empty when there is none).
+   */
   key: string;
-  figure: HeadlineFigure | LevelFigure;
+  figure: HeadlineFigure | LevelFigure | "accuracy";
+  /** The accuracy score this metric follows; absent for the speed figures. */
+  accuracy?: AccuracyKey;
   /** The load level key for level figures; null for the headline figures. */
   level: string | null;
   label: string;
@@ -79,6 +84,50 @@ export function levelLabel(levelKey: string): string {
 export const SERIES_FIGURES: readonly (HeadlineFigure | LevelFigure)[] = [...HEADLINE_FIGURES, ...LEVEL_FIGURES];
 const FIGURE_NAMES: ReadonlySet<string> = new Set(SERIES_FIGURES);
 
+/** Which accuracy score of a run an accuracy metric follows. */
+export interface AccuracyKey {
+  evaluator: string;
+  task: string;
+  metric: string;
+  filter: string | null;
+}
+
+const ACCURACY_PREFIX = "accuracy:";
+
+export function accuracyMetricKey(score: AccuracyKey): string {
+  return `${ACCURACY_PREFIX}${[score.evaluator, score.task, score.metric, score.filter ?? ""].map(encodeURIComponent).join(",")}`;
+}
+
+/**
+ * The series metric of an accuracy score. Accuracy is judged by the evaluator's standard errors (detect-accuracy.ts),
+ * and shown in points when the scores are fractions where higher is better (`scale` 100), as stated otherwise.
+ */
+export function accuracySeriesMetric(score: AccuracyKey, better: "higher" | "lower", scale: number): SeriesMetric {
+  const filter = score.filter && score.filter !== "none" ? ` (${score.filter})` : "";
+  return {
+    key: accuracyMetricKey(score),
+    figure: "accuracy",
+    accuracy: score,
+    level: null,
+    label: `${score.task} · ${score.metric}${filter}, ${score.evaluator}`,
+    unit: scale === 100 ? "%" : "",
+    better,
+  };
+}
+
+function parseAccuracyKey(key: string): AccuracyKey | null {
+  if (!key.startsWith(ACCURACY_PREFIX)) return null;
+  const parts = key.slice(ACCURACY_PREFIX.length).split(",");
+  if (parts.length !== 4) return null;
+  try {
+    const [evaluator, task, metric, filter] = parts.map(decodeURIComponent) as [string, string, string, string];
+    if (!evaluator || !task || !metric) return null;
+    return { evaluator, task, metric, filter: filter === "" ? null : filter };
+  } catch {
+    return null;
+  }
+}
+
 /** A Set lookup, not `name in FIGURE_INFO`: "constructor" and "toString" are properties of every object, not figures. */
 export function isFigure(name: string): name is HeadlineFigure | LevelFigure {
   return FIGURE_NAMES.has(name);
@@ -99,6 +148,9 @@ export function seriesMetric(figure: HeadlineFigure | LevelFigure, level: string
 
 /** `mean_tpot_ms@c:64` → the metric; null for anything that is not one. */
 export function parseMetricKey(key: string): SeriesMetric | null {
+  const accuracy = parseAccuracyKey(key);
+  // A stored change names its score; its direction and scale are the series' to say, so the key alone reads "higher".
+  if (accuracy) return accuracySeriesMetric(accuracy, "higher", 1);
   const at = key.indexOf("@");
   const figure = at === -1 ? key : key.slice(0, at);
   if (!isFigure(figure)) return null;
@@ -131,9 +183,12 @@ export interface SeriesRunFigures {
   peak_tok_s: number | null;
   /** Result points by load level key (only the levels the series needs have to be present). */
   points: ReadonlyMap<string, Partial<ResultPoint>>;
+  /** Accuracy scores by metric key, as the series shows them (scaled), each with its standard error. */
+  accuracy?: ReadonlyMap<string, { value: number; stderr: number | null }>;
 }
 
 export function metricValue(run: SeriesRunFigures, metric: SeriesMetric): number | null {
+  if (metric.figure === "accuracy") return run.accuracy?.get(metric.key)?.value ?? null;
   if (metric.figure === "single_stream_tok_s") return run.single_stream_tok_s;
   if (metric.figure === "peak_tok_s") return run.peak_tok_s;
   if (metric.level === null) return null;
