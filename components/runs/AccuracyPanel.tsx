@@ -7,13 +7,24 @@ import { ScrollBox } from "@/components/ui/ScrollBox";
 import { accuracyLabel, formatScore } from "@/lib/analysis/accuracy";
 import type { AccuracyScore } from "@/lib/document/schema";
 import { formatNumber } from "@/lib/format";
+import { AttachAccuracyForm } from "./AttachAccuracyForm";
 
 function scaleOf(score: AccuracyScore): number {
   return score.higher_is_better !== false && score.value >= 0 && score.value <= 1 ? 100 : 1;
 }
 
-export function AccuracyPanel({ scores }: { scores: readonly AccuracyScore[] | undefined }) {
-  if (!scores || scores.length === 0) return null;
+export function AccuracyPanel({ runId, scores }: { runId: string; scores: readonly AccuracyScore[] | undefined }) {
+  if (!scores || scores.length === 0) {
+    return (
+      <Section title="Accuracy" id="accuracy">
+        <p className="mb-2 text-sm text-zinc-600 dark:text-zinc-400">
+          No accuracy scores: a faster configuration can also answer worse. Attach the evaluation of this server and the
+          compare page judges each score beside the speed.
+        </p>
+        <AttachAccuracyForm runId={runId} />
+      </Section>
+    );
+  }
   return (
     <Section title={`Accuracy (${scores.length} score${scores.length === 1 ? "" : "s"})`} id="accuracy">
       <ScrollBox label="Accuracy scores">
@@ -60,6 +71,12 @@ export function AccuracyPanel({ scores }: { scores: readonly AccuracyScore[] | u
           </tbody>
         </table>
       </ScrollBox>
+      <details className="mt-2 text-sm">
+        <summary className="cursor-pointer text-zinc-600 dark:text-zinc-400">Attach more results</summary>
+        <div className="mt-2">
+          <AttachAccuracyForm runId={runId} />
+        </div>
+      </details>
     </Section>
   );
 }

@@ -3,6 +3,7 @@
  * points (stderr 1.3 on both sides, noise band ±3.7) reads as a trade-off in the verdict, on its card and in the
  * accuracy table, never as simply better; the run page lists its scores.
  */
+import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { deleteAllRuns, launchBrowser } from "./browser";
@@ -49,6 +50,7 @@ beforeAll(async () => {
   for (const document of [
     run("bf16-baseline", "Llama 8B BF16", 1000, 0.78, {}),
     run("fp8-run", "Llama 8B FP8", 1400, 0.72, { "--quantization": "fp8" }),
+    { ...run("no-scores", "Llama 8B, not evaluated", 1000, 0, {}), accuracy: undefined },
   ]) {
     const response = await fetch(`${baseUrl}/api/runs`, {
       method: "POST",
@@ -108,6 +110,26 @@ describe.sequential("a faster run that lost accuracy", () => {
       "5",
       "1,319",
       "lm-eval 0.4.9",
+    ]);
+  });
+
+  it("attaches an lm-eval results file from the run page's form", async () => {
+    await page.goto(`${baseUrl}/runs/no-scores`);
+    await page
+      .getByTestId("attach-accuracy-input")
+      .setInputFiles(
+        path.join(__dirname, "..", "fixtures", "accuracy", "lm-eval", "v0.4.2-dev_gsm8k_Meta-Llama-3-8B-Instruct.json"),
+      );
+    await page.getByTestId("attach-accuracy-submit").click();
+    await page.getByTestId("attach-accuracy-done").waitFor();
+    expect(await page.getByTestId("attach-accuracy-done").textContent()).toBe("The run holds 2 accuracy scores.");
+    const rows = page.getByTestId("run-accuracy-row");
+    await expect.poll(() => rows.count()).toBe(2);
+    expect((await rows.nth(1).locator("td").allTextContents()).map((text) => text.trim()).slice(0, 4)).toEqual([
+      "gsm8k · exact_match (strict-match)",
+      "75.6%",
+      "1.2",
+      "5",
     ]);
   });
 });

@@ -236,7 +236,7 @@ export default async function RunPage({ params }: { params: Params }) {
         </div>
       </LoadTooltipProvider>
 
-      <AccuracyPanel scores={run.accuracy} />
+      <AccuracyPanel runId={run.id} scores={run.accuracy} />
       <ServerMetricsPanel runs={[run]} domain={alone.drawnDomain} />
 
       {hasRequestDetail(run.results) ? (
