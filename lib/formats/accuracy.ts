@@ -3,7 +3,7 @@
  * its evaluator writes (lighteval's `config_general`, lm-eval's "<metric>,<filter>" scores), so at most one claims
  * a file, and none claims a benchmark tool's file (tests/unit/accuracy-formats.test.ts checks both).
  */
-import type { AccuracyParser } from "./accuracy-types";
+import type { AccuracyImport, AccuracyParser } from "./accuracy-types";
 import { lightevalParser } from "./lighteval";
 import { lmEvalParser } from "./lm-eval";
 import type { SourceFile } from "./types";
@@ -13,4 +13,22 @@ export const ACCURACY_PARSERS: readonly AccuracyParser[] = [lmEvalParser, lighte
 /** The parser of an evaluator's results file, or undefined when the file is none of theirs. */
 export function detectAccuracyFormat(file: SourceFile): AccuracyParser | undefined {
   return ACCURACY_PARSERS.find((parser) => parser.detect(file));
+}
+
+/** "Meta-Llama-3-8B-Instruct" of "meta-llama/Meta-Llama-3-8B-Instruct", lower-cased: how two namings of a model meet. */
+function modelStem(model: string): string {
+  return (model.split("/").pop() ?? model).trim().toLowerCase();
+}
+
+/**
+ * A warning when the evaluated model is plainly not the served one (neither name's last part holds the other's):
+ * scores of another model would judge this run's accuracy. Served names and checkpoint ids often differ in their
+ * prefix or a quantization suffix, which this lets pass.
+ */
+export function modelMismatchWarning(item: AccuracyImport, runModel: string): string | null {
+  if (!item.model) return null;
+  const evaluated = modelStem(item.model);
+  const served = modelStem(runModel);
+  if (evaluated === "" || served === "" || evaluated.includes(served) || served.includes(evaluated)) return null;
+  return `${item.file}: the accuracy results evaluated ${item.model}, but the run serves ${runModel}; check they belong to this run`;
 }

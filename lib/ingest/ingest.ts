@@ -10,7 +10,7 @@ import { engineDisplayName } from "@/lib/document/names";
 import { defaultRunName, fittedName, normalizeRunDocument, type RunDocument } from "@/lib/document/normalize";
 import { RUN_FORMAT, type Workload } from "@/lib/document/schema";
 import { AppError, type ErrorIssue, excerpt } from "@/lib/errors";
-import { ACCURACY_PARSERS } from "@/lib/formats/accuracy";
+import { ACCURACY_PARSERS, modelMismatchWarning } from "@/lib/formats/accuracy";
 import { expandArchives } from "@/lib/formats/archive";
 import { type ParsedUpload, readUploads, type UploadFile } from "@/lib/formats/import";
 import { conflictError, type Plan, planRuns } from "@/lib/formats/import-plan";
@@ -472,6 +472,8 @@ function attachAccuracy(parsed: ParsedUpload, plan: Plan): void {
   for (const item of parsed.accuracy) {
     scores.push(...item.scores);
     warnings.push(...item.warnings.map((warning) => `${item.file}: ${warning}`));
+    const mismatch = typeof run.document.model === "string" ? modelMismatchWarning(item, run.document.model) : null;
+    if (mismatch) warnings.push(mismatch);
   }
   run.document.accuracy = scores;
   if (warnings.length > 0) run.document.warnings = warnings;

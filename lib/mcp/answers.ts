@@ -90,7 +90,29 @@ function comparedSeriesAnswer(series: ComparisonSeries, baseUrl: string) {
     statistics: series.stats,
     validity: { marked: series.validity.marked, summary: series.validity.summary },
     verdict: series.verdict?.text ?? null,
+    trade_off: series.verdict?.tradeOff ?? false,
     what_changed: series.changes.map((change) => change.text),
+    // Each accuracy score against the baseline's, with the noise band 2·√(se₁² + se₂²) that judged it.
+    accuracy: series.accuracy
+      ? {
+          scores: series.accuracy.rows.map((row) => ({
+            evaluator: row.evaluator,
+            task: row.task,
+            metric: row.metric,
+            filter: row.filter,
+            baseline: row.base.value,
+            baseline_stderr: row.base.stderr ?? null,
+            value: row.value.value,
+            stderr: row.value.stderr ?? null,
+            delta: row.delta,
+            noise_band: row.noiseBand,
+            verdict: row.verdict,
+            not_like_for_like: row.unlike,
+          })),
+          only_baseline: series.accuracy.onlyBase,
+          only_this_run: series.accuracy.onlyValue,
+        }
+      : null,
   };
 }
 

@@ -139,7 +139,9 @@ export function createMcpServer(baseUrl: string): McpServer {
       description:
         "Compare 2–12 runs as the compare page does: the verdict sentences (not-like-for-like first), what changed in " +
         "the configuration, and per metric and load level each run's value, change against the baseline in percent, " +
-        "its verdict (better, worse, noise, inconclusive) and, where requests are stored, its 95% interval.",
+        "its verdict (better, worse, noise, inconclusive) and, where requests are stored, its 95% interval; and each " +
+        "accuracy score (lm-eval, lighteval) against the baseline's with its noise band 2·√(se₁² + se₂²) — a faster " +
+        "run whose accuracy fell beyond noise is marked trade_off.",
       inputSchema: {
         runs: z.array(id).min(2).max(12).describe("Run ids; the first is the baseline unless baseline names another."),
         baseline: id.optional(),

@@ -8,6 +8,7 @@ import { normalizeRunDocument } from "@/lib/document/normalize";
 import type { AccuracyScore } from "@/lib/document/schema";
 import type { StoredRun } from "@/lib/document/stored-run";
 import { AppError } from "@/lib/errors";
+import { modelMismatchWarning } from "@/lib/formats/accuracy";
 import type { AccuracyImport } from "@/lib/formats/accuracy-types";
 import { getRunOrThrow } from "./read";
 
@@ -36,7 +37,10 @@ export async function attachAccuracyOrThrow(id: string, imports: readonly Accura
   }
   const warnings = [
     ...run.warnings,
-    ...imports.flatMap((item) => item.warnings.map((warning) => `${item.file}: ${warning}`)),
+    ...imports.flatMap((item) => [
+      ...item.warnings.map((warning) => `${item.file}: ${warning}`),
+      ...[modelMismatchWarning(item, run.model)].filter((warning): warning is string => warning !== null),
+    ]),
   ];
   const { id: _id, created_at: _created, ...document } = run;
   // The run's whole document is validated with the new scores: the same rules (and limits) as an upload's.

@@ -75,6 +75,10 @@ describe("accuracy results uploaded with their run", () => {
     expect(strict.value).toBe(0.7558756633813495);
     expect(strict.stderr).toBe(0.011832404674077592);
     expect(strict.num_fewshot).toBe(5);
+    // The bench file served a small test model; the lm-eval file evaluated Llama 3 8B: said, not refused.
+    expect(run.warnings).toContain(
+      `v0.4.2-dev_gsm8k_Meta-Llama-3-8B-Instruct.json: the accuracy results evaluated meta-llama/Meta-Llama-3-8B-Instruct, but the run serves ${(run as unknown as { model: string }).model}; check they belong to this run`,
+    );
   });
 
   it("refuses accuracy files without a benchmark run, saying how to attach them, and stores nothing", async () => {

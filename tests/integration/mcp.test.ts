@@ -15,6 +15,7 @@ import { parse as parseCsv } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as compareCsv } from "@/app/api/compare/csv/route";
 import { DELETE as mcpDelete, GET as mcpGet, POST as mcpPost } from "@/app/api/mcp/route";
+import { POST as postAccuracy } from "@/app/api/runs/[id]/accuracy/route";
 import { POST as postRun } from "@/app/api/runs/route";
 import { GET as getLlmsTxt } from "@/app/llms.txt/route";
 import { MCP_TOOL_NAMES } from "@/lib/mcp/server";
@@ -245,5 +246,43 @@ describe("MCP over stdio (servebench mcp --url)", () => {
     } finally {
       await stdio.close();
     }
+  });
+});
+
+describe("accuracy in compare_runs", () => {
+  it("gives each score against the baseline's with its noise band, and marks a faster run that lost accuracy", async () => {
+    const lmEval = JSON.parse(fixtureText("accuracy/lm-eval/v0.4.2-dev_gsm8k_Meta-Llama-3-8B-Instruct.json")) as {
+      results: { gsm8k: Record<string, number> };
+    };
+    const attach = async (run: string, strictMatch: number) => {
+      lmEval.results.gsm8k["exact_match,strict-match"] = strictMatch;
+      const response = await postAccuracy(
+        new Request(`${BASE}/api/runs/${run}/accuracy`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(lmEval),
+        }),
+        { params: Promise.resolve({ id: run }) },
+      );
+      expect(response.status, await response.clone().text()).toBe(200);
+    };
+    await attach(noGraphs, 0.7559);
+    // CUDA graphs on: faster, and (in this test) 6 points lower on gsm8k strict-match, stderr 1.18 on both sides.
+    await attach(graphs, 0.6959);
+    const answer = json(await client.callTool({ name: "compare_runs", arguments: { runs: [noGraphs, graphs] } }));
+    const series = answer.series as {
+      trade_off: boolean;
+      accuracy: { scores: { filter: string; delta: number; noise_band: number; verdict: string }[] } | null;
+    }[];
+    expect(series[0]!.accuracy).toBeNull();
+    expect(series[1]!.trade_off).toBe(true);
+    const strict = series[1]!.accuracy!.scores.find((score) => score.filter === "strict-match")!;
+    expect(strict.delta).toBeCloseTo(-0.06, 12);
+    expect(strict.noise_band).toBeCloseTo(2 * Math.sqrt(2 * 0.011832404674077592 ** 2), 12);
+    expect(strict.verdict).toBe("worse");
+    expect(series[1]!.accuracy!.scores.find((score) => score.filter === "flexible-extract")!.verdict).toBe("noise");
+    expect((answer.verdicts as string[])[0]).toMatch(
+      /trade-off, accuracy: gsm8k · exact_match \(strict-match\) 75\.6 → 69\.6/,
+    );
   });
 });
