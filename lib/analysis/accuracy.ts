@@ -162,7 +162,9 @@ export function accuracyClause(comparison: AccuracyComparison): VerdictClause | 
   const named = (picked: AccuracyRow[], verb: string, verdict: VerdictClause["verdict"]): VerdictClause => {
     const first = picked[0]!;
     const more = picked.length > 1 ? ` (and ${picked.length - 1} more ${verb})` : "";
-    return { text: `accuracy: ${first.label} ${accuracyChangeText(first)}${more}`, verdict };
+    // A score measured differently on the two sides (few-shot count, samples, generation settings) says so.
+    const unlike = first.unlike.length > 0 ? `, not like for like: ${first.unlike.join("; ")}` : "";
+    return { text: `accuracy: ${first.label} ${accuracyChangeText(first)}${unlike}${more}`, verdict };
   };
   // The largest move first, measured in noise bands so that scores of different scales compare.
   const bySize = (picked: AccuracyRow[]) =>

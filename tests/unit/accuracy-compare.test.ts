@@ -93,6 +93,9 @@ describe("comparing two runs' scores", () => {
       verdict: "noise",
     });
     expect(accuracyClause(compareAccuracy([gsm8k(0.78, 0.013)], []))).toBeNull();
+    expect(accuracyClause(compareAccuracy([gsm8k(0.78, 0.013)], [gsm8k(0.7, 0.013, { num_fewshot: 0 })]))!.text).toBe(
+      "accuracy: gsm8k · exact_match (strict-match) 78.0 → 70.0 (−8.0 points, beyond ±3.7), not like for like: few-shot 5 → 0",
+    );
   });
 });
 
