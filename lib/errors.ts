@@ -13,6 +13,7 @@ export type ErrorCode =
   | "unsupported_media_type"
   | "validation_failed"
   | "unsupported_format"
+  | "not_a_run_document"
   | "conflicting_files"
   | "no_results"
   | "conflict"

@@ -220,11 +220,16 @@ export function UploadPreviewPanel({
           ))}
         </ul>
       ) : null}
-      {preview.skipped.length > 0 || preview.duplicates.length > 0 ? (
+      {preview.skipped.length > 0 || preview.duplicates.length > 0 || (preview.ignored ?? []).length > 0 ? (
         <ul className="list-disc space-y-0.5 pl-5 text-zinc-600 dark:text-zinc-400" data-testid="preview-skipped">
           {preview.skipped.map((skipped) => (
             <li key={skipped.file}>
               Skipped {skipped.file}: {skipped.reason}.
+            </li>
+          ))}
+          {(preview.ignored ?? []).map((item) => (
+            <li key={`ignored-${item.file}`}>
+              Left out {item.file}: {item.reason}.
             </li>
           ))}
           {preview.duplicates.map((duplicate, index) => (

@@ -13,10 +13,13 @@ export class DecodeError extends Error {
    * with a key twice): a file of another kind, or JSON broken somewhere.
    */
   readonly noFormat: boolean;
-  constructor(message: string, options: { noFormat?: boolean } = {}) {
+  /** True for a binary file (an image, an archive of another kind): in a folder, a file that is no results. */
+  readonly binary: boolean;
+  constructor(message: string, options: { noFormat?: boolean; binary?: boolean } = {}) {
     super(message);
     this.name = "DecodeError";
     this.noFormat = options.noFormat ?? false;
+    this.binary = options.binary ?? false;
   }
 }
 
@@ -354,7 +357,7 @@ export function invalidUtf8Offset(bytes: Uint8Array): number | null {
 
 export function decodeFile(name: string, bytes: Uint8Array): SourceFile {
   if (looksBinary(bytes)) {
-    throw new DecodeError(`"${name}" is a binary file, not JSON, JSON lines, YAML or CSV.`);
+    throw new DecodeError(`"${name}" is a binary file, not JSON, JSON lines, YAML or CSV.`, { binary: true });
   }
   const text = new TextDecoder("utf-8").decode(bytes).replace(/^\uFEFF/, "");
   if (text.trim() === "") throw new DecodeError(`"${name}" is empty.`);

@@ -79,6 +79,11 @@ export interface ParsedUpload {
   duplicates: { file: string; part: string; sameAs: string }[];
   /** Evaluators' results files (lm-eval, lighteval): accuracy scores for the run the upload makes. */
   accuracy: AccuracyImport[];
+  /**
+   * Files of a folder or zip that no tool's format matches (a tool's log, its inputs, a plot): left out, and said,
+   * when other files of the upload are results. Alone, such a file is the upload's refusal.
+   */
+  ignored: { file: string; reason: string }[];
 }
 
 export function describe(fragment: Pick<Fragment, "file" | "part">): string {
@@ -159,7 +164,14 @@ export function readUploads(
   parsers: readonly FormatParser[],
   options: ReadOptions = {},
 ): ParsedUpload {
-  const result: ParsedUpload = { documents: [], fragments: [], skipped: [], duplicates: [], accuracy: [] };
+  const result: ParsedUpload = {
+    documents: [],
+    fragments: [],
+    skipped: [],
+    duplicates: [],
+    accuracy: [],
+    ignored: [],
+  };
   const expanded = expandUploads(files);
   if (expanded.length === 0) throw new AppError("bad_request", "The upload holds no files.");
   const givenLevels = options.levels ?? new Map<string, GivenLevel>();
@@ -167,6 +179,7 @@ export function readUploads(
   const parsedFragments: { fragment: Fragment; parser: FormatParser }[] = [];
 
   const supplements: IndexedSupplement[] = [];
+  const unrecognized: { file: string; error: AppError }[] = [];
   for (const upload of expanded) {
     let source: SourceFile | null = null;
     let decodeError: DecodeError | null = null;
@@ -186,10 +199,20 @@ export function readUploads(
       // Text that is not meant as JSON and that no parser knows (a printed summary, a log) is a format servebench
       // does not read, not broken JSON.
       if (decodeError && !upload.declaredJson && decodeError.noFormat && !meantAsJson(upload.name, upload.bytes)) {
-        throw new AppError(
-          "unsupported_format",
-          `"${upload.name}" is not a results file servebench recognizes: it is text, but not JSON, JSON lines, YAML, CSV or a printed report servebench reads. Supported: ${supportedFormatsText(parsers)}.`,
-        );
+        unrecognized.push({
+          file: upload.name,
+          error: new AppError(
+            "unsupported_format",
+            `"${upload.name}" is not a results file servebench recognizes: it is text, but not JSON, JSON lines, YAML, CSV or a printed report servebench reads. Supported: ${supportedFormatsText(parsers)}.`,
+          ),
+        });
+        continue;
+      }
+      // A binary file beside results (a plot, a tool's cache) is left out like any file no format matches; alone,
+      // it is the upload's refusal as before.
+      if (decodeError?.binary && !upload.declaredJson) {
+        unrecognized.push({ file: upload.name, error: new AppError("invalid_json", decodeError.message) });
+        continue;
       }
       throw new AppError("invalid_json", decodeError?.message ?? `"${upload.name}" could not be read.`);
     }
@@ -244,14 +267,18 @@ export function readUploads(
         typeof source.data === "object" &&
         source.data !== null &&
         Array.isArray((source.data as { results?: unknown }).results);
-      throw new AppError(
-        "unsupported_format",
-        `"${upload.name}" is not a results file servebench recognizes${
-          resultsOnly
-            ? ' (it has a "results" list, but no "format": "servebench/v1" nor the engine, model and hardware of a run document)'
-            : ""
-        }. Supported: ${supportedFormatsText(parsers)}.`,
-      );
+      unrecognized.push({
+        file: upload.name,
+        error: new AppError(
+          resultsOnly ? "not_a_run_document" : "unsupported_format",
+          `"${upload.name}" is not a results file servebench recognizes${
+            resultsOnly
+              ? ' (it has a "results" list, but no "format": "servebench/v1" nor the engine, model and hardware of a run document)'
+              : ""
+          }. Supported: ${supportedFormatsText(parsers)}.`,
+        ),
+      });
+      continue;
     }
     let fragments: Fragment[];
     try {
@@ -291,6 +318,11 @@ export function readUploads(
     }
     for (const fragment of fragments) parsedFragments.push({ fragment, parser });
   }
+  // A file no format matches is the refusal of an upload that holds nothing else; beside results it is left out.
+  const recognized =
+    result.documents.length + parsedFragments.length + result.skipped.length + result.accuracy.length > 0;
+  if (unrecognized.length > 0 && !recognized) throw unrecognized[0]!.error;
+  result.ignored = unrecognized.map(({ file }) => ({ file, reason: "no tool's results format servebench reads" }));
   const seen = new Map<string, string>();
   for (const { fragment, parser } of withoutCopies(parsedFragments, result)) {
     if (fragment.supplement) {

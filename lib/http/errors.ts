@@ -18,6 +18,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   unsupported_media_type: 415,
   validation_failed: 422,
   unsupported_format: 422,
+  not_a_run_document: 422,
   conflicting_files: 422,
   no_results: 422,
   conflict: 409,

@@ -479,6 +479,19 @@ function attachAccuracy(parsed: ParsedUpload, plan: Plan): void {
   if (warnings.length > 0) run.document.warnings = warnings;
 }
 
+/** Files of the upload no format matched are said on each run it makes: nothing is left out silently. */
+function noteIgnoredFiles(parsed: ParsedUpload, plan: Plan): void {
+  if (parsed.ignored.length === 0) return;
+  const shown = 10;
+  const names = parsed.ignored.slice(0, shown).map((item) => `"${item.file}"`);
+  const more = parsed.ignored.length > shown ? ` and ${parsed.ignored.length - shown} more` : "";
+  const warning = `Left out ${parsed.ignored.length === 1 ? "a file" : `${parsed.ignored.length} files`} of the upload that no tool's results format matches: ${names.join(", ")}${more}.`;
+  for (const run of plan.runs) {
+    const warnings = Array.isArray(run.document.warnings) ? run.document.warnings : [];
+    run.document.warnings = [...warnings, warning];
+  }
+}
+
 /** Parse, plan and validate an upload whose body is read already. */
 export function prepareUploadRequest(upload: UploadRequest, options: { preview?: boolean } = {}): PreparedUpload {
   // Every archive of the upload against one expansion budget, then the bytes checked before anything is parsed.
@@ -507,6 +520,7 @@ export function prepareUploadRequest(upload: UploadRequest, options: { preview?:
     combineRepeats: upload.options.combineRepeats,
   });
   attachAccuracy(parsed, plan);
+  noteIgnoredFiles(parsed, plan);
   if (plan.runs.length === 0) {
     const empty = parsed.skipped.filter((skipped) => skipped.no_results);
     if (empty.length > 0) {

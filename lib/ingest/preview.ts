@@ -56,6 +56,9 @@ export interface UploadPreview {
   repeats_one_run: boolean;
   /** Evaluators' results files: their scores go with the run (`document.accuracy`). */
   accuracy_files: { file: string; format: string; model: string | null; scores: number; warnings: string[] }[];
+  /** Files of a folder or zip that no tool's format matches: left out, beside the results. */
+  ignored: { file: string; reason: string }[];
+  ignored_total: number;
 }
 
 /**
@@ -129,6 +132,8 @@ export function previewOf(prepared: PreparedUpload): UploadPreview {
     split: prepared.options.split,
     has_repeats: prepared.plan.hasRepeats,
     repeats_one_run: prepared.options.combineRepeats,
+    ignored: prepared.parsed.ignored.slice(0, PREVIEW_LIMITS.listed),
+    ignored_total: prepared.parsed.ignored.length,
     accuracy_files: prepared.parsed.accuracy.map((item) => ({
       file: item.file,
       format: item.format,

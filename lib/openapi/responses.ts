@@ -20,6 +20,7 @@ export const ErrorBodySchema = z
         "unsupported_media_type",
         "validation_failed",
         "unsupported_format",
+        "not_a_run_document",
         "conflicting_files",
         "no_results",
         "internal_error",

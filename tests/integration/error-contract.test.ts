@@ -102,7 +102,7 @@ describe("malformed bodies → 400", () => {
       422,
       {
         error: {
-          code: "unsupported_format",
+          code: "not_a_run_document",
           message: expect.stringMatching(
             /^"eval\.json" is not a results file servebench recognizes \(it has a "results" list, but no "format": "servebench\/v1" nor the engine, model and hardware of a run document\)\. Supported: .+\.$/,
           ) as unknown as string,

@@ -349,6 +349,50 @@ describe("the other tools", () => {
     expect(run.results[2]!.sources?.mean_tpot_ms).toBe("Inter Token Latency (ms).avg");
   });
 
+  it("a whole artifact folder: the files no tool's format matches are left out and said, the results stored", async () => {
+    const form = new FormData();
+    for (const level of [16, 32]) {
+      const folder = `artifacts/qwen3-4b-openai-chat-concurrency${level}`;
+      const csv = fixture(`aiperf/v0.11.0-sweep-csv/concurrency_${level}/profile_export_aiperf.csv`);
+      form.append("file", new Blob([csv]), `${folder}/profile_export_aiperf.csv`);
+      // What else such a folder holds: the tool's log, the prompts it sent, a plot.
+      form.append("file", new Blob(["2026-12-05 INFO starting profile\n"]), `${folder}/logs/aiperf.log`);
+      form.append(
+        "file",
+        new Blob([JSON.stringify({ data: [{ payload: [{ messages: [] }] }] })]),
+        `${folder}/inputs.json`,
+      );
+    }
+    form.append(
+      "file",
+      new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0])]),
+      "artifacts/plot.png",
+    );
+    form.set("model", "qwen3-4b");
+    form.set("engine", "vllm");
+    const response = await postRun(new Request(`${BASE}/api/runs`, { method: "POST", body: form }), noContext);
+    const body = (await response.json()) as Json;
+    expect(response.status, JSON.stringify(body)).toBe(201);
+    const run = await fetchRun(body.id as string);
+    expect(run.results.map((point) => point.concurrency)).toEqual([16, 32]);
+    expect(run.warnings).toContain(
+      'Left out 5 files of the upload that no tool\'s results format matches: "artifacts/qwen3-4b-openai-chat-concurrency16/logs/aiperf.log", "artifacts/qwen3-4b-openai-chat-concurrency16/inputs.json", "artifacts/qwen3-4b-openai-chat-concurrency32/logs/aiperf.log", "artifacts/qwen3-4b-openai-chat-concurrency32/inputs.json", "artifacts/plot.png".',
+    );
+  });
+
+  it("a folder of files no tool's format matches is refused, naming the first, and stores nothing", async () => {
+    const form = new FormData();
+    form.append("file", new Blob(["INFO starting\n"]), "artifacts/logs/aiperf.log");
+    form.append("file", new Blob([JSON.stringify({ hello: "world" })]), "artifacts/inputs.json");
+    const before = await counts();
+    const response = await postRun(new Request(`${BASE}/api/runs`, { method: "POST", body: form }), noContext);
+    expect(response.status).toBe(422);
+    const error = ((await response.json()) as { error: { code: string; message: string } }).error;
+    expect(error.code).toBe("unsupported_format");
+    expect(error.message).toMatch(/^"artifacts\/logs\/aiperf\.log" is not a results file servebench recognizes/);
+    expect(await counts()).toEqual(before);
+  });
+
   it("AIPerf sweep folder zipped: concurrency_<N> folders, each CSV beside its JSON, yield the JSON's points", async () => {
     const zip = zipSync({
       "concurrency_64/profile_export_aiperf.csv": new Uint8Array(

@@ -4,10 +4,15 @@
  */
 import type { Reporter, TestCase, TestModule } from "vitest/node";
 
-/** A test that never ran because a hook of its suite (or file) threw: it did not pass, so it is counted failed. */
+/**
+ * A test that never ran because a hook of its suite (or file) threw: it did not pass, so it is counted failed. The
+ * hook's error is the suite's own (`errors()`); a suite that failed only because one of its tests did has none, and
+ * the tests a name filter skipped there stay skipped.
+ */
 function skippedByAFailedHook(test: TestCase): boolean {
+  if (test.result().state !== "skipped") return false;
   for (let parent = test.parent; ; parent = parent.parent) {
-    if (parent.state() === "failed") return true;
+    if (parent.state() === "failed" && parent.errors().length > 0) return true;
     if (parent.type === "module") return false;
   }
 }

@@ -24,7 +24,7 @@ function fragment(
 }
 
 function parsed(...fragments: IndexedFragment[]): ParsedUpload {
-  return { documents: [], fragments, skipped: [], duplicates: [], accuracy: [] };
+  return { documents: [], fragments, skipped: [], duplicates: [], accuracy: [], ignored: [] };
 }
 
 describe("planRuns", () => {
@@ -170,7 +170,7 @@ describe("planRuns", () => {
   it("passes servebench/v1 documents through as runs of their own", () => {
     const raw = { format: "servebench/v1", engine: "vllm", model: "m", results: [{ concurrency: 1 }] };
     const plan = planRuns(
-      { documents: [{ file: "run.json", raw }], fragments: [], skipped: [], duplicates: [], accuracy: [] },
+      { documents: [{ file: "run.json", raw }], fragments: [], skipped: [], duplicates: [], accuracy: [], ignored: [] },
       { split: false },
     );
     expect(plan.conflicts).toEqual([]);
