@@ -8,7 +8,7 @@
  */
 
 import { canonicalFlagName } from "@/lib/document/flags";
-import type { FlagValue } from "@/lib/document/schema";
+import { type FlagValue, PERCENTILE_METRICS, SERVER_METRIC_KEYS } from "@/lib/document/schema";
 import { ownValue } from "@/lib/own-value";
 import {
   asRecord,
@@ -17,6 +17,7 @@ import {
   isNaNValue,
   isoTimestamp,
   PointBuilder,
+  type PointField,
   requestRate,
   type TimeUnit,
   toConcurrency,
@@ -462,6 +463,67 @@ function engineComponentsV02(data: unknown): EngineComponent[] {
   return components;
 }
 
+/**
+ * Where servebench's own export (./llm-d-export.ts) writes what the schema has no place for: read back when the
+ * report says servebench generated the load, so an export imported again keeps every figure (goodput, decode
+ * throughput, token totals, the server's metrics, percentiles outside the schema's) and the run's context.
+ */
+const EXTENSION = "scenario.load.native.config.servebench";
+const EXTENSION_FIGURES: ReadonlySet<string> = new Set([
+  "request_goodput",
+  "decode_throughput",
+  "total_input_tokens",
+  "total_output_tokens",
+  ...SERVER_METRIC_KEYS,
+]);
+const PERCENTILE_METRIC_NAMES: ReadonlySet<string> = new Set(PERCENTILE_METRICS);
+
+function readExtensionFigures(builder: PointBuilder, extension: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(asRecord(extension.figures) ?? {})) {
+    if (EXTENSION_FIGURES.has(key)) builder.set(key as PointField, value, `${EXTENSION}.figures.${key}`);
+  }
+  // "ttft.p99.99" (a percentile the schema has no name for), or a statistic of a metric the schema could not hold
+  // for want of a mean ("tpot.p50", "tpot.stddev"): in ms, as servebench stores them.
+  for (const [name, value] of Object.entries(asRecord(extension.percentiles_ms) ?? {})) {
+    const dot = name.indexOf(".");
+    const metric = name.slice(0, dot);
+    const key = name.slice(dot + 1);
+    if (dot < 1 || !PERCENTILE_METRIC_NAMES.has(metric)) continue;
+    const source = `${EXTENSION}.percentiles_ms.${name}`;
+    const latency = metric as Metric;
+    if (key === "mean") builder.set(`mean_${latency}_ms`, value, source);
+    else if (key === "stddev") builder.set(`std_${latency}_ms`, value, source);
+    else {
+      const match = PERCENTILE_STAT.exec(key);
+      if (match)
+        builder.percentile(
+          latency,
+          Number(match[2] === undefined ? match[1] : `${match[1]}.${match[2]}`),
+          value,
+          source,
+        );
+    }
+  }
+}
+
+function readExtensionContext(extension: Record<string, unknown>, context: RunContext): void {
+  const name = text(extension.run_name);
+  if (name) context.name = name.slice(0, 200);
+  const command = text(extension.command);
+  if (command) context.command = command;
+  const notes = text(extension.notes);
+  if (notes) context.notes = notes.slice(0, 20_000);
+  const workload = asRecord(extension.workload);
+  if (workload) context.workload = { ...context.workload, ...(workload as NonNullable<RunContext["workload"]>) };
+  const speculative = asRecord(extension.speculative);
+  if (speculative) context.speculative = speculative as NonNullable<RunContext["speculative"]>;
+  const metadata = asRecord(extension.metadata);
+  for (const [key, value] of Object.entries(metadata ?? {})) {
+    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean")
+      context.metadata![key] = value;
+  }
+}
+
 function parseV02(file: SourceFile): Fragment | undefined {
   const data = file.data;
   const aggregate = "results.request_performance.aggregate";
@@ -502,7 +564,11 @@ function parseV02(file: SourceFile): Fragment | undefined {
   setLatency(builder, data, `${aggregate}.latency.request_latency`, "e2el");
   const toolVersion = text(get(data, `${load}.tool_version`));
   setToolLatencies(builder, data, `${aggregate}.latency`, latencyMeaning(tool, toolVersion), warnings, file.name);
+  const extension = tool === "servebench" ? asRecord(get(data, EXTENSION)) : undefined;
+  if (extension) readExtensionFigures(builder, extension);
   const point = builder.build();
+  const repeat = extension ? toCount(extension.repeat) : null;
+  if (repeat !== null && repeat >= 1) point.repeat = repeat;
 
   const context: RunContext = { metadata: {} };
   const metadata = context.metadata!;
@@ -537,6 +603,8 @@ function parseV02(file: SourceFile): Fragment | undefined {
   if (tags) context.tags = tags;
   const description = text(get(data, "run.description"));
   if (description) context.notes = description.slice(0, 20_000);
+
+  if (extension) readExtensionContext(extension, context);
 
   return {
     format: "llm-d-benchmark-report",

@@ -94,6 +94,46 @@ describe("GET /api/runs/{id}?format=llm-d", () => {
     expect(back.hardware).toEqual({ gpu: "H100", gpu_count: 2 });
   });
 
+  it("every figure of a run round-trips: goodput, token totals, the server's metrics, percentiles outside the schema's, repeats", async () => {
+    const cases: { files: string[]; context: Record<string, string> }[] = [
+      {
+        files: ["vllm/bench_serve_v0.25.1.json"],
+        context: { engine: "vllm", model: "Qwen/Qwen3-0.6B", gpu: "L4", gpu_count: "1" },
+      },
+      { files: ["servebench/vllm-tp8-baseline.json"], context: {} },
+      {
+        files: [
+          "inference-perf/hand-made-2026-report/stage_0_lifecycle_metrics.json",
+          "inference-perf/hand-made-2026-report/stage_0_prometheus_metrics.json",
+        ],
+        context: { engine: "vllm", model: "m", gpu: "H100", gpu_count: "1" },
+      },
+    ];
+    for (const { files, context } of cases) {
+      await clearDatabase();
+      const id = await uploadFiles(
+        files.map((name) => ({ name, bytes: fs.readFileSync(path.join(FIXTURES, name)) })),
+        context,
+      );
+      const original = (await get(id)).body as Json & { results: Point[] };
+      const reports = (await get(id, "?format=llm-d")).body as Json[];
+      for (const report of reports) expect(validateReport(report), JSON.stringify(validateReport.errors)).toBe(true);
+      await clearDatabase();
+      const again = await uploadFiles(
+        reports.map((report, index) => ({
+          name: `report-${index + 1}.json`,
+          bytes: new TextEncoder().encode(JSON.stringify(report)),
+        })),
+      );
+      const back = (await get(again)).body as Json & { results: Point[] };
+      const withoutSources = (points: Point[]) => points.map(({ sources: _sources, ...figures }) => figures);
+      expect(withoutSources(back.results), files.join(", ")).toEqual(withoutSources(original.results));
+      expect(back).toMatchObject({ name: original.name, engine: original.engine, model: original.model });
+      if (original.workload) expect(back.workload).toEqual(original.workload);
+      if (original.command) expect(back.command).toEqual(original.command);
+    }
+  });
+
   it("$/Mtok with a GPU-hour price; a format or price it cannot read is a 400", async () => {
     const file = "vllm/bench_serve_v0.25.1.json";
     const id = await uploadFiles([{ name: file, bytes: fs.readFileSync(path.join(FIXTURES, file)) }], {
