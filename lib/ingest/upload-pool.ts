@@ -15,6 +15,12 @@ import type { UploadOutcome, UploadTask } from "./upload-task";
 export const WORKER_HEAP_MB = 384;
 /** How long one upload may take to read, plan and validate. A 100 MB vLLM file takes about 2 s. */
 export const TASK_TIMEOUT_MS = 60_000;
+/**
+ * A worker whose heap a task left above this many MB is replaced once the task is answered: V8 keeps the heap a big
+ * upload grew to (up to WORKER_HEAP_MB) long after, in the server's memory beside everything else; a new worker
+ * starts at a few MB. Ordinary uploads stay far below it, so the worker is reused for them.
+ */
+export const WORKER_RECYCLE_HEAP_MB = 96;
 
 interface Pending {
   id: number;
@@ -70,13 +76,26 @@ function workerFailed(failed: Worker, error: unknown): void {
   finish(() => (reason ? pending.reject(reason) : pending.reject(error)));
 }
 
+let workersStarted = 0;
+
+/** How many upload workers this process has started: the first, and one after each that failed or was replaced. */
+export function uploadWorkersStarted(): number {
+  return workersStarted;
+}
+
 function ensureWorker(): Worker {
   if (worker) return worker;
   const started = spawnWorker();
+  workersStarted += 1;
   started.unref();
-  started.on("message", (message: { id: number; outcome: UploadOutcome }) => {
+  started.on("message", (message: { id: number; outcome: UploadOutcome; heapBytes?: number }) => {
     const pending = running;
     if (!pending || pending.id !== message.id) return;
+    if ((message.heapBytes ?? 0) > WORKER_RECYCLE_HEAP_MB * 1024 * 1024 && worker === started) {
+      // Forgotten first, so its exit is no failure of the next task; the next task starts a fresh worker.
+      worker = null;
+      void started.terminate();
+    }
     finish(() => pending.resolve(message.outcome));
   });
   started.on("error", (error) => workerFailed(started, error));
