@@ -5,6 +5,7 @@
 
 import { keepsExactDigits, type ResultPoint, RUN_FORMAT } from "@/lib/document/schema";
 import { AppError, excerpt } from "@/lib/errors";
+import { detectAccuracyFormat, parseAccuracyFile } from "./accuracy";
 import type { AccuracyImport, AccuracyParser } from "./accuracy-types";
 import { levelFromFolders } from "./aiperf-folder";
 import { expandArchives } from "./archive";
@@ -217,7 +218,9 @@ export function readUploads(
       throw new AppError("invalid_json", decodeError?.message ?? `"${upload.name}" could not be read.`);
     }
     const decodedSource = source;
-    const accuracyParser = options.accuracyParsers?.find((candidate) => detectsAccuracy(candidate, decodedSource));
+    const accuracyParser = options.accuracyParsers
+      ? detectAccuracyFormat(decodedSource, options.accuracyParsers)
+      : undefined;
     if (accuracyParser) {
       if (givenLevels.has(upload.name)) {
         throw new AppError(
@@ -226,7 +229,7 @@ export function readUploads(
           [{ path: `level.${upload.name}`, message: "is given for an accuracy results file, which has no load level" }],
         );
       }
-      result.accuracy.push(parseAccuracy(accuracyParser, decodedSource, upload.name));
+      result.accuracy.push(parseAccuracyFile(accuracyParser, decodedSource, upload.name));
       continue;
     }
     const given = givenLevels.get(upload.name);
@@ -447,27 +450,6 @@ function withExactDigits(
     .map((entry) => ({ path: entry.path.slice(place.length), literal: entry.literal }));
   if (found.length > 0) placeLargeNumbers(raw, found, keepsExactDigits, `The run document "${file}"`);
   return raw;
-}
-
-function detectsAccuracy(parser: AccuracyParser, file: SourceFile): boolean {
-  try {
-    return parser.detect(file);
-  } catch {
-    return false;
-  }
-}
-
-function parseAccuracy(parser: AccuracyParser, source: SourceFile, name: string): AccuracyImport {
-  try {
-    return parser.parse(source);
-  } catch (error) {
-    if (!(error instanceof FormatError)) throw error;
-    throw new AppError(
-      "validation_failed",
-      `"${name}" (${parser.label}) could not be imported: ${error.path}: ${error.message}`,
-      [{ path: error.path, message: `${error.message} (in "${name}")` }],
-    );
-  }
 }
 
 function detects(parser: FormatParser, file: SourceFile): boolean {

@@ -3,11 +3,10 @@
  * multipart `file` fields (zips included), parsed into their scores. Anything else is refused naming the file.
  */
 import { AppError } from "@/lib/errors";
-import { ACCURACY_PARSERS } from "@/lib/formats/accuracy";
+import { ACCURACY_PARSERS, detectAccuracyFormat, parseAccuracyFile } from "@/lib/formats/accuracy";
 import type { AccuracyImport } from "@/lib/formats/accuracy-types";
 import { expandArchives } from "@/lib/formats/archive";
 import { DecodeError, decodeFile } from "@/lib/formats/decode";
-import { FormatError } from "@/lib/formats/types";
 import { checkUploadFiles } from "@/lib/formats/upload-checks";
 import { readUploadRequest } from "./ingest";
 
@@ -30,13 +29,7 @@ export async function readAccuracyUpload(request: Request): Promise<AccuracyImpo
       if (!(error instanceof DecodeError)) throw error;
       throw new AppError("invalid_json", error.message, [{ path: "file", message: `${file.name}: ${error.message}` }]);
     }
-    const parser = ACCURACY_PARSERS.find((candidate) => {
-      try {
-        return candidate.detect(source);
-      } catch {
-        return false;
-      }
-    });
+    const parser = detectAccuracyFormat(source);
     if (!parser) {
       throw new AppError(
         "unsupported_format",
@@ -44,15 +37,6 @@ export async function readAccuracyUpload(request: Request): Promise<AccuracyImpo
         [{ path: "file", message: `${file.name}: not an accuracy results file` }],
       );
     }
-    try {
-      return parser.parse(source);
-    } catch (error) {
-      if (!(error instanceof FormatError)) throw error;
-      throw new AppError(
-        "validation_failed",
-        `"${file.name}" (${parser.label}) could not be imported: ${error.path}: ${error.message}`,
-        [{ path: error.path, message: `${error.message} (in "${file.name}")` }],
-      );
-    }
+    return parseAccuracyFile(parser, source, file.name);
   });
 }
