@@ -2,6 +2,7 @@
 
 import { tableClass, tdClass, thClass } from "@/components/ui/primitives";
 import { ScrollBox } from "@/components/ui/ScrollBox";
+import { joulesPerOutputToken, tokSPerKw, wattsPerGpu } from "@/lib/analysis/energy";
 import { metricInfo } from "@/lib/analysis/metrics";
 import { SERVER_FIGURES } from "@/lib/analysis/server-metrics";
 import {
@@ -107,16 +108,37 @@ const TOKEN_COLUMNS: { key: PointKey; label: string }[] = [
   { key: "total_output_tokens", label: "Output tokens" },
 ];
 
+/**
+ * Energy beside speed (docs/metrics.md#energy), for the levels whose GPU power is known: J per output token, W per
+ * GPU (over the GPUs measured, else the run's stated GPU count, never a guess) and output tok/s per kW, then the
+ * power they rest on (every measured GPU together).
+ */
+function energyColumns(gpuCount: number | null): Column[] {
+  const known = (value: number | null) => value ?? undefined;
+  return [
+    { id: "energy.j_per_token", label: "J / output token", value: (point) => known(joulesPerOutputToken(point)) },
+    { id: "energy.w_per_gpu", label: "W per GPU", value: (point) => known(wattsPerGpu(point, gpuCount)) },
+    { id: "energy.tok_s_per_kw", label: "Output tok/s per kW", value: (point) => known(tokSPerKw(point)) },
+    {
+      id: "power_w_mean",
+      label: "GPU power W (all GPUs)",
+      value: (point) => point.power_w_mean,
+      source: "power_w_mean",
+    },
+  ];
+}
+
 // The figures people open a run for come first (throughput, then the mean and p99 of TTFT and TPOT), so a
 // phone shows them without scrolling; every other latency statistic follows, the extra percentiles, the
 // counts, and the server's own figures last.
 const HEADLINE_LATENCY: PointKey[] = ["mean_ttft_ms", "p99_ttft_ms", "mean_tpot_ms", "p99_tpot_ms"];
 
-export function PointsTable({ points }: { points: ResultPoint[] }) {
+export function PointsTable({ points, gpuCount = null }: { points: ResultPoint[]; gpuCount?: number | null }) {
   const all: Column[] = [
     ...THROUGHPUT_COLUMNS.slice(0, 1).map(fieldColumn),
     ...HEADLINE_LATENCY.map((key) => fieldColumn(LATENCY_COLUMNS.find((column) => column.key === key)!)),
     ...THROUGHPUT_COLUMNS.slice(1).map(fieldColumn),
+    ...energyColumns(gpuCount),
     ...LATENCY_COLUMNS.filter((column) => !HEADLINE_LATENCY.includes(column.key)).map(fieldColumn),
     ...percentileColumns(points),
     ...COUNT_COLUMNS.map(fieldColumn),

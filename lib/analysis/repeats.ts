@@ -59,6 +59,18 @@ export function configurationKey(run: ComparableConfig): string {
 }
 
 const COUNT_KEYS = ["completed", "failed"] as const;
+/**
+ * Power and what J/token divides it by: averaged over the repeats that state them, so a series of repeats keeps
+ * its energy figures (docs/metrics.md#energy). No spread: they are not compared level by level.
+ */
+const ENERGY_KEYS = [
+  "power_w_mean",
+  "power_w_max",
+  "energy_j",
+  "power_gpu_count",
+  "total_output_tokens",
+  "duration_s",
+] as const;
 
 /** Percentiles a level's repeats pool from their requests (ITL has no per-request column). */
 const POOLED_PERCENTILE = /^(median|p90|p95|p99)_(ttft|tpot|e2el)_ms$/;
@@ -83,7 +95,7 @@ function meanPoint(
   if (level.concurrency !== null) point.concurrency = level.concurrency;
   if (level.request_rate !== null) point.request_rate = level.request_rate;
   const spreads: Partial<Record<MetricKey, Spread>> = {};
-  for (const key of [...ALL_METRIC_KEYS, ...COUNT_KEYS]) {
+  for (const key of [...ALL_METRIC_KEYS, ...COUNT_KEYS, ...ENERGY_KEYS]) {
     const values = points.map((p) => p[key]).filter((value): value is number => typeof value === "number");
     const pooled = pooledValue(key, points);
     if (values.length === 0 && pooled === null) continue;

@@ -78,6 +78,11 @@ export function buildRunDocument(
     metadata.percentiles = config.percentiles.join(",");
   if (config.saveDetailed) metadata.per_request_results = true;
   if (result.metrics_url !== undefined) metadata.server_metrics = publicUrl(new URL(result.metrics_url));
+  // A DCGM exporter's URL (stored without credentials or query) or the vendor command power was read with.
+  if (result.power_from !== undefined)
+    metadata.power_metrics = URL.canParse(result.power_from)
+      ? publicUrl(new URL(result.power_from))
+      : result.power_from;
   if (config.ignoreEos) metadata.ignore_eos = true;
   if (context.max_model_len !== undefined) metadata.max_model_len = context.max_model_len;
   if (context.filled.length > 0) metadata.context_from_server = context.filled.join("; ");

@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import type { RequestRate } from "@/lib/document/schema";
 import type { RunContextInput } from "./document";
 import type { GoodputTargets } from "./metrics";
+import { DEFAULT_POWER_INTERVAL_MS, POWER_MODES, type PowerConfig, type PowerMode } from "./power";
 import { DEFAULT_CONCURRENCY, OPEN_LOOP_SECONDS } from "./runner";
 import type { Endpoint } from "./sse";
 
@@ -41,6 +42,9 @@ writes a servebench/v1 run (docs/bench.md).
   --metrics-url URL     the server's Prometheus metrics (default: /metrics beside the API, when it answers)
   --metrics-interval MS how often to scrape them while a level runs (default: 250)
   --no-metrics          do not read the server's metrics
+  --power MODE          the GPUs' power per level: auto (default), dcgm, nvidia-smi, amd-smi or off
+  --power-metrics URL   a DCGM exporter's metrics (DCGM_FI_DEV_POWER_USAGE, …_TOTAL_ENERGY_CONSUMPTION)
+  --power-interval MS   how often power is read while a level runs (default: 500)
   --api-key-env NAME    the environment variable holding the API key (default: OPENAI_API_KEY)
   --timeout S           seconds a request may take before it counts as failed (default: 600)
   --warmup N            requests sent before measuring, not counted (default: 1)
@@ -79,6 +83,9 @@ const OPTIONS = {
   "metrics-url": { type: "string" },
   "metrics-interval": { type: "string" },
   "no-metrics": { type: "boolean" },
+  power: { type: "string" },
+  "power-metrics": { type: "string" },
+  "power-interval": { type: "string" },
   "max-tokens": { type: "string" },
   temperature: { type: "string" },
   prompts: { type: "string" },
@@ -132,6 +139,8 @@ export interface BenchOptions {
   saveDetailed: boolean;
   /** null: --no-metrics. */
   metrics: { url?: URL; intervalMs: number } | null;
+  /** `--power`, `--power-metrics`, `--power-interval`. */
+  power: PowerConfig;
   maxTokens: number;
   temperature: number;
   ignoreEos: boolean;
@@ -328,6 +337,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     percentiles: [99],
     saveDetailed: false,
     metrics: { intervalMs: 250 },
+    power: { mode: "auto", intervalMs: DEFAULT_POWER_INTERVAL_MS },
     maxTokens: 256,
     temperature: 0,
     ignoreEos: false,
@@ -457,6 +467,30 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
       options.metrics.url = url;
     }
   }
+
+  if (values.power !== undefined) {
+    const mode = values.power.trim().toLowerCase();
+    if (!POWER_MODES.includes(mode as PowerMode))
+      throw new BenchUsageError(`--power is ${POWER_MODES.join(", ")}, not "${values.power}"`);
+    options.power.mode = mode as PowerMode;
+  }
+  options.power.intervalMs = integer("power-interval", values["power-interval"], 100) ?? DEFAULT_POWER_INTERVAL_MS;
+  if (values["power-metrics"] !== undefined) {
+    if (options.power.mode !== "auto" && options.power.mode !== "dcgm")
+      throw new BenchUsageError(`--power-metrics names a DCGM exporter and excludes --power ${options.power.mode}`);
+    let url: URL;
+    try {
+      url = new URL(values["power-metrics"]);
+    } catch {
+      throw new BenchUsageError(`--power-metrics is not a URL: "${values["power-metrics"]}"`);
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:")
+      throw new BenchUsageError(`--power-metrics must be http:// or https://, not "${values["power-metrics"]}"`);
+    options.power.mode = "dcgm";
+    options.power.metricsUrl = url;
+  }
+  if (options.power.mode === "off" && values["power-interval"] !== undefined)
+    throw new BenchUsageError("--power off excludes --power-interval");
 
   const endpoint = values.endpoint ?? "chat";
   if (endpoint !== "chat" && endpoint !== "completions")

@@ -50,6 +50,10 @@ export function benchArgs(options: BenchOptions, model: string | undefined): str
     if (options.metrics.url !== undefined) args.push("--metrics-url", publicUrl(options.metrics.url));
     if (options.metrics.intervalMs !== 250) args.push("--metrics-interval", String(options.metrics.intervalMs));
   }
+  if (options.power.metricsUrl !== undefined) args.push("--power-metrics", publicUrl(options.power.metricsUrl));
+  else if (options.power.mode !== "auto") args.push("--power", options.power.mode);
+  if (options.power.mode !== "off" && options.power.intervalMs !== 500)
+    args.push("--power-interval", String(options.power.intervalMs));
   if (options.apiKeyEnvGiven) args.push("--api-key-env", options.apiKeyEnv);
   if (options.timeoutMs !== 600_000) args.push("--timeout", String(options.timeoutMs / 1000));
   if (options.warmup !== 1) args.push("--warmup", String(options.warmup));

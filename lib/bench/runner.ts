@@ -7,6 +7,8 @@
  * requests and returns what was measured, marked partial.
  */
 import { setMaxListeners } from "node:events";
+import fs from "node:fs";
+import path from "node:path";
 import type { RequestRate } from "@/lib/document/schema";
 import { formatLoadLevel, formatNumber } from "@/lib/format";
 import { createPool, getJson, getText, type HttpPool, streamRequest } from "./client";
@@ -20,6 +22,15 @@ import {
   levelWarnings,
   type RequestRecord,
 } from "./metrics";
+import {
+  CommandReader,
+  DcgmReader,
+  hasDcgmPower,
+  type LevelPowerResult,
+  type PowerConfig,
+  type PowerReader,
+  PowerWatcher,
+} from "./power";
 import { hasEngineMetrics } from "./prometheus";
 import type { Prompt, PromptSource } from "./prompts";
 import { arrivalTimesMs } from "./random";
@@ -63,6 +74,8 @@ export interface BenchConfig {
   detailLimit?: number;
   /** Scrape the server's /metrics; null: never. */
   metrics?: MetricsConfig | null;
+  /** Read the GPUs' power while each level runs (`--power`, `--power-metrics`); unset or null: never. */
+  power?: PowerConfig | null;
   /** Requests per level; null for the default, max(3 × concurrency, 10). */
   requests: number | null;
   maxTokens: number;
@@ -116,6 +129,8 @@ export interface BenchResult {
   started_at: Date;
   /** The /metrics the server figures were scraped from, when they were. */
   metrics_url?: string;
+  /** Where the GPUs' power was read (a URL or a command), when it was. */
+  power_from?: string;
   /** How the client reached the server: "localhost" for a loopback address, else "network". */
   client_path?: ClientPath;
   /** Median round trip of RTT_SAMPLES GET /v1/models before the sweep, in ms; absent when it did not answer. */
@@ -307,6 +322,111 @@ function applyServerFigures(level: LevelResult, watch: LevelWatchResult, url: UR
   return warnings;
 }
 
+/** True when an executable of this name is in a directory of PATH: a tool that is not there is never spawned. */
+export function onPath(name: string, pathValue = process.env.PATH ?? ""): boolean {
+  const extensions = process.platform === "win32" ? ["", ".exe", ".cmd"] : [""];
+  return pathValue
+    .split(path.delimiter)
+    .filter(Boolean)
+    .some((dir) =>
+      extensions.some((extension) => {
+        try {
+          fs.accessSync(path.join(dir, name + extension), fs.constants.X_OK);
+          return true;
+        } catch {
+          return false;
+        }
+      }),
+    );
+}
+
+/**
+ * Chooses where the GPUs' power is read, before measuring (docs/bench.md#power). `--power-metrics URL`: that DCGM
+ * exporter, and one that does not answer with DCGM_FI_DEV_POWER_USAGE stops the run (the user asked for it).
+ * `auto`: the server's own /metrics when it has DCGM's names; else, when the server is on this machine, nvidia-smi
+ * or amd-smi if on PATH; else nothing. A named tool that is missing or fails is said once and measured without.
+ */
+async function openPower(
+  config: BenchConfig,
+  pool: HttpPool,
+  emit: (event: BenchEvent) => void,
+): Promise<PowerWatcher | null> {
+  const power = config.power;
+  if (!power || power.mode === "off") return null;
+  const say = (line: string) => emit({ type: "metrics", line });
+  const tryReader = async (reader: PowerReader): Promise<string | null> => {
+    const answer = await reader.read();
+    if (answer.ok) return null;
+    reader.close();
+    return answer.error;
+  };
+  const use = (reader: PowerReader) => {
+    say(`power: ${reader.label} every ${power.intervalMs} ms (${reader.source})`);
+    return new PowerWatcher(reader, power.intervalMs);
+  };
+
+  if (power.metricsUrl) {
+    const headers = power.metricsUrl.origin === config.baseUrl.origin ? authHeaders(config) : {};
+    const reader = new DcgmReader(power.metricsUrl, headers);
+    const problem = await tryReader(reader);
+    if (problem !== null) throw new ContextError(`--power-metrics ${power.metricsUrl.href}: ${problem}`);
+    return use(reader);
+  }
+  if (power.mode === "nvidia-smi" || power.mode === "amd-smi") {
+    const reader = new CommandReader(power.mode);
+    const problem = await tryReader(reader);
+    if (problem === null) return use(reader);
+    say(`power: not measured (${problem})`);
+    return null;
+  }
+  // auto or dcgm: the server's own /metrics, when it re-exports DCGM's power gauge.
+  const serverMetrics = config.metrics ? metricsUrlOf(config) : null;
+  if (serverMetrics) {
+    const headers = serverMetrics.origin === config.baseUrl.origin ? authHeaders(config) : {};
+    const answer = await getText(pool, serverMetrics, headers, PROBE_TIMEOUT_MS, 16_000_000, "text/plain, */*;q=0.1");
+    if (answer.ok && hasDcgmPower(answer.text)) {
+      const reader = new DcgmReader(serverMetrics, headers);
+      if ((await tryReader(reader)) === null) return use(reader);
+    }
+  }
+  if (power.mode === "dcgm") {
+    say(
+      `power: not measured (${serverMetrics ? `${serverMetrics.href} has no DCGM_FI_DEV_POWER_USAGE` : "no metrics URL"}; --power-metrics names a DCGM exporter)`,
+    );
+    return null;
+  }
+  // A vendor tool reads the GPUs of the machine servebench runs on: only those of a server on this machine.
+  if (clientPathOf(config.baseUrl) === "localhost") {
+    for (const tool of ["nvidia-smi", "amd-smi"] as const) {
+      if (!onPath(tool)) continue;
+      const reader = new CommandReader(tool);
+      if ((await tryReader(reader)) === null) return use(reader);
+    }
+  }
+  say(
+    "power: not measured (no --power-metrics, no DCGM_FI_DEV_POWER_USAGE in the server's metrics, no nvidia-smi or amd-smi for a server on this machine)",
+  );
+  return null;
+}
+
+/** What a level's power figures add to its point, and the warnings they bring. */
+function applyPowerFigures(level: LevelResult, watch: LevelPowerResult, from: string): string[] {
+  const warnings: string[] = [];
+  const label = formatLoadLevel(level.point);
+  Object.assign(level.point, watch.figures);
+  const sources = Object.entries(watch.sources);
+  if (sources.length > 0) level.point.sources = { ...(level.point.sources ?? {}), ...Object.fromEntries(sources) };
+  if (watch.failed > 0) {
+    warnings.push(
+      clip(
+        `${label}: ${watch.failed} of ${watch.attempts} power readings (${from}) failed${watch.failed === watch.attempts ? ", so the level has no power figures" : ""}: ${watch.firstError ?? "unknown error"}`,
+      ),
+    );
+  }
+  for (const note of watch.notes) warnings.push(clip(`${label}: power: ${note}`));
+  return warnings;
+}
+
 /** A counting semaphore: open-loop arrivals beyond the cap wait their turn, first come first served. */
 function semaphore(limit: number) {
   let active = 0;
@@ -390,6 +510,7 @@ export async function runBenchmark(config: BenchConfig, hooks: BenchHooks = {}):
   const headers = authHeaders(config);
   const started_at = new Date();
   let watcher: ServerMetricsWatcher | null = null;
+  let powerWatcher: PowerWatcher | null = null;
   const aggregate: AggregateOptions = {};
   if (config.goodput) aggregate.goodput = config.goodput;
   if (config.percentiles) aggregate.percentiles = config.percentiles;
@@ -401,6 +522,7 @@ export async function runBenchmark(config: BenchConfig, hooks: BenchHooks = {}):
     // Before any load, so the round trip is the path's own and not a busy server's.
     const client_rtt_ms = signal?.aborted ? null : await measureRoundTrip(pool, config);
     watcher = await openMetrics(config, pool, emit);
+    powerWatcher = await openPower(config, pool, emit);
     const warnings: string[] = [];
     const result: BenchResult = {
       context,
@@ -412,6 +534,7 @@ export async function runBenchmark(config: BenchConfig, hooks: BenchHooks = {}):
     };
     if (client_rtt_ms !== null) result.client_rtt_ms = client_rtt_ms;
     if (watcher) result.metrics_url = watcher.url.href;
+    if (powerWatcher) result.power_from = powerWatcher.reader.label;
 
     let liveChunks = 0;
     const send = async (index: number, arrival_ms?: number): Promise<RequestRecord> => {
@@ -464,6 +587,8 @@ export async function runBenchmark(config: BenchConfig, hooks: BenchHooks = {}):
       let failed = 0;
       liveChunks = 0;
       const watch = watcher ? await watcher.beginLevel() : null;
+      // Last before the level and first after it: the energy counters' window hugs the level.
+      const powerWatch = powerWatcher ? await powerWatcher.beginLevel() : null;
       const begin = performance.now();
       const progress = (): LevelProgress => {
         const elapsed_s = (performance.now() - begin) / 1000;
@@ -529,12 +654,14 @@ export async function runBenchmark(config: BenchConfig, hooks: BenchHooks = {}):
       } finally {
         clearInterval(ticker);
       }
+      const powerView = powerWatch ? await powerWatch.stop() : null;
       const serverView = watch ? await watch.stop() : null;
       const level = aggregateLevel(load, records, aggregate);
       // Requests never sent because of the interruption count as cut off too.
       level.aborted += total - records.length;
       if (level.completed + level.failed > 0) {
         if (serverView && watcher) warnings.push(...applyServerFigures(level, serverView, watcher.url));
+        if (powerView && powerWatcher) warnings.push(...applyPowerFigures(level, powerView, powerWatcher.reader.label));
         result.levels.push(level);
         if ("concurrency" in load && total < load.concurrency) {
           warnings.push(
@@ -556,6 +683,7 @@ export async function runBenchmark(config: BenchConfig, hooks: BenchHooks = {}):
     return result;
   } finally {
     watcher?.close();
+    powerWatcher?.close();
     pool.close();
   }
 }

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { idSchema } from "@/lib/ids";
+import { powerShape, powerSourceSchema } from "./power-fields";
 
 export const RUN_FORMAT = "servebench/v1" as const;
 
@@ -212,6 +213,8 @@ const serverShape = Object.fromEntries(
   }),
 ) as Record<ServerMetricField, z.ZodOptional<z.ZodNumber>>;
 
+export { POWER_FIELDS, POWER_KEYS, POWER_SOURCES, type PowerField, type PowerSource } from "./power-fields";
+
 const TOO_MANY_ROWS = `at most ${LIMITS.requestRowsPerPoint.toLocaleString("en-US")} requests per load point: keep an evenly spaced sample of them (servebench bench --save-detailed does, and says so)`;
 const nullableColumn = <T extends z.ZodTypeAny>(item: T) =>
   z.array(item.nullable()).max(LIMITS.requestRowsPerPoint, TOO_MANY_ROWS);
@@ -369,6 +372,8 @@ export const ResultPointSchema = z
     ...latencyShape,
     percentiles: ExtraPercentilesSchema.optional(),
     ...serverShape,
+    ...powerShape,
+    power_source: powerSourceSchema,
     requests: RequestDetailSchema.optional(),
     sources: z
       .record(keyText(64), characters(z.string().max(300), false))

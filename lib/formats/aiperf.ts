@@ -33,6 +33,7 @@ import {
   setFigures,
   timeUnit,
 } from "./aiperf-metrics";
+import { setTelemetryFigures } from "./aiperf-telemetry";
 import {
   asRecord,
   get,
@@ -385,6 +386,8 @@ function parseProfile(file: SourceFile): Fragment[] {
   if (level.concurrency) builder.concurrency(level.concurrency.value, level.concurrency.source);
   if (level.rate) builder.requestRate(level.rate.value, level.rate.source);
   setFigures(builder, metrics, record.error_summary);
+  // AIPerf states GPU telemetry (`--gpu-telemetry`) beside the summary; GenAI-Perf's is in another file.
+  if (shape !== "genai-perf") setTelemetryFigures(builder, record.telemetry_data);
   const { point, warnings } = finish(builder, file.name);
   return [
     {

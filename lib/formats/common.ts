@@ -8,6 +8,7 @@ import {
   LIMITS,
   PERCENTILE_KEY,
   type PercentileMetric,
+  type PowerSource,
   type RequestRate,
   type ResultPoint,
   splitLatencyKey,
@@ -16,7 +17,7 @@ import type { NotImported } from "./types";
 
 export type PointField = Exclude<
   keyof ResultPoint,
-  "sources" | "concurrency" | "request_rate" | "requests" | "percentiles"
+  "sources" | "concurrency" | "request_rate" | "requests" | "percentiles" | "power_source"
 >;
 
 /** Multiply a value in these units by the factor to get ms. */
@@ -175,6 +176,12 @@ export class PointBuilder {
       this.point.request_rate = rate;
       this.sources.request_rate = source;
     }
+    return this;
+  }
+
+  /** Where the point's power figures were read (set with them, so a point never names a source without figures). */
+  powerSource(source: PowerSource): this {
+    this.point.power_source = source;
     return this;
   }
 
@@ -385,7 +392,12 @@ const LEVEL_AND_COUNT_FIELDS = new Set(["concurrency", "request_rate", "complete
 
 function isCountField(field: PointField): boolean {
   return (
-    field === "completed" || field === "failed" || field === "total_input_tokens" || field === "total_output_tokens"
+    field === "completed" ||
+    field === "failed" ||
+    field === "total_input_tokens" ||
+    field === "total_output_tokens" ||
+    field === "power_gpu_count" ||
+    field === "power_samples"
   );
 }
 

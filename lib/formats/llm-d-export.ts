@@ -15,7 +15,7 @@
  *   `scenario.load.native.config.servebench`: `native.config` is one of the schema's free-form places.
  */
 
-import { type LatencyMetric, type ResultPoint, RUN_FORMAT } from "@/lib/document/schema";
+import { type LatencyMetric, POWER_KEYS, type ResultPoint, RUN_FORMAT } from "@/lib/document/schema";
 import type { StoredRun } from "@/lib/document/stored-run";
 import { checkRun } from "@/lib/validity/checks";
 import { parallelismOf } from "@/lib/validity/run-facts";
@@ -174,6 +174,7 @@ function extensionOf(
     if (value !== undefined) figures[key] = value;
   }
   for (const [key, value] of Object.entries(point)) if (key.startsWith("server_")) figures[key] = value as number;
+  for (const key of POWER_KEYS) if (point[key] !== undefined) figures[key] = point[key];
   const gpus = run.hardware?.gpu_count;
   if (options.gpuHourPrice !== undefined && gpus !== undefined && (point.output_throughput ?? 0) > 0) {
     figures.gpu_hour_price_usd = options.gpuHourPrice;
@@ -191,6 +192,7 @@ function extensionOf(
     figures: Object.keys(figures).length > 0 ? figures : undefined,
     percentiles_ms: Object.keys(left).length > 0 ? left : undefined,
     sources: point.sources,
+    power_source: point.power_source,
     validity: { marked: validity.marked, summary: validity.summary, checks: validity.checks },
     workload: run.workload,
     speculative: run.speculative,

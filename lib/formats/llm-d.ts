@@ -8,7 +8,14 @@
  */
 
 import { canonicalFlagName } from "@/lib/document/flags";
-import { type FlagValue, PERCENTILE_METRICS, SERVER_METRIC_KEYS } from "@/lib/document/schema";
+import {
+  type FlagValue,
+  PERCENTILE_METRICS,
+  POWER_KEYS,
+  POWER_SOURCES,
+  type PowerSource,
+  SERVER_METRIC_KEYS,
+} from "@/lib/document/schema";
 import { ownValue } from "@/lib/own-value";
 import {
   asRecord,
@@ -475,10 +482,14 @@ const EXTENSION_FIGURES: ReadonlySet<string> = new Set([
   "total_input_tokens",
   "total_output_tokens",
   ...SERVER_METRIC_KEYS,
+  ...POWER_KEYS,
 ]);
 const PERCENTILE_METRIC_NAMES: ReadonlySet<string> = new Set(PERCENTILE_METRICS);
 
 function readExtensionFigures(builder: PointBuilder, extension: Record<string, unknown>): void {
+  const powerSource = extension.power_source;
+  if (typeof powerSource === "string" && (POWER_SOURCES as readonly string[]).includes(powerSource))
+    builder.powerSource(powerSource as PowerSource);
   for (const [key, value] of Object.entries(asRecord(extension.figures) ?? {})) {
     if (EXTENSION_FIGURES.has(key)) builder.set(key as PointField, value, `${EXTENSION}.figures.${key}`);
   }

@@ -17,6 +17,7 @@ const POINT_COLUMNS = [
   "request_rate_infinite",
   "repeat",
   ...POINT_NUMBER_KEYS,
+  "power_source",
   "percentilesJson",
   "requestsJson",
   "sourcesJson",
@@ -32,8 +33,16 @@ const POINT_INTEGER_COLUMNS: ReadonlySet<string> = new Set([
   "total_output_tokens",
   "server_preemptions",
   "server_metrics_samples",
+  "power_gpu_count",
+  "power_samples",
 ]);
-const POINT_TEXT_COLUMNS: ReadonlySet<string> = new Set(["runId", "percentilesJson", "requestsJson", "sourcesJson"]);
+const POINT_TEXT_COLUMNS: ReadonlySet<string> = new Set([
+  "runId",
+  "power_source",
+  "percentilesJson",
+  "requestsJson",
+  "sourcesJson",
+]);
 
 /** What each value of a row is read as, by position in the row: `->>` in SQLite, a cast in PostgreSQL. */
 function pointSelectList(kind: "sqlite" | "postgresql"): string {

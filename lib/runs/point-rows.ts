@@ -3,7 +3,13 @@
  * rest (percentiles, per-request rows, sources) is kept as JSON text.
  */
 
-import { LATENCY_KEYS, type ResultPoint, SERVER_METRIC_KEYS } from "@/lib/document/schema";
+import {
+  LATENCY_KEYS,
+  POWER_KEYS,
+  type PowerSource,
+  type ResultPoint,
+  SERVER_METRIC_KEYS,
+} from "@/lib/document/schema";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 export const POINT_NUMBER_KEYS = [
@@ -19,6 +25,7 @@ export const POINT_NUMBER_KEYS = [
   "decode_throughput",
   ...LATENCY_KEYS,
   ...SERVER_METRIC_KEYS,
+  ...POWER_KEYS,
 ] as const;
 
 export type PointRow = Omit<Prisma.ResultPointGetPayload<object>, "requestsJson"> & { requestsJson?: string | null };
@@ -33,6 +40,7 @@ export function pointToRow(point: ResultPoint, position: number): Omit<Prisma.Re
     request_rate: typeof point.request_rate === "number" ? point.request_rate : null,
     request_rate_infinite: point.request_rate === "inf",
     repeat: point.repeat ?? null,
+    power_source: point.power_source ?? null,
   };
   for (const key of POINT_NUMBER_KEYS) {
     const value = point[key];
@@ -47,6 +55,8 @@ export function rowToPoint(row: PointRow): ResultPoint {
   if (row.request_rate_infinite) point.request_rate = "inf";
   else if (row.request_rate !== null) point.request_rate = row.request_rate;
   if (row.repeat !== null) point.repeat = row.repeat;
+  // Only the names the schema allows were ever stored (a stored point was validated first).
+  if (row.power_source !== null) point.power_source = row.power_source as PowerSource;
   for (const key of POINT_NUMBER_KEYS) {
     const value = row[key];
     if (value !== null) point[key] = value;

@@ -76,7 +76,7 @@ export interface GetRunsOptions {
 /** The columns of a stored point a run's document is made of, for pointRowsOf. */
 const POINT_READ_COLUMNS = Prisma.raw(
   ["runId", "position", "concurrency", "request_rate", "request_rate_infinite", "repeat", ...POINT_NUMBER_KEYS]
-    .concat(["percentilesJson", "sourcesJson"])
+    .concat(["power_source", "percentilesJson", "sourcesJson"])
     .map((column) => `p."${column}"`)
     .join(", "),
 );

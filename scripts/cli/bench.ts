@@ -249,6 +249,7 @@ export async function runBench(argv: string[]): Promise<number> {
     percentiles: options.percentiles,
     saveDetailed: options.saveDetailed,
     metrics: options.metrics,
+    power: options.power,
     requests: options.requests,
     maxTokens: options.maxTokens,
     temperature: options.temperature,

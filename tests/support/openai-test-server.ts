@@ -59,6 +59,12 @@ export interface TestServerSettings {
   kvUsagePerRequest: number;
   /** Speculative decoding: drafted tokens per step and how many of them are accepted; null: off. */
   speculative: { tokens: number; accepted: number } | null;
+  /**
+   * A DCGM exporter's power metrics for `gpus` GPUs each drawing `watts`: the gauge DCGM_FI_DEV_POWER_USAGE and the
+   * counter DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION (mJ), which advances by watts × elapsed time. Served with /metrics
+   * (as a server that re-exports them) and alone at /dcgm/metrics (as an exporter of its own); null: neither.
+   */
+  dcgm: { gpus: number; watts: number } | null;
 }
 
 export interface TestServerStats {
@@ -102,6 +108,7 @@ export const DEFAULT_TEST_SERVER_SETTINGS: TestServerSettings = {
   metrics: null,
   kvUsagePerRequest: 0.1,
   speculative: null,
+  dcgm: null,
 };
 
 function emptyStats(): TestServerStats {
@@ -233,6 +240,26 @@ function exposition(
   return `${lines.join("\n")}\n`;
 }
 
+/**
+ * DCGM's power gauge and energy counter, one series per GPU as dcgm-exporter labels them. The counter starts at an
+ * arbitrary reading (a real one counts from when the driver loaded) and grows by W × ms = mJ.
+ */
+function dcgmExposition(dcgm: { gpus: number; watts: number }, elapsedMs: number): string {
+  const lines = ["# HELP DCGM_FI_DEV_POWER_USAGE Power draw (in W).", "# TYPE DCGM_FI_DEV_POWER_USAGE gauge"];
+  const labels = (gpu: number) =>
+    `gpu="${gpu}",UUID="GPU-test-${gpu}",pci_bus_id="00000000:0${gpu}:00.0",device="nvidia${gpu}",modelName="Test GPU",Hostname="test"`;
+  for (let gpu = 0; gpu < dcgm.gpus; gpu += 1) lines.push(`DCGM_FI_DEV_POWER_USAGE{${labels(gpu)}} ${dcgm.watts}`);
+  lines.push(
+    "# HELP DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION Total energy consumption since boot (in mJ).",
+    "# TYPE DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION counter",
+  );
+  for (let gpu = 0; gpu < dcgm.gpus; gpu += 1)
+    lines.push(
+      `DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{${labels(gpu)}} ${Math.round(5_000_000_000 + dcgm.watts * elapsedMs)}`,
+    );
+  return `${lines.join("\n")}\n`;
+}
+
 function json(res: http.ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
@@ -246,6 +273,7 @@ export async function startOpenAITestServer(initial: Partial<TestServerSettings>
   const recentPrompts: string[][] = [];
   let arrivals = 0;
   let active = 0;
+  const startedAt = performance.now();
   const queue: (() => void)[] = [];
   const timers = new Set<NodeJS.Timeout>();
   const sockets = new Set<Socket>();
@@ -480,16 +508,23 @@ export async function startOpenAITestServer(initial: Partial<TestServerSettings>
         json(res, 200, settings.serverInfo);
       } else if (url.pathname === "/version" && settings.version !== null) {
         json(res, 200, { version: settings.version });
-      } else if (url.pathname === "/metrics" && settings.metrics !== null) {
+      } else if (url.pathname === "/metrics" && (settings.metrics !== null || settings.dcgm !== null)) {
         stats.scrapes += 1;
         const running = stats.inFlight;
-        const text = exposition(
-          settings.metrics,
-          { running, waiting: queue.length, kvUsage: Math.min(1, running * settings.kvUsagePerRequest) },
-          counters,
-        );
+        let text =
+          settings.metrics === null
+            ? ""
+            : exposition(
+                settings.metrics,
+                { running, waiting: queue.length, kvUsage: Math.min(1, running * settings.kvUsagePerRequest) },
+                counters,
+              );
+        if (settings.dcgm !== null) text += dcgmExposition(settings.dcgm, performance.now() - startedAt);
         res.writeHead(200, { "content-type": "text/plain; version=0.0.4; charset=utf-8" });
         res.end(text);
+      } else if (url.pathname === "/dcgm/metrics" && settings.dcgm !== null) {
+        res.writeHead(200, { "content-type": "text/plain; version=0.0.4; charset=utf-8" });
+        res.end(dcgmExposition(settings.dcgm, performance.now() - startedAt));
       } else {
         json(res, 404, { detail: "Not Found" });
       }

@@ -209,7 +209,7 @@ export default async function RunPage({ params }: { params: Params }) {
 
       {/* The figures first: the table people open a run for, then its charts. */}
       <Section title={`Results (${run.results.length} load level${run.results.length === 1 ? "" : "s"})`}>
-        <PointsTable points={run.results} />
+        <PointsTable points={run.results} gpuCount={run.hardware?.gpu_count ?? null} />
         <SourcesTable points={run.results} />
       </Section>
 

@@ -191,3 +191,20 @@ describe("llm-d benchmark report export", () => {
     }
   });
 });
+
+describe("power through the llm-d export", () => {
+  it("a measured level's power figures and their source come back from the servebench extension", () => {
+    const [run] = storedRuns("aiperf/v0.11.0-sweep-concurrency_64/profile_export_aiperf.json");
+    const power = {
+      power_w_mean: 1412.6,
+      power_w_max: 1466.2,
+      energy_j: 43071.8,
+      power_gpu_count: 2,
+      power_samples: 61,
+      power_source: "dcgm-exporter" as const,
+    };
+    const measured = { ...run!, results: run!.results.map((point) => ({ ...point, ...power })) };
+    const { points } = reimport(exportLlmdReports(measured));
+    expect(points[0]).toMatchObject(power);
+  });
+});
