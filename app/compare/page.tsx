@@ -8,6 +8,7 @@ import { Card, PageHeader } from "@/components/ui/primitives";
 import { EMBED_FRAME_HEIGHT } from "@/lib/comparisons/embed";
 import { loadComparison } from "@/lib/comparisons/loader";
 import { comparisonMetadata } from "@/lib/comparisons/metadata";
+import { latencyCdfsOf } from "@/lib/comparisons/request-distributions";
 import {
   compareHref,
   defaultComparisonTitle,
@@ -86,6 +87,8 @@ export default async function ComparePage({ searchParams }: { searchParams: Sear
     );
   }
   const { comparison } = loaded;
+  // Per-request rows are read for the distributions' one level only, apart from the comparison.
+  const latencyCdf = await latencyCdfsOf(comparison);
   const baseline = comparison.series[comparison.baselineIndex]!;
   return (
     <>
@@ -114,6 +117,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Sear
         notFound={loaded.notFound}
         truncated={loaded.truncated}
         runs={loaded.runs}
+        latencyCdf={latencyCdf}
       />
     </>
   );

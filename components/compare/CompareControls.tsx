@@ -72,7 +72,7 @@ export function BaselinePicker({ runs, baselineId }: { runs: RunOption[]; baseli
 }
 
 /** A number input that commits to the URL on Enter or blur; empty clears the parameter. */
-function NumberParam({
+export function NumberParam({
   id,
   label,
   param,

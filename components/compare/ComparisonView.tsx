@@ -14,6 +14,7 @@ import { Collapsible } from "@/components/ui/Collapsible";
 import { Card, DemoBadge, Section } from "@/components/ui/primitives";
 import type { HeadlineDelta } from "@/lib/analysis/deltas";
 import type { Spread } from "@/lib/analysis/intervals";
+import type { LatencyCdfData } from "@/lib/analysis/request-cdf";
 import { sloText } from "@/lib/analysis/slo";
 import type { VerdictSentence } from "@/lib/analysis/verdict";
 import type { Comparison, ComparisonSeries } from "@/lib/comparisons/model";
@@ -28,6 +29,7 @@ import {
   formatUsd,
 } from "@/lib/format";
 import { AccuracyCardLine, AccuracySection } from "./AccuracyTable";
+import { CapacitySection } from "./CapacitySection";
 import {
   AddRunPicker,
   BaselinePicker,
@@ -40,6 +42,7 @@ import {
 } from "./CompareControls";
 import { DeltaTableView, deltaColumns, spreadTitle, VERDICT_CLASS } from "./DeltaTables";
 import { ChartExportButtons, ComparisonExportLinks } from "./ExportButtons";
+import { LatencyCdfSection } from "./LatencyCdfChart";
 
 function SpreadText({ spread, testId }: { spread: Spread | undefined; testId: string }) {
   if (!spread) return null;
@@ -443,6 +446,7 @@ export function ComparisonView({
   truncated,
   runs,
   title,
+  latencyCdf,
 }: {
   comparison: Comparison;
   /** The compared runs, for the server's figures beside the curves (repeats averaged as the series are). */
@@ -457,6 +461,8 @@ export function ComparisonView({
   truncated: boolean;
   /** A saved comparison's own title, which exported files are named after; the computed title otherwise. */
   title?: string;
+  /** The per-request latency distributions at the view's level (lib/comparisons/request-distributions.ts). */
+  latencyCdf?: LatencyCdfData;
 }) {
   const exportTitle = title ?? comparison.summary.title;
   const { series, view, baselineIndex } = comparison;
@@ -581,7 +587,11 @@ export function ComparisonView({
         </div>
       </LoadTooltipProvider>
 
+      {latencyCdf ? <LatencyCdfSection data={latencyCdf} exportTitle={exportTitle} /> : null}
+
       {runs ? <ComparisonServerMetrics comparison={comparison} runs={runs} /> : null}
+
+      <CapacitySection comparison={comparison} />
 
       <Section title="Deltas by load level" id="deltas">
         {tableLevels ? (

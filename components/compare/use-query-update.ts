@@ -72,7 +72,7 @@ export function useQueryUpdate(): (changes: Record<string, string | null>, mode?
       // comparison's page (/c/<slug>) has its own saved view, which a missing parameter falls back to:
       // there a default must be written out to override the saved value.
       if (!pathname.startsWith("/c/")) {
-        const defaults: Record<string, string> = { stat: "mean", hide: "", slo_stat: "p99" };
+        const defaults: Record<string, string> = { stat: "mean", hide: "", slo_stat: "p99", cdf_metric: "ttft" };
         for (const [key, value] of Object.entries(defaults)) if (params.get(key) === value) params.delete(key);
         if (params.get("baseline") && params.get("baseline") === params.get("runs")?.split(",")[0])
           params.delete("baseline");

@@ -17,13 +17,15 @@ import type { MetricKey } from "./metrics";
 export interface SloTargets {
   ttft_ms: number | null;
   tpot_ms: number | null;
+  /** End-to-end request latency, in ms: a batch tier's target. Absent on the compare page's own SLO. */
+  e2el_ms?: number | null;
   stat: CompareStat;
 }
 
 export const DEFAULT_SLO_STAT: CompareStat = "p99";
 
 export function hasTargets(targets: SloTargets): boolean {
-  return targets.ttft_ms !== null || targets.tpot_ms !== null;
+  return targets.ttft_ms !== null || targets.tpot_ms !== null || (targets.e2el_ms ?? null) !== null;
 }
 
 function targetList(targets: SloTargets): { metric: LatencyMetric; key: MetricKey; limit: number }[] {
@@ -32,6 +34,8 @@ function targetList(targets: SloTargets): { metric: LatencyMetric; key: MetricKe
     list.push({ metric: "ttft", key: `${targets.stat}_ttft_ms` as MetricKey, limit: targets.ttft_ms });
   if (targets.tpot_ms !== null)
     list.push({ metric: "tpot", key: `${targets.stat}_tpot_ms` as MetricKey, limit: targets.tpot_ms });
+  if (targets.e2el_ms != null)
+    list.push({ metric: "e2el", key: `${targets.stat}_e2el_ms` as MetricKey, limit: targets.e2el_ms });
   return list;
 }
 
@@ -40,6 +44,7 @@ export function sloText(targets: SloTargets): string {
   const parts: string[] = [];
   if (targets.ttft_ms !== null) parts.push(`TTFT ≤ ${targets.ttft_ms} ms`);
   if (targets.tpot_ms !== null) parts.push(`TPOT ≤ ${targets.tpot_ms} ms`);
+  if (targets.e2el_ms != null) parts.push(`E2E ≤ ${targets.e2el_ms} ms`);
   return parts.length === 0 ? "" : `${parts.join(", ")} (${targets.stat})`;
 }
 
@@ -107,7 +112,7 @@ export function sloPoint(results: readonly ResultPoint[], domain: LoadDomain, ta
     .sort((a, b) => a.x - b.x);
   const unstated = targetList(targets)
     .filter((target) => placed.some((item) => typeof item.point[target.key] !== "number"))
-    .map((target) => `${targets.stat} ${target.metric.toUpperCase()}`);
+    .map((target) => `${targets.stat} ${target.metric === "e2el" ? "E2E latency" : target.metric.toUpperCase()}`);
   const violating = placed.filter((item) => item.meets === false).map((item) => item.key);
   const judged = placed.filter((item) => item.meets !== null);
   const empty = { x: null, load: null, output_tok_s: null, estimate: null, violating, unstated, reason: null };

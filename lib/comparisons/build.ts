@@ -10,6 +10,7 @@ import { checkLikeForLike } from "@/lib/analysis/fairness";
 import { unionLevels } from "@/lib/analysis/levels";
 import { groupRepeats } from "@/lib/analysis/repeats";
 import type { StoredRun } from "@/lib/document/stored-run";
+import { capacityOf } from "./capacity";
 import { levelsToKeep, pickLevels } from "./levels-shown";
 import { type BuildOptions, type Comparison, DRAWN_LEVELS_MAX, TABLE_LEVELS_MAX } from "./model";
 import {
@@ -69,6 +70,7 @@ export function buildComparison(runs: readonly StoredRun[], view: CompareView, o
     tooltip: tooltipOf(series, baselineIndex, drawnDomain, view, violations),
     charts: chartsOf(series, domain, drawnDomain, view, violations),
     verdicts,
+    capacity: capacityOf(series, baselineIndex, domain, view),
     summary: summarize(series, baselineIndex, verdicts),
   };
 }

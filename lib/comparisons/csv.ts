@@ -1,6 +1,7 @@
 /** A comparison as CSV: one row per metric, load level and series, with the change against the baseline. */
 
 import { type ServerMetricsRun, serverMetricRows } from "@/lib/analysis/server-metrics";
+import { capacityCsvRows } from "./capacity-export";
 import type { Comparison } from "./model";
 
 const HEADER = [
@@ -63,6 +64,8 @@ export function comparisonCsv(comparison: Comparison, runs: readonly ServerMetri
       });
     }
   }
+  // Capacity at each SLO tier, the planner's answer and the per-interactivity table (docs/comparing.md#capacity).
+  for (const row of capacityCsvRows(comparison)) lines.push(row.map(cell).join(","));
   if (runs.length > 0) {
     const rows = serverMetricRows(
       runs,

@@ -18,6 +18,7 @@ import type { VerdictSentence } from "@/lib/analysis/verdict";
 import type { ResultPoint } from "@/lib/document/schema";
 import type { StoredRun } from "@/lib/document/stored-run";
 import type { ValidityReport } from "@/lib/validity/checks";
+import type { CapacityReport } from "./capacity";
 import type { CompareView } from "./view";
 
 /**
@@ -157,6 +158,8 @@ export interface Comparison {
   };
   /** The verdicts of the non-baseline series, in order (the first is the page's headline). */
   verdicts: VerdictSentence[];
+  /** SLO tiers, the capacity planner, the inverse questions and the per-interactivity bucket table. */
+  capacity: CapacityReport;
   /** One-line summary for link previews: "SGLang … vs SGLang …" and the headline deltas. */
   summary: { title: string; description: string };
 }

@@ -3,12 +3,14 @@
  * touches the Comparison table.
  */
 import { COMPARE_STATS, type CompareStat } from "@/lib/analysis/lines";
+import { CDF_METRICS, type CdfMetric, DEFAULT_CDF_METRIC, isLevelKey } from "@/lib/analysis/request-cdf";
 import { DEFAULT_SLO_STAT } from "@/lib/analysis/slo";
 import { db } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
 import { notFoundError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { randomId } from "@/lib/random-id";
+import { capacityParams, parseCapacityView, storedCapacityParams } from "./capacity-view";
 import type { StoredComparisonView } from "./schema";
 
 /** Short, URL-safe and unguessable: 8 base64url characters (~47.9 random bits), the first a letter or digit. */
@@ -37,6 +39,22 @@ export type SavedComparisonSummary = Pick<SavedComparison, "slug" | "url" | "tit
 
 type ComparisonRow = Prisma.ComparisonGetPayload<object>;
 
+/** The view a comparison row stores beside its runs and baseline. */
+function viewJsonOf(view: Omit<StoredComparisonView, "notes" | "runs" | "baseline">): string {
+  return JSON.stringify({
+    noisePct: view.noise,
+    hidden: view.hide,
+    stat: view.stat,
+    logY: view.log_y,
+    slo: view.slo,
+    price: view.price,
+    atUser: view.at_user,
+    cdfLevel: view.cdf_level,
+    cdfMetric: view.cdf_metric,
+    capacity: view.capacity,
+  });
+}
+
 interface StoredView {
   noisePct?: unknown;
   hidden?: unknown;
@@ -45,6 +63,9 @@ interface StoredView {
   slo?: { ttft_ms?: unknown; tpot_ms?: unknown; stat?: unknown };
   price?: unknown;
   atUser?: unknown;
+  cdfLevel?: unknown;
+  cdfMetric?: unknown;
+  capacity?: unknown;
 }
 
 const numberOrNull = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value : null);
@@ -77,6 +98,9 @@ function rowToComparison(row: ComparisonRow): SavedComparison {
     },
     price: typeof view.price === "string" ? view.price : "",
     at_user: numberOrNull(view.atUser),
+    cdf_level: typeof view.cdfLevel === "string" && isLevelKey(view.cdfLevel) ? view.cdfLevel : null,
+    cdf_metric: CDF_METRICS.includes(view.cdfMetric as CdfMetric) ? (view.cdfMetric as CdfMetric) : DEFAULT_CDF_METRIC,
+    capacity: capacityParams(parseCapacityView(storedCapacityParams(view.capacity))),
     created_at: row.createdAt.toISOString(),
   };
 }
@@ -96,15 +120,7 @@ export async function createComparison(
     notes: input.notes,
     runIdsJson: JSON.stringify(input.runs),
     baselineId: input.baseline,
-    viewJson: JSON.stringify({
-      noisePct: input.noise,
-      hidden: input.hide,
-      stat: input.stat,
-      logY: input.log_y,
-      slo: input.slo,
-      price: input.price,
-      atUser: input.at_user,
-    }),
+    viewJson: viewJsonOf(input),
     createdAt: options.createdAt ?? new Date(),
   };
   for (let attempt = 1; ; attempt += 1) {
@@ -201,7 +217,8 @@ export async function restoreComparisons(entries: readonly ComparisonToRestore[]
           notes: comparison.notes,
           runIdsJson: JSON.stringify(comparison.runs),
           baselineId: comparison.baseline,
-          viewJson: JSON.stringify({ noisePct: comparison.noise, hidden: comparison.hide, stat: comparison.stat }),
+          // The whole view: a restore keeps the log axis, SLO, prices, interactivity and capacity it was saved with.
+          viewJson: viewJsonOf(comparison),
           createdAt: new Date(comparison.created_at),
         },
       });

@@ -3,12 +3,14 @@
  * steps between the request, the runs and the Comparison table.
  */
 
+import { DEFAULT_CDF_METRIC } from "@/lib/analysis/request-cdf";
 import { DEFAULT_SLO_STAT } from "@/lib/analysis/slo";
 import { type LoadedComparison, loadComparison } from "@/lib/comparisons/loader";
 import { AppError, type ErrorIssue } from "@/lib/errors";
 import { getRunsByIds } from "@/lib/runs/read";
 import { zodIssues } from "@/lib/zod-issues";
 import { buildComparison } from "./build";
+import { parseCapacityView, storedCapacityParams } from "./capacity-view";
 import { createComparison, getComparisonOrThrow, type SavedComparison } from "./queries";
 import { SaveComparisonSchema, storedComparisonView } from "./schema";
 import { type CompareView, defaultComparisonTitle, parsePrices, savedCompareView, withViewOverrides } from "./view";
@@ -30,7 +32,7 @@ export async function saveComparison(body: unknown): Promise<SavedComparison> {
       {
         path: "",
         message:
-          "expected a JSON object with runs, and optionally baseline, title, notes, noise, hide, stat, log_y, slo, price, at_user",
+          "expected a JSON object with runs, and optionally baseline, title, notes, noise, hide, stat, log_y, slo, price, at_user, capacity, cdf_level, cdf_metric",
       },
     ]);
   }
@@ -60,6 +62,9 @@ export async function saveComparison(body: unknown): Promise<SavedComparison> {
     },
     prices: parsePrices(input.price),
     atUser: input.at_user ?? null,
+    cdfLevel: input.cdf_level ?? null,
+    cdfMetric: input.cdf_metric ?? DEFAULT_CDF_METRIC,
+    capacity: parseCapacityView(storedCapacityParams(input.capacity)),
   };
   // The runs come back in the order asked for, which is what buildComparison expects.
   const title = input.title ?? defaultComparisonTitle(buildComparison(runs, view).summary.title);

@@ -4,10 +4,20 @@
  */
 import { z } from "zod";
 import { COMPARE_STATS, type CompareStat } from "@/lib/analysis/lines";
+import { CDF_METRICS, type CdfMetric, DEFAULT_CDF_METRIC, isLevelKey } from "@/lib/analysis/request-cdf";
 import { DEFAULT_SLO_STAT } from "@/lib/analysis/slo";
+import { tiersProblem } from "@/lib/analysis/slo-tiers";
 import { freeText, lineText } from "@/lib/document/schema";
 import { decimalInteger, isOwnKey } from "@/lib/http/query";
 import { ID_PATTERN, idSchema } from "@/lib/ids";
+import {
+  type CapacityKey,
+  type CapacityParams,
+  capacityParams,
+  capacityProblem,
+  parseCapacityView,
+  storedCapacityParams,
+} from "./capacity-view";
 import { MAX_COMPARED_RUNS, MAX_TITLE_LENGTH } from "./limits";
 import { parsePrices, priceProblem, pricesQuery } from "./view";
 
@@ -25,6 +35,18 @@ export const SLUG_PATTERN = ID_PATTERN;
 // The character rules of every write (lib/document/schema.ts): no control characters, bidi overrides or unpaired
 // surrogates in ids, titles and notes. Run ids follow the one id rule.
 const runId = z.string().trim().pipe(idSchema());
+
+/** A capacity parameter as the page's URL writes it (a number may come as one), refused with the page's reason. */
+function capacityField(key: CapacityKey) {
+  return z
+    .union([z.string().max(2_000), z.number()])
+    .superRefine((item, context) => {
+      const text = String(item);
+      const problem = key === "tiers" ? tiersProblem(text) : capacityProblem(key, text);
+      if (problem) context.addIssue({ code: "custom", message: problem });
+    })
+    .optional();
+}
 
 export const SaveComparisonSchema = z
   .strictObject({
@@ -62,6 +84,29 @@ export const SaveComparisonSchema = z
       .optional()
       .describe("As the page's `price` parameter: `2.5`, or `H100:3.1,RTX PRO 6000 Blackwell:2.5`."),
     at_user: z.number().positive().max(1_000_000).nullable().optional(),
+    cdf_level: z
+      .string()
+      .max(40)
+      .refine(isLevelKey, "must be a load level key: c:<concurrency>, r:<requests per second> or r:inf")
+      .nullable()
+      .optional()
+      .describe("The load level of the latency distributions, as the page's `cdf_level` (`c:8`); null picks one."),
+    cdf_metric: z.enum(CDF_METRICS, { error: `must be one of ${CDF_METRICS.join(", ")}` }).optional(),
+    capacity: z
+      .strictObject({
+        tiers: capacityField("tiers"),
+        tier: capacityField("tier"),
+        demand: capacityField("demand"),
+        gpus_per_node: capacityField("gpus_per_node"),
+        max_cost: capacityField("max_cost"),
+        gpu_budget: capacityField("gpu_budget"),
+        power_budget_kw: capacityField("power_budget_kw"),
+        bucket: capacityField("bucket"),
+      })
+      .optional()
+      .describe(
+        "SLO tiers and the capacity planner, as the page's parameters: `tiers`, `tier`, `demand`, `gpus_per_node`, `max_cost`, `gpu_budget`, `power_budget_kw`, `bucket`.",
+      ),
   })
   .superRefine((value, context) => {
     const seen = new Set<string>();
@@ -94,6 +139,11 @@ export interface StoredComparisonView {
   /** `$/GPU-hour` prices as the page's `price` parameter writes them; empty for none. */
   price: string;
   at_user: number | null;
+  /** The latency distributions' load level (`c:8`; null: picked from the runs) and latency. */
+  cdf_level: string | null;
+  cdf_metric: CdfMetric;
+  /** The capacity parameters that differ from their defaults, as the URL writes them. */
+  capacity: CapacityParams;
 }
 
 export function storedComparisonView(input: SaveComparisonInput): StoredComparisonView {
@@ -112,6 +162,10 @@ export function storedComparisonView(input: SaveComparisonInput): StoredComparis
     },
     price: pricesQuery(parsePrices(input.price)),
     at_user: input.at_user ?? null,
+    cdf_level: input.cdf_level ?? null,
+    cdf_metric: input.cdf_metric ?? DEFAULT_CDF_METRIC,
+    // Read and written back through the page's own grammar: the stored form is the canonical one.
+    capacity: capacityParams(parseCapacityView(storedCapacityParams(input.capacity))),
   };
 }
 

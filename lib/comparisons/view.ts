@@ -6,7 +6,16 @@
  */
 import { DEFAULT_NOISE } from "@/lib/analysis/deltas";
 import { COMPARE_STATS, type CompareStat } from "@/lib/analysis/lines";
+import { CDF_METRICS, type CdfMetric, DEFAULT_CDF_METRIC, isLevelKey } from "@/lib/analysis/request-cdf";
 import { DEFAULT_SLO_STAT, type GpuPrices, hasPrices, hasTargets, type SloTargets } from "@/lib/analysis/slo";
+import {
+  CAPACITY_KEYS,
+  type CapacityParams,
+  type CapacityView,
+  capacityParams,
+  parseCapacityView,
+  storedCapacityParams,
+} from "./capacity-view";
 import { MAX_TITLE_LENGTH } from "./limits";
 
 type Params = Record<string, string | string[] | undefined>;
@@ -34,6 +43,12 @@ export interface CompareView {
   prices: GpuPrices;
   /** The interactivity (tok/s/user) to compare throughput per GPU at; null picks one per pair. */
   atUser: number | null;
+  /** The load level (a level key: `c:8`) the latency distributions are drawn at; null picks one. */
+  cdfLevel: string | null;
+  /** The latency the distributions are of. */
+  cdfMetric: CdfMetric;
+  /** SLO tiers, the capacity planner's demand, the inverse questions' ceiling and budgets, the bucket step. */
+  capacity: CapacityView;
 }
 
 export const DEFAULT_NOISE_PCT = DEFAULT_NOISE * 100;
@@ -52,6 +67,17 @@ function positive(value: string | undefined, max: number): number | null {
 
 const MAX_PRICE = 10_000;
 const MAX_LATENCY_MS = 3_600_000;
+
+/** `cdf_level`: a load level key (`c:8`, `r:2.5`, `r:inf`); anything else is null (the default level). */
+function cdfLevelOf(value: string | undefined): string | null {
+  const key = value?.trim();
+  return key && isLevelKey(key) ? key : null;
+}
+
+/** `cdf_metric`: `ttft`, `tpot` or `e2e`; null when it is none of them. */
+function cdfMetricOf(value: string | undefined): CdfMetric | null {
+  return CDF_METRICS.includes(value as CdfMetric) ? (value as CdfMetric) : null;
+}
 
 /**
  * `price=2.5` (every GPU) or `price=H100:3.1,RTX PRO 6000 Blackwell:2.5` (per GPU model, matched
@@ -119,7 +145,20 @@ export function parseCompareView(params: Params): CompareView {
     },
     prices: parsePrices(first(params.price)),
     atUser: positive(first(params.at_user), 1_000_000),
+    cdfLevel: cdfLevelOf(first(params.cdf_level)),
+    cdfMetric: cdfMetricOf(first(params.cdf_metric)) ?? DEFAULT_CDF_METRIC,
+    capacity: parseCapacityView(capacityParamsOf(params)),
   };
+}
+
+/** The capacity parameters among a URL's. */
+function capacityParamsOf(params: Params): CapacityParams {
+  const out: CapacityParams = {};
+  for (const key of CAPACITY_KEYS) {
+    const value = first(params[key]);
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
 }
 
 /** The query string of a view, defaults left out and commas kept readable: `runs=a,b&baseline=b`. */
@@ -138,7 +177,11 @@ export function compareQuery(view: CompareView): string {
   if (hasTargets(view.slo) && view.slo.stat !== DEFAULT_SLO_STAT) params.set("slo_stat", view.slo.stat);
   if (hasPrices(view.prices)) params.set("price", pricesQuery(view.prices));
   if (view.atUser !== null) params.set("at_user", String(view.atUser));
-  return params.toString().replace(/%2C/g, ",").replace(/%3A/g, ":");
+  if (view.cdfLevel !== null) params.set("cdf_level", view.cdfLevel);
+  if (view.cdfMetric !== DEFAULT_CDF_METRIC) params.set("cdf_metric", view.cdfMetric);
+  for (const [key, value] of Object.entries(capacityParams(view.capacity))) params.set(key, value);
+  // A value may hold "=" (a typed tier's ttft=300): only the first "=" of a pair separates, so it reads back.
+  return params.toString().replace(/%2C/g, ",").replace(/%3A/g, ":").replace(/%3D/g, "=");
 }
 
 export function compareHref(view: CompareView): string {
@@ -157,6 +200,9 @@ export const VIEW_OVERRIDE_KEYS = [
   "slo_stat",
   "price",
   "at_user",
+  "cdf_level",
+  "cdf_metric",
+  ...CAPACITY_KEYS,
 ] as const;
 
 export interface SavedViewFields {
@@ -169,6 +215,10 @@ export interface SavedViewFields {
   slo?: { ttft_ms: number | null; tpot_ms: number | null; stat: CompareStat };
   price?: string;
   at_user?: number | null;
+  cdf_level?: string | null;
+  cdf_metric?: CdfMetric;
+  /** The capacity parameters as the URL writes them. */
+  capacity?: CapacityParams;
 }
 
 export function savedCompareView(saved: SavedViewFields): CompareView {
@@ -182,6 +232,9 @@ export function savedCompareView(saved: SavedViewFields): CompareView {
     slo: saved.slo ? { ...saved.slo } : { ttft_ms: null, tpot_ms: null, stat: DEFAULT_SLO_STAT },
     prices: parsePrices(saved.price),
     atUser: saved.at_user ?? null,
+    cdfLevel: saved.cdf_level ?? null,
+    cdfMetric: saved.cdf_metric ?? DEFAULT_CDF_METRIC,
+    capacity: parseCapacityView(storedCapacityParams(saved.capacity)),
   };
 }
 
@@ -210,6 +263,14 @@ export function withViewOverrides(saved: CompareView, params: Params): CompareVi
   if (params.slo_stat !== undefined) view.slo = { ...view.slo, stat: parsed.slo.stat };
   if (params.price !== undefined) view.prices = parsed.prices;
   if (params.at_user !== undefined) view.atUser = parsed.atUser;
+  // An empty `cdf_level=` goes back to the default level; a metric that is none keeps the saved one.
+  if (params.cdf_level !== undefined) view.cdfLevel = parsed.cdfLevel;
+  const cdfMetric = cdfMetricOf(first(params.cdf_metric));
+  if (cdfMetric !== null) view.cdfMetric = cdfMetric;
+  // Capacity parameters the URL holds replace the saved ones, one by one (an empty value restores a default).
+  const capacity = capacityParamsOf(params);
+  if (Object.keys(capacity).length > 0)
+    view.capacity = parseCapacityView({ ...capacityParams(saved.capacity), ...capacity });
   return view;
 }
 
@@ -235,6 +296,9 @@ export interface SaveFields {
   slo?: { ttft_ms: number | null; tpot_ms: number | null; stat: CompareStat };
   price?: string;
   at_user?: number;
+  cdf_level?: string;
+  cdf_metric?: CdfMetric;
+  capacity?: CapacityParams;
 }
 
 export function saveFieldsOf(view: CompareView): SaveFields {
@@ -250,6 +314,10 @@ export function saveFieldsOf(view: CompareView): SaveFields {
   const price = pricesQuery(view.prices);
   if (price) fields.price = price;
   if (view.atUser !== null) fields.at_user = view.atUser;
+  if (view.cdfLevel !== null) fields.cdf_level = view.cdfLevel;
+  if (view.cdfMetric !== DEFAULT_CDF_METRIC) fields.cdf_metric = view.cdfMetric;
+  const capacity = capacityParams(view.capacity);
+  if (Object.keys(capacity).length > 0) fields.capacity = capacity;
   return fields;
 }
 

@@ -3,6 +3,7 @@
  * what it says. Every answer names the ids it read and links to the page that shows the same figures.
  */
 import type { DeltaCell, DeltaTable } from "@/lib/analysis/deltas";
+import { capacityJson } from "@/lib/comparisons/capacity-export";
 import { loadComparison } from "@/lib/comparisons/loader";
 import type { Comparison, ComparisonSeries } from "@/lib/comparisons/model";
 import { getComparisonOrThrow, listComparisons } from "@/lib/comparisons/queries";
@@ -131,6 +132,8 @@ export function comparisonAnswer(comparison: Comparison, baseUrl: string) {
     verdicts: comparison.verdicts.map((verdict) => verdict.text),
     series: series.map((one) => comparedSeriesAnswer(one, baseUrl)),
     deltas: comparison.deltaTables.map((table) => tableAnswer(table, series)),
+    // Capacity at SLO tiers, the planner's ranking for a demand and the inverse answers (docs/comparing.md#capacity).
+    capacity: capacityJson(comparison),
   };
 }
 

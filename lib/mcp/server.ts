@@ -141,7 +141,9 @@ export function createMcpServer(baseUrl: string): McpServer {
         "the configuration, and per metric and load level each run's value, change against the baseline in percent, " +
         "its verdict (better, worse, noise, inconclusive) and, where requests are stored, its 95% interval; and each " +
         "accuracy score (lm-eval, lighteval) against the baseline's with its noise band 2·√(se₁² + se₂²) — a faster " +
-        "run whose accuracy fell beyond noise is marked trade_off.",
+        "run whose accuracy fell beyond noise is marked trade_off. And capacity: each run's highest measured level meeting " +
+        "each SLO tier (tiers), the GPUs, nodes, $/hour and kW a demand needs of each configuration, ranked (demand), " +
+        "the most tok/s per user under a $/M-token ceiling (max_cost) and the most users within a GPU or power budget.",
       inputSchema: {
         runs: z.array(id).min(2).max(12).describe("Run ids; the first is the baseline unless baseline names another."),
         baseline: id.optional(),
@@ -150,7 +152,22 @@ export function createMcpServer(baseUrl: string): McpServer {
         slo_ttft_ms: z.number().positive().optional(),
         slo_tpot_ms: z.number().positive().optional(),
         slo_stat: z.enum(COMPARE_STATS).optional(),
-        price: z.string().max(400).optional().describe('$/GPU-hour: "2.5", or per GPU "H100=2.5,H200=3.1".'),
+        price: z.string().max(400).optional().describe('$/GPU-hour: "2.5", or per GPU "H100:2.5,H200:3.1".'),
+        tiers: z
+          .string()
+          .max(2_000)
+          .optional()
+          .describe('SLO tiers: presets "interactive,chat,agentic,batch" or "name:ttft=MS:tpot=MS:e2e=MS:p99".'),
+        tier: z.string().max(40).optional().describe("The tier the planner sizes for (default: the first)."),
+        demand: z.string().max(60).optional().describe('A demand to size for: "users:500", "rps:20" or "tok_s:50000".'),
+        gpus_per_node: z.number().int().positive().max(1024).optional(),
+        max_cost: z
+          .number()
+          .positive()
+          .optional()
+          .describe("$ per million output tokens: the most tok/s per user under it."),
+        gpu_budget: z.number().positive().optional(),
+        power_budget_kw: z.number().positive().optional(),
       },
       annotations: { title: "Compare runs", ...READ_ONLY },
     },
@@ -167,6 +184,13 @@ export function createMcpServer(baseUrl: string): McpServer {
               slo_tpot: args.slo_tpot_ms,
               slo_stat: args.slo_stat,
               price: args.price,
+              tiers: args.tiers,
+              tier: args.tier,
+              demand: args.demand,
+              gpus_per_node: args.gpus_per_node,
+              max_cost: args.max_cost,
+              gpu_budget: args.gpu_budget,
+              power_budget_kw: args.power_budget_kw,
             }),
           ),
           baseUrl,

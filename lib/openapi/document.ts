@@ -418,6 +418,16 @@ function buildDocument(version: string): JsonSchema {
           },
         },
       },
+      "/api/compare/capacity": {
+        get: {
+          operationId: "exportComparisonCapacity",
+          summary: "The comparison's capacity at SLO tiers, the planner's answer and the per-interactivity table",
+          description:
+            "Takes every parameter of /compare; the capacity ones are tiers, tier, demand, gpus_per_node, max_cost, gpu_budget, power_budget_kw, bucket and price (docs/comparing.md#capacity).",
+          parameters: queryParameters(runsQuery),
+          responses: { "200": json("The capacity section", { type: "object" }), ...errors(400, 404) },
+        },
+      },
       "/api/comparisons": {
         get: {
           operationId: "listComparisons",

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { COMPARE_STATS } from "@/lib/analysis/lines";
+import { CDF_METRICS } from "@/lib/analysis/request-cdf";
 import { RequestRateSchema } from "@/lib/document/schema";
 
 const nullableNumber = z.number().nullable();
@@ -249,6 +250,16 @@ export const SavedComparisonSchema = z.strictObject({
       '$/GPU-hour as the compare page\'s `price` parameter writes it ("2.5", "H100:3.1,L40S:1.2"); empty for none.',
     ),
   at_user: z.number().nullable().describe("The interactivity (tok/s per user) the efficiency comparison is read at."),
+  cdf_level: z
+    .string()
+    .nullable()
+    .describe("The load level the latency distributions are drawn at (`c:8`); null: picked from the runs."),
+  cdf_metric: z.enum(CDF_METRICS).describe("The latency the distributions are of."),
+  capacity: z
+    .record(z.string(), z.string())
+    .describe(
+      "The capacity parameters that differ from their defaults, as the compare page's URL writes them (`tiers`, `tier`, `demand`, `gpus_per_node`, `max_cost`, `gpu_budget`, `power_budget_kw`, `bucket`).",
+    ),
   created_at: z.string(),
 });
 

@@ -7,8 +7,11 @@ import type { StoredRun } from "@/lib/document/stored-run";
 import { diffConfigs } from "../../lib/analysis/config-diff";
 import type { Verdict } from "../../lib/analysis/deltas";
 import { DELTA_TABLE_METRICS, type MetricKey } from "../../lib/analysis/metrics";
+import { parseTiers, tiersProblem } from "../../lib/analysis/slo-tiers";
 import { buildComparison } from "../../lib/comparisons/build";
-import { parseCompareView } from "../../lib/comparisons/view";
+import { type CapacityJson, capacityJson, capacityMarkdown } from "../../lib/comparisons/capacity-export";
+import { type CapacityKey, capacityProblem, parseCapacityView } from "../../lib/comparisons/capacity-view";
+import { parseCompareView, priceProblem } from "../../lib/comparisons/view";
 import { formatLoadLevel, formatNumber, formatPercentChange } from "../../lib/format";
 import { mdEscape, mdLinkTarget, mdTable } from "./markdown";
 import {
@@ -26,7 +29,18 @@ export const COMPARE_USAGE = `servebench compare BASELINE_RUN RUN [options]
   RUN                   a run id, or its link (http://…/runs/ID)
   --url URL             the servebench server (default: $SERVEBENCH_URL or http://localhost:3000; a link names its own)
   --format md|json      markdown (default) or JSON
-  --timeout SECONDS     how long reading each run may take, from connecting to the server's last byte (default: 30)`;
+  --timeout SECONDS     how long reading each run may take, from connecting to the server's last byte (default: 30)
+
+  Capacity (docs/comparing.md#capacity), as the compare page's parameters:
+  --tiers LIST          SLO tiers: presets (interactive, chat, agentic, batch) or name:ttft=MS:tpot=MS:e2e=MS:p99
+  --tier ID             the tier the planner and budgets size for (default: the first)
+  --demand KIND:N       size for a demand: users:500, rps:20 or tok_s:50000
+  --price PRICE         $/GPU-hour: 2.5, or per GPU model H100:3.1,L40S:1.2 (default: the GPU's typical price)
+  --gpus-per-node N     GPUs in one node (default: 8)
+  --max-cost USD        the most tok/s per user with output tokens at most this $ per million
+  --gpu-budget N        the most users within N GPUs
+  --power-budget-kw KW  the most users within this much GPU power
+  --bucket N            tok/s per user between the bucket table's rows`;
 
 export interface ComparisonReport {
   baseline: { id: string; name: string; url: string };
@@ -56,6 +70,8 @@ export interface ComparisonReport {
     }[];
   }[];
   what_changed: string[];
+  /** Capacity at each SLO tier, and the planner's and inverse answers the options asked for. */
+  capacity: CapacityJson;
 }
 
 function pct(change: number | null): number | null {
@@ -63,10 +79,15 @@ function pct(change: number | null): number | null {
 }
 
 /** The comparison of `run` against `baseline`, read from the same model as the compare page (noise ±3%). */
-export function comparisonReport(base: string, baseline: StoredRun, run: StoredRun): ComparisonReport {
+export function comparisonReport(
+  base: string,
+  baseline: StoredRun,
+  run: StoredRun,
+  viewParams: Record<string, string> = {},
+): ComparisonReport {
   // Two runs of one configuration are repeats to the compare page; here they stay two sides.
   const sides = [baseline, { ...run, id: run.id === baseline.id ? `${run.id}-again` : run.id }];
-  const view = parseCompareView({ runs: sides.map((side) => side.id).join(",") });
+  const view = parseCompareView({ ...viewParams, runs: sides.map((side) => side.id).join(",") });
   const comparison = sides[0]!.id === sides[1]!.id ? null : buildComparison(sides, view, { everyLevel: true });
   const series = comparison && comparison.series.length === 2 ? comparison.series : null;
   const other = series?.[1];
@@ -112,6 +133,7 @@ export function comparisonReport(base: string, baseline: StoredRun, run: StoredR
     ],
     deltas,
     what_changed: [...diffConfigs(baseline, run).map((change) => change.text), ...commitChanges(baseline, run)],
+    capacity: capacityJson(comparison ?? buildComparison([baseline], view, { everyLevel: true })),
   };
 }
 
@@ -176,6 +198,7 @@ export function comparisonMarkdown(report: ComparisonReport): string {
       : "Nothing changed: configuration, commit and branch are the same.",
   );
   for (const line of report.what_changed) lines.push(`- ${mdEscape(line)}`);
+  lines.push("", capacityMarkdown(report.capacity).trimEnd());
   lines.push("", `[baseline](${mdLinkTarget(report.baseline.url)}) · [run](${mdLinkTarget(report.run.url)})`);
   return `${lines.join("\n")}\n`;
 }
@@ -208,7 +231,25 @@ async function fetchRun(base: string, id: string, timeoutMs: number): Promise<St
   return body;
 }
 
-const OPTIONS_WITH_VALUE = new Set(["--url", "--format", "--timeout"]);
+/** The capacity options and the compare page's parameter each one sets. */
+const CAPACITY_OPTIONS = {
+  tiers: "tiers",
+  tier: "tier",
+  demand: "demand",
+  "gpus-per-node": "gpus_per_node",
+  "max-cost": "max_cost",
+  "gpu-budget": "gpu_budget",
+  "power-budget-kw": "power_budget_kw",
+  bucket: "bucket",
+} as const satisfies Record<string, CapacityKey>;
+
+const OPTIONS_WITH_VALUE = new Set([
+  "--url",
+  "--format",
+  "--timeout",
+  "--price",
+  ...Object.keys(CAPACITY_OPTIONS).map((name) => `--${name}`),
+]);
 const OPTION_NAMES = new Set([...OPTIONS_WITH_VALUE, "--help", "-h"]);
 const RUN_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -249,6 +290,8 @@ export async function runCompare(argv: string[]): Promise<number> {
         url: { type: "string" },
         format: { type: "string" },
         timeout: { type: "string" },
+        price: { type: "string" },
+        ...Object.fromEntries(Object.keys(CAPACITY_OPTIONS).map((name) => [name, { type: "string" as const }])),
         help: { type: "boolean", short: "h" },
       },
       allowPositionals: true,
@@ -285,6 +328,30 @@ export async function runCompare(argv: string[]): Promise<number> {
     }
     throw error;
   }
+  const viewParams: Record<string, string> = {};
+  const problems: string[] = [];
+  for (const [name, key] of Object.entries(CAPACITY_OPTIONS)) {
+    const given = (parsed.values as Record<string, string | boolean | undefined>)[name];
+    if (typeof given !== "string") continue;
+    const problem = key === "tiers" ? tiersProblem(given) : capacityProblem(key, given);
+    if (problem) problems.push(`--${name}: ${problem}`);
+    viewParams[key] = given;
+  }
+  if (parsed.values.price !== undefined) {
+    const problem = priceProblem(parsed.values.price);
+    if (problem) problems.push(`--price: ${problem}`);
+    viewParams.price = parsed.values.price;
+  }
+  if (viewParams.tier !== undefined && !parseCapacityView(viewParams).tierId)
+    problems.push(
+      `--tier: "${viewParams.tier}" is not one of the tiers (${parseTiers(viewParams.tiers)
+        .map((tier) => tier.id)
+        .join(", ")})`,
+    );
+  if (problems.length > 0) {
+    process.stderr.write(`servebench compare: ${problems.join("; ")}\n\n${COMPARE_USAGE}\n`);
+    return 2;
+  }
   const defaultBase = (parsed.values.url ?? process.env.SERVEBENCH_URL ?? "http://localhost:3000").replace(/\/+$/, "");
   try {
     const [a, b] = parsed.positionals.map((given) => target(given, defaultBase));
@@ -292,7 +359,7 @@ export async function runCompare(argv: string[]): Promise<number> {
       fetchRun(a!.base, a!.id, timeoutMs),
       fetchRun(b!.base, b!.id, timeoutMs),
     ]);
-    const report = comparisonReport(b!.base, baseline, run);
+    const report = comparisonReport(b!.base, baseline, run, viewParams);
     // Names, changes and links are the servers' text. JSON keeps it exact, its control characters escaped;
     // markdown is for reading, so they are removed.
     process.stdout.write(

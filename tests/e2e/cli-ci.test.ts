@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CapacityJson } from "../../lib/comparisons/capacity-export";
 import { migrateDatabase } from "../../lib/db/migrate";
 import { nightlyDocuments } from "../support/nightly-documents";
 import { launchBrowser } from "./browser";
@@ -263,6 +264,31 @@ describe("curl -fsSO $URL/cli/servebench.mjs && node servebench.mjs upload …",
     const bad = await run(process.execPath, ["servebench.mjs", "compare", first], empty);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain(`name two runs (given: "${first}")`);
+    // The capacity options are the compare page's parameters: a demand sizes both runs at the tier.
+    const sized = await run(
+      process.execPath,
+      ["servebench.mjs", "compare", first, last, "--url", server.url, "--format", "json", "--tiers", "chat"].concat([
+        "--demand",
+        "users:100",
+        "--price",
+        "2",
+      ]),
+      empty,
+    );
+    expect(sized.code).toBe(0);
+    const capacity = (JSON.parse(sized.stdout) as { capacity: CapacityJson }).capacity;
+    expect(capacity.tiers.map((tier) => tier.id)).toEqual(["chat"]);
+    expect(capacity.planner?.demand).toEqual({ kind: "users", value: 100, unit: "concurrent users" });
+    expect(capacity.planner?.ranking).toHaveLength(2);
+    const refused = await run(
+      process.execPath,
+      ["servebench.mjs", "compare", first, last, "--url", server.url, "--tiers", "soon", "--demand", "people:3"],
+      empty,
+    );
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      'servebench compare: --tiers: "soon" is neither a preset (interactive, chat, agentic, batch) nor name:ttft=MS:tpot=MS:e2e=MS:p99; --demand: "people:3" is not a demand: users:N, rps:N or tok_s:N',
+    );
   });
 
   it("compares a run whose id begins with a dash (one id in 64 does)", async () => {

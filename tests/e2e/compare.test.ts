@@ -158,8 +158,18 @@ describe.sequential("comparing in depth", () => {
       `output_throughput,tok/s,C=1,1,,"SGLang TP8, CUDA graphs on",${ids.graphs},63.6,27,135.56,better`,
       `output_throughput,tok/s,C=128,128,,"SGLang TP8, CUDA graphs on",${ids.graphs},2370,2216,6.95,noise`,
     ]);
-    // Throughput, throughput per GPU and mean TPOT: 3 tables × 2 levels × 2 series, and the header.
-    expect(rows).toHaveLength(13);
+    // Throughput, throughput per GPU and mean TPOT: 3 tables × 2 levels × 2 series, and the header; then each
+    // series at the four preset tiers (no p99 is stated, so none can be judged) and no per-interactivity row (each
+    // frontier has one level with a TPOT).
+    const capacity = rows.filter((row) => /^(tier:|plan:|tok_s_per_gpu_at)/.test(row));
+    expect(rows).toHaveLength(13 + capacity.length);
+    expect(capacity).toHaveLength(8);
+    expect(capacity.filter((row) => row.includes(ids.graphs)).map((row) => row.split(",").at(-1))).toEqual([
+      "unknown",
+      "unknown",
+      "unknown",
+      "unknown",
+    ]);
   });
 
   it("downloads the runs as JSON that uploads again", async () => {

@@ -155,6 +155,26 @@ const RUN: { file: string; first: string; check?: (outputs: Output[], work: stri
     },
   },
   {
+    file: "docs/bench.md",
+    first:
+      "npx servebench bench --base-url http://gpu-box:8000/v1 --model Qwen/Qwen3-8B --gpu 'H100 80GB' --gpu-count 2 \\",
+    check: ([bench], work) => {
+      expect(`${bench!.stdout}${bench!.stderr}`).toMatch(
+        /power: http:\/\/\S+\/dcgm\/metrics every 500 ms \(dcgm-exporter\)/,
+      );
+      const run = JSON.parse(fs.readFileSync(path.join(work, "power-run.json"), "utf8")) as {
+        results: { energy_j?: number; power_gpu_count?: number; power_source?: string }[];
+      };
+      // Two GPUs at 350 W, read from the exporter. These levels last a fraction of the 500 ms between gauge readings,
+      // so their power comes from the energy counter read just before and just after each (the exact figure, against
+      // long levels, is tests/integration/bench-power.test.ts's).
+      for (const point of run.results) {
+        expect(point).toMatchObject({ power_gpu_count: 2, power_source: "dcgm-exporter" });
+        expect(point.energy_j).toBeGreaterThan(0);
+      }
+    },
+  },
+  {
     file: "docs/api.md",
     first: "npx servebench upload results/ --eval lm_eval/results_2026-12-05.json --url https://bench.example.com",
     check: ([uploaded, attached]) => {
@@ -200,6 +220,8 @@ async function substitutions(previous: Output[]): Promise<[string, string][]> {
     ["http://new-host:3000", fresh.url],
     // The inference server `servebench bench` measures: a small OpenAI-compatible server that names no engine.
     ["http://gpu-box:8000/v1", gpuBox.baseUrl],
+    // Its DCGM exporter: two GPUs at 350 W each, served by the same test server.
+    ["http://gpu-box:9400/metrics", gpuBox.baseUrl.replace(/\/v1$/, "/dcgm/metrics")],
     // `npx servebench` runs the package's bin; here, the clone's.
     ["npx servebench", `node ${JSON.stringify(path.join(ROOT, "bin", "servebench.mjs"))}`],
     // Ids of runs stored by the examples before.
@@ -293,6 +315,7 @@ beforeAll(async () => {
     ownedBy: null,
     version: null,
     serverInfo: null,
+    dcgm: { gpus: 2, watts: 350 },
   });
   fs.mkdirSync(work);
   fillWorkFolder();

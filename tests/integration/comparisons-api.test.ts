@@ -104,6 +104,9 @@ describe("POST /api/comparisons", () => {
       slo: { ttft_ms: null, tpot_ms: null, stat: "p99" },
       price: "",
       at_user: null,
+      capacity: {},
+      cdf_level: null,
+      cdf_metric: "ttft",
     });
   });
 
@@ -121,6 +124,8 @@ describe("POST /api/comparisons", () => {
       slo: { tpot_ms: 20, stat: "mean" },
       price: "2.5,H100:3.1",
       at_user: 40,
+      // Stored as the page's URL writes it: spaces trimmed, numbers as text.
+      capacity: { tiers: "chat, fast:ttft=300:p95", demand: "rps:20", bucket: 5 },
     });
     const { status, body } = await read(slug);
     expect(status).toBe(200);
@@ -138,6 +143,9 @@ describe("POST /api/comparisons", () => {
       slo: { ttft_ms: null, tpot_ms: 20, stat: "mean" },
       price: "2.5,h100:3.1",
       at_user: 40,
+      capacity: { tiers: "chat,fast:ttft=300:p95", demand: "rps:20", bucket: "5" },
+      cdf_level: null,
+      cdf_metric: "ttft",
       created_at: expect.any(String),
     });
     const created = Date.parse((body as Saved).created_at);
@@ -216,6 +224,19 @@ describe("POST /api/comparisons", () => {
         },
       ],
     ],
+    [
+      "capacity parameters that are not ones",
+      () => ({ runs: [graphs], capacity: { tiers: "chat,fast:ttft=soon", demand: "people:5", gpus_per_node: 0 } }),
+      [
+        {
+          path: "capacity.tiers",
+          message:
+            '"ttft=soon" in tier fast is not a target (ttft=MS, tpot=MS, e2e=MS, up to 3600000) nor a statistic (mean, median, p90, p95, p99)',
+        },
+        { path: "capacity.demand", message: '"people:5" is not a demand: users:N, rps:N or tok_s:N' },
+        { path: "capacity.gpus_per_node", message: "must be a number above 0 and at most 1024" },
+      ],
+    ],
     ["no runs field", () => ({ title: "x" }), [{ path: "runs", message: "is required" }]],
     [
       "a JSON array",
@@ -224,7 +245,7 @@ describe("POST /api/comparisons", () => {
         {
           path: "",
           message:
-            "expected a JSON object with runs, and optionally baseline, title, notes, noise, hide, stat, log_y, slo, price, at_user",
+            "expected a JSON object with runs, and optionally baseline, title, notes, noise, hide, stat, log_y, slo, price, at_user, capacity, cdf_level, cdf_metric",
         },
       ],
     ],

@@ -110,7 +110,18 @@ describe("MCP over streamable HTTP (/api/mcp)", () => {
     const rows = parseCsv(await csvResponse.text(), { columns: true }) as Record<string, string>[];
     const deltas = answer.deltas as Delta[];
     let compared = 0;
-    for (const row of rows) {
+    // The capacity rows follow the deltas: each series at each preset tier, as the answer's `capacity` says.
+    const capacityRows = rows.filter((row) => row.metric!.startsWith("tier:"));
+    const capacity = answer.capacity as {
+      tiers: { id: string; runs: { status: string; tok_s_per_gpu: number | null }[] }[];
+    };
+    expect(capacityRows.map((row) => row.metric)).toEqual(
+      capacity.tiers.flatMap((tier) => tier.runs.map(() => `tier:${tier.id}:tok_s_per_gpu`)),
+    );
+    expect(capacityRows.filter((row) => row.verdict !== "baseline").map((row) => row.verdict)).toEqual(
+      capacity.tiers.map((tier) => tier.runs[1]!.status),
+    );
+    for (const row of rows.filter((candidate) => !/^(tier:|plan:|tok_s_per_gpu_at)/.test(candidate.metric!))) {
       const table = deltas.find((delta) => delta.metric === row.metric);
       expect(table, row.metric).toBeDefined();
       const level = row.concurrency ? `c:${row.concurrency}` : `r:${row.request_rate}`;
@@ -126,6 +137,20 @@ describe("MCP over streamable HTTP (/api/mcp)", () => {
       compared += 1;
     }
     expect(compared).toBeGreaterThanOrEqual(8);
+    // A demand at a typed tier on the mean TPOT both runs state: sized in whole replicas of their 8 GPUs.
+    const sized = json(
+      await client.callTool({
+        name: "compare_runs",
+        arguments: { runs: [noGraphs, graphs], tiers: "loose:tpot=50:mean", demand: "users:300", price: "2" },
+      }),
+    );
+    const planner = (sized.capacity as { planner: { ranking: { series: string; gpus: number | null; reason: string | null }[] } })
+      .planner;
+    expect(planner.ranking.map((row) => [row.gpus, row.reason])).toEqual([
+      // Both state a mean TPOT at C=1 only (37 and 15.7 ms): one user per 8-GPU replica, so 300 replicas each.
+      [2400, null],
+      [2400, null],
+    ]);
     const throughput = deltas.find((delta) => delta.metric === "output_throughput")!;
     const single = throughput.rows.find((row) => row.level === "c:1")!;
     expect(single.cells.map((cell) => cell.value)).toEqual([27, 63.6]);

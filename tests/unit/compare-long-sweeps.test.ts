@@ -105,9 +105,11 @@ describe("a comparison of 12 runs × 1,000 load levels", () => {
   it("keeps every level for the CSV export", () => {
     const everyLevel = buildComparison(runs, view, { everyLevel: true });
     expect(everyLevel.deltaTables[0]!.rows).toHaveLength(LEVELS);
-    const csv = comparisonCsv(everyLevel);
-    // A header, then one line per figure × level × run.
-    expect(csv.trimEnd().split("\n")).toHaveLength(1 + everyLevel.deltaTables.length * LEVELS * 12);
+    const lines = comparisonCsv(everyLevel).trimEnd().split("\n");
+    const capacity = /^(tier:|plan:|tok_s_per_gpu_at_tok_s_per_user,)/;
+    // A header, then one line per figure × level × run; then each run's capacity at each of the 4 preset tiers.
+    expect(lines.filter((line) => !capacity.test(line))).toHaveLength(1 + everyLevel.deltaTables.length * LEVELS * 12);
+    expect(lines.filter((line) => line.startsWith("tier:"))).toHaveLength(4 * 12);
   });
 });
 

@@ -2,6 +2,7 @@ import { describe, expect, it, test } from "vitest";
 import { verdictOf } from "@/lib/analysis/deltas";
 import { checkLikeForLike } from "@/lib/analysis/fairness";
 import { configurationKey, groupRepeats } from "@/lib/analysis/repeats";
+import { PRESET_TIERS } from "@/lib/analysis/slo-tiers";
 import { buildComparison } from "@/lib/comparisons/build";
 import { comparisonCsv } from "@/lib/comparisons/csv";
 import { type CompareView, compareQuery, parseCompareView } from "@/lib/comparisons/view";
@@ -232,7 +233,17 @@ describe("buildComparison", () => {
     const a = stored(SGLANG_NO_GRAPHS_RUN, { name: "=cmd|' /C calc'!A0" });
     const b = stored(SGLANG_GRAPHS_RUN);
     const csv = comparisonCsv(buildComparison([a, b], view([a, b])));
-    expect(csv.split("\r\n")).toEqual([
+    const lines = csv.split("\r\n");
+    // The capacity rows follow the deltas: neither run states a p99, so no tier can be judged, and neither frontier
+    // has two levels (TPOT is missing at C=128), so the per-interactivity table has no row.
+    const tiers = lines.filter((line) => line.startsWith("tier:"));
+    expect(tiers.slice(0, 2)).toEqual([
+      `tier:interactive:tok_s_per_gpu,tok/s/GPU,,,,'=cmd|' /C calc'!A0,${a.id},,,,baseline`,
+      `tier:interactive:tok_s_per_gpu,tok/s/GPU,,,,"SGLang TP8, CUDA graphs on",${b.id},,,,unknown`,
+    ]);
+    expect(tiers).toHaveLength(8);
+    expect(lines.filter((line) => line.startsWith("tok_s_per_gpu_at_tok_s_per_user,"))).toEqual([]);
+    expect(lines.filter((line) => !line.startsWith("tier:"))).toEqual([
       "metric,unit,load,concurrency,request_rate,series,runs,value,baseline_value,change_pct,verdict",
       `output_throughput,tok/s,C=1,1,,'=cmd|' /C calc'!A0,${a.id},27,,,baseline`,
       `output_throughput,tok/s,C=1,1,,"SGLang TP8, CUDA graphs on",${b.id},63.6,27,135.56,better`,
@@ -278,6 +289,14 @@ describe("the view in the URL", () => {
       slo_stat: "p90",
       price: "2.5,H100:3.1",
       at_user: "40",
+      tiers: "chat,fast:ttft=300:tpot=25:p95",
+      tier: "fast",
+      demand: "users:500",
+      gpus_per_node: "4",
+      max_cost: "1.5",
+      gpu_budget: "64",
+      power_budget_kw: "40",
+      bucket: "10",
     });
     expect(parsed).toEqual({
       runIds: ["a", "b", "c"],
@@ -289,9 +308,24 @@ describe("the view in the URL", () => {
       slo: { ttft_ms: 500, tpot_ms: 50, stat: "p90" },
       prices: { all: 2.5, byGpu: { h100: 3.1 } },
       atUser: 40,
+      cdfLevel: null,
+      cdfMetric: "ttft",
+      capacity: {
+        tiers: [
+          PRESET_TIERS[1],
+          { id: "fast", name: "fast", ttft_ms: 300, tpot_ms: 25, e2el_ms: null, stat: "p95", source: null },
+        ],
+        tierId: "fast",
+        demand: { kind: "users", value: 500 },
+        gpusPerNode: 4,
+        maxCostUsdPerM: 1.5,
+        gpuBudget: 64,
+        powerBudgetKw: 40,
+        bucketStep: 10,
+      },
     });
     expect(compareQuery(parsed)).toBe(
-      "runs=a,b,c&baseline=b&noise=5&hide=c&stat=p95&logy=1&slo_ttft=500&slo_tpot=50&slo_stat=p90&price=2.5,h100:3.1&at_user=40",
+      "runs=a,b,c&baseline=b&noise=5&hide=c&stat=p95&logy=1&slo_ttft=500&slo_tpot=50&slo_stat=p90&price=2.5,h100:3.1&at_user=40&tiers=chat,fast:ttft=300:tpot=25:p95&tier=fast&demand=users:500&gpus_per_node=4&max_cost=1.5&gpu_budget=64&power_budget_kw=40&bucket=10",
     );
     expect(compareQuery(parseCompareView({ runs: "a,b", baseline: "a", stat: "mean", slo_stat: "p99" }))).toBe(
       "runs=a,b",

@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { loadDomain } from "@/lib/analysis/axis";
 import { type LineChartData, lineChart } from "@/lib/analysis/lines";
+import { DEFAULT_CAPACITY_VIEW } from "@/lib/comparisons/capacity-view";
 import { comparisonMetadata } from "@/lib/comparisons/metadata";
 import { layoutOgChart, niceStep, segmentHitsRect } from "@/lib/comparisons/og-chart";
 import { measureText } from "@/lib/comparisons/og-fonts";
@@ -125,6 +126,9 @@ describe("the saved view and its overrides", () => {
       slo: { ttft_ms: null, tpot_ms: null, stat: "p99" },
       prices: { all: null, byGpu: {} },
       atUser: null,
+      cdfLevel: null,
+      cdfMetric: "ttft",
+      capacity: DEFAULT_CAPACITY_VIEW,
     });
     expect(withViewOverrides(saved, {})).toEqual(saved);
   });

@@ -8,6 +8,7 @@ import { EmbedButton } from "@/components/ui/EmbedButton";
 import { buttonClass, Card, PageHeader } from "@/components/ui/primitives";
 import { EMBED_FRAME_HEIGHT } from "@/lib/comparisons/embed";
 import { comparisonMetadata } from "@/lib/comparisons/metadata";
+import { latencyCdfsOf } from "@/lib/comparisons/request-distributions";
 import { type OpenedComparison, openSavedComparison } from "@/lib/comparisons/save";
 import { compareHref, notesExcerpt, overrideQuery, savedOgImagePath } from "@/lib/comparisons/view";
 import { AppError } from "@/lib/errors";
@@ -67,6 +68,7 @@ export default async function SavedComparisonPage({
   const opened = await open(slug, pageSearchParams(await searchParams));
   if (!opened) notFound();
   const { saved, view, comparison } = opened;
+  const latencyCdf = comparison ? await latencyCdfsOf(comparison) : undefined;
   const runCount = saved.runs.length;
   return (
     <>
@@ -103,6 +105,7 @@ export default async function SavedComparisonPage({
           notFound={opened.notFound}
           truncated={opened.truncated}
           runs={opened.runs}
+          latencyCdf={latencyCdf}
           title={saved.title}
         />
       ) : (
