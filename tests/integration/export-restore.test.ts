@@ -126,7 +126,19 @@ describe("export and restore", () => {
 
     const slugs = [
       await save({ runs: [noGraphs, graphs], title: "CUDA graphs on Blackwell", notes: "One flag." }),
-      await save({ runs: [vllm, noGraphs, graphs], baseline: graphs, noise: 5, hide: [vllm], stat: "p99" }),
+      // Every part of a view: a restore keeps the log axis, the SLO, prices, interactivity and capacity too.
+      await save({
+        runs: [vllm, noGraphs, graphs],
+        baseline: graphs,
+        noise: 5,
+        hide: [vllm],
+        stat: "p99",
+        log_y: true,
+        slo: { ttft_ms: 500, stat: "p90" },
+        price: "2.5,H200:3.1",
+        at_user: 40,
+        capacity: { tiers: "chat,fast:tpot=25", demand: "users:100", gpu_budget: 64 },
+      }),
       await save({ runs: [twinA, twinB, imported!], title: "Twins" }),
     ];
     const before = await everything();
