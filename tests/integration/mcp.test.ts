@@ -144,8 +144,9 @@ describe("MCP over streamable HTTP (/api/mcp)", () => {
         arguments: { runs: [noGraphs, graphs], tiers: "loose:tpot=50:mean", demand: "users:300", price: "2" },
       }),
     );
-    const planner = (sized.capacity as { planner: { ranking: { series: string; gpus: number | null; reason: string | null }[] } })
-      .planner;
+    const planner = (
+      sized.capacity as { planner: { ranking: { series: string; gpus: number | null; reason: string | null }[] } }
+    ).planner;
     expect(planner.ranking.map((row) => [row.gpus, row.reason])).toEqual([
       // Both state a mean TPOT at C=1 only (37 and 15.7 ms): one user per 8-GPU replica, so 300 replicas each.
       [2400, null],
