@@ -6,8 +6,7 @@
 import { buttonClass, Section } from "@/components/ui/primitives";
 import { ScrollBox } from "@/components/ui/ScrollBox";
 import { DEMAND_UNITS, type TierCapacity } from "@/lib/analysis/capacity";
-import { sloText } from "@/lib/analysis/slo";
-import { tierQuery } from "@/lib/analysis/slo-tiers";
+import { tierQuery, tierText } from "@/lib/analysis/slo-tiers";
 import type { CapacityReport, CapacitySeries } from "@/lib/comparisons/capacity";
 import type { Comparison } from "@/lib/comparisons/model";
 import { compareQuery } from "@/lib/comparisons/view";
@@ -52,7 +51,7 @@ function TierTables({ report, noise }: { report: CapacityReport; noise: number }
           <h3 className="text-sm font-semibold break-words">
             {tier.name}{" "}
             <span className={`font-normal ${muted}`}>
-              {sloText(tier)}
+              {tierText(tier)}
               {attainment ? ` · ${attainment} within every target` : ""}
             </span>
           </h3>

@@ -67,6 +67,17 @@ export const MAX_TIERS = 8;
 const MAX_TARGET_MS = 3_600_000;
 const NAME = /^[\p{L}\p{N}][\p{L}\p{N} ._-]{0,39}$/u;
 
+const MS = new Intl.NumberFormat("en-US", { maximumFractionDigits: 3 });
+
+/** "TTFT ≤ 2,000 ms, TPOT ≤ 200 ms (p99)": a tier's targets, its numbers grouped for reading. */
+export function tierText(tier: SloTargets): string {
+  const parts: string[] = [];
+  if (tier.ttft_ms !== null) parts.push(`TTFT ≤ ${MS.format(tier.ttft_ms)} ms`);
+  if (tier.tpot_ms !== null) parts.push(`TPOT ≤ ${MS.format(tier.tpot_ms)} ms`);
+  if (tier.e2el_ms != null) parts.push(`E2E ≤ ${MS.format(tier.e2el_ms)} ms`);
+  return parts.length === 0 ? "" : `${parts.join(", ")} (${tier.stat})`;
+}
+
 /** "99% of requests" for p99; null for the mean, which no share of requests attains. */
 export function attainmentText(stat: CompareStat): string | null {
   if (stat === "mean") return null;

@@ -4,7 +4,7 @@
  * rows the CSV export appends. Series are named by label and run ids, never by internal keys.
  */
 import { DEMAND_UNITS } from "@/lib/analysis/capacity";
-import { sloText } from "@/lib/analysis/slo";
+import { tierText } from "@/lib/analysis/slo-tiers";
 import { formatNumber, formatPercentChange, formatUsd } from "@/lib/format";
 import type { CapacityReport } from "./capacity";
 import type { Comparison } from "./model";
@@ -100,7 +100,7 @@ export function capacityJson(comparison: Comparison): CapacityJson {
     tiers: report.tiers.map(({ tier, rows }) => ({
       id: tier.id,
       name: tier.name,
-      targets: sloText(tier),
+      targets: tierText(tier),
       ttft_ms: tier.ttft_ms,
       tpot_ms: tier.tpot_ms,
       e2el_ms: tier.e2el_ms ?? null,

@@ -20,6 +20,7 @@ import {
   type SloTier,
   tiersProblem,
   tiersQuery,
+  tierText,
 } from "@/lib/analysis/slo-tiers";
 import { normalizeRunDocument } from "@/lib/document/normalize";
 import type { ResultPoint } from "@/lib/document/schema";
@@ -237,6 +238,11 @@ describe("tiers in the URL", () => {
     expect(tiersProblem("fast:p90")).toBe("tier fast has no target: give ttft=MS, tpot=MS and/or e2e=MS");
     expect(tiersProblem("<b>:ttft=1")).toMatch(/is not a tier name/);
     expect(tiersProblem("chat,fast:e2e=9000")).toBeNull();
+  });
+
+  it("writes a tier's targets with grouped numbers", () => {
+    expect(tierText(PRESET_TIERS[1]!)).toBe("TTFT ≤ 2,000 ms, TPOT ≤ 200 ms (p99)");
+    expect(tierText(PRESET_TIERS[3]!)).toBe("E2E ≤ 600,000 ms (p99)");
   });
 
   it("states the attainment a percentile means", () => {
