@@ -5,9 +5,12 @@
  * table around it and loads this only when it is scrolled to): one cumulative curve per series, in its run colour.
  */
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { Y_TITLE_MARGIN_PX, YAxisTitle } from "@/components/charts/PlotLabels";
 import { TooltipBox } from "@/components/charts/TooltipBox";
 import type { SeriesCdf } from "@/lib/analysis/request-cdf";
 import { formatNumber } from "@/lib/format";
+
+const Y_AXIS_WIDTH_PX = 48;
 
 /** `metricName`: how the x axis names the latency ("TTFT"); `series`: the drawn ones, hidden ones left out. */
 export function LatencyCdfPlot({
@@ -21,7 +24,7 @@ export function LatencyCdfPlot({
 }) {
   return (
     <ResponsiveContainer width="100%" height={height}>
-      <LineChart margin={{ top: 8, right: 24, bottom: 8, left: 8 }}>
+      <LineChart margin={{ top: Y_TITLE_MARGIN_PX, right: 24, bottom: 8, left: 8 }}>
         <CartesianGrid strokeDasharray="3 3" stroke="currentColor" strokeOpacity={0.15} />
         <XAxis
           dataKey="latency_ms"
@@ -36,11 +39,10 @@ export function LatencyCdfPlot({
           dataKey="share_pct"
           type="number"
           domain={[0, 100]}
-          ticks={[0, 25, 50, 75, 90, 99, 100]}
+          ticks={[0, 25, 50, 75, 100]}
           tickFormatter={(share: number) => `${share}%`}
           stroke="currentColor"
-          width={48}
-          label={{ value: "requests ≤ x", angle: -90, position: "insideLeft", offset: 10, fontSize: 11 }}
+          width={Y_AXIS_WIDTH_PX}
         />
         <Tooltip
           isAnimationActive={false}
@@ -76,6 +78,7 @@ export function LatencyCdfPlot({
             />
           ) : null,
         )}
+        <YAxisTitle text="share of requests ≤ latency" axisWidth={Y_AXIS_WIDTH_PX} />
       </LineChart>
     </ResponsiveContainer>
   );
