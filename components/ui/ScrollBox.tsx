@@ -25,7 +25,9 @@ export function ScrollBox({
     const box = ref.current;
     if (!box) return;
     const measure = () => setOverflows(box.scrollWidth > box.clientWidth + 1);
-    measure();
+    // No measuring here: the observer reports every box once it is laid out, all boxes of the page in one pass after
+    // the layout. Measuring each box as its effect ran forced a layout per box, each made stale by the hint the
+    // one before added: a page of twenty tables laid itself out twenty times while it hydrated.
     const observer = new ResizeObserver(measure);
     observer.observe(box);
     for (const child of box.children) observer.observe(child);
