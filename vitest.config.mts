@@ -41,6 +41,10 @@ export default defineConfig({
   resolve: { alias: { "@": root } },
   test: {
     reporters: ["default", "./tests/support/summary-reporter.ts"],
+    // Vitest's default is one worker less than the cores: a single worker on a 2-core CI machine, which ran every
+    // file one after another while much of the suite waits on servers, browsers and timeouts rather than on the
+    // CPU. Half again as many workers as cores keeps both busy (the browser tests stay one file at a time, below).
+    maxWorkers: "150%",
     // expect.poll's own default (1 s) is a budget, not a guard: a poll waits for its state as long as the test may.
     expect: { poll: { timeout: GUARD_MS.e2e, interval: 50 } },
     projects: [
@@ -69,10 +73,13 @@ export default defineConfig({
                 // and so does the inference-server bench runner's, which touches no database.
                 // SQLite's storage limits (max_page_count, query_only) have their PostgreSQL counterpart in
                 // postgresql-storage.test.ts.
+                // The CLI against a hostile server and the bench's open loop touch no servebench database either.
                 exclude: [
                   "tests/integration/migrations.test.ts",
                   "tests/integration/bench-measure.test.ts",
                   "tests/integration/storage.test.ts",
+                  "tests/integration/cli-hostile-server.test.ts",
+                  "tests/integration/bench-open-loop.test.ts",
                 ],
                 globalSetup: ["tests/integration/postgresql-global-setup.ts"],
                 env: { SERVEBENCH_TEST_DATABASE: "postgresql" },
