@@ -16,6 +16,7 @@
 import { execFile } from "node:child_process";
 import type { PowerSource, ResultPoint } from "@/lib/document/schema";
 import { createPool, getText, type HttpPool } from "./client";
+import { type LevelSampleCounts, type LevelSampler, type SampleAnswer, startLevelSampler } from "./level-sampler";
 import { readExposition } from "./prometheus";
 
 export const DCGM_POWER = "DCGM_FI_DEV_POWER_USAGE";
@@ -50,7 +51,7 @@ export interface PowerReading {
   energyGpus?: number;
 }
 
-export type PowerAnswer = { ok: true; reading: PowerReading } | { ok: false; error: string };
+export type PowerAnswer = SampleAnswer<PowerReading>;
 
 /** Where readings come from: a DCGM exporter over HTTP, or a vendor command run once per reading. */
 export interface PowerReader {
@@ -251,14 +252,11 @@ export type PowerFigures = Partial<
   Pick<ResultPoint, "power_w_mean" | "power_w_max" | "energy_j" | "power_gpu_count" | "power_samples" | "power_source">
 >;
 
-export interface LevelPowerResult {
+export interface LevelPowerResult extends LevelSampleCounts {
   figures: PowerFigures;
   sources: Record<string, string>;
   /** Why a figure was left out (a counter that went down or did not move). */
   notes: string[];
-  attempts: number;
-  failed: number;
-  firstError?: string;
 }
 
 const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
@@ -338,59 +336,12 @@ export class PowerWatcher {
     readonly intervalMs: number,
   ) {}
 
-  async beginLevel(): Promise<PowerLevelWatch> {
-    const watch = new PowerLevelWatch(this);
-    await watch.start();
-    return watch;
+  /** Take the level's baseline reading and keep reading every interval until `stop`. */
+  beginLevel(): Promise<LevelSampler<PowerReading, Pick<LevelPowerResult, "figures" | "sources" | "notes">>> {
+    return startLevelSampler(() => this.reader.read(), new LevelPower(this.reader), this.intervalMs);
   }
 
   close(): void {
     this.reader.close();
-  }
-}
-
-export class PowerLevelWatch {
-  private readonly level: LevelPower;
-  private timer: NodeJS.Timeout | null = null;
-  private inFlight: Promise<void> | null = null;
-  private attempts = 0;
-  private failed = 0;
-  private firstError: string | undefined;
-
-  constructor(private readonly watcher: PowerWatcher) {
-    this.level = new LevelPower(watcher.reader);
-  }
-
-  private async take(use: (reading: PowerReading) => void): Promise<void> {
-    this.attempts += 1;
-    const answer = await this.watcher.reader.read();
-    if (answer.ok) {
-      use(answer.reading);
-      return;
-    }
-    this.failed += 1;
-    this.firstError ??= answer.error;
-  }
-
-  async start(): Promise<void> {
-    await this.take((reading) => this.level.baseline(reading));
-    this.timer = setInterval(() => {
-      // One reading at a time: a slow exporter or tool skips ticks instead of piling up.
-      if (this.inFlight) return;
-      this.inFlight = this.take((reading) => this.level.sample(reading)).finally(() => {
-        this.inFlight = null;
-      });
-    }, this.watcher.intervalMs);
-    this.timer.unref();
-  }
-
-  async stop(): Promise<LevelPowerResult> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    if (this.inFlight) await this.inFlight;
-    await this.take((reading) => this.level.final(reading));
-    const result: LevelPowerResult = { ...this.level.result(), attempts: this.attempts, failed: this.failed };
-    if (this.firstError !== undefined) result.firstError = this.firstError;
-    return result;
   }
 }

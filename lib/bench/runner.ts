@@ -304,8 +304,22 @@ async function openMetrics(
   return new ServerMetricsWatcher(url, headers, config.metrics.intervalMs);
 }
 
-/** What a level's server figures add to its point, and the warnings they bring. */
-function applyServerFigures(level: LevelResult, watch: LevelWatchResult, url: URL): string[] {
+/** The words that tell a level's warnings about its server figures from those about its power figures. */
+interface FiguresWords {
+  /** What was read, e.g. "scrapes of URL". */
+  readings: string;
+  /** What a level all of whose readings failed has none of, e.g. "server figures". */
+  figures: string;
+  /** What a note of the fold is about, e.g. "server metrics". */
+  notes: string;
+}
+
+/** What a level's server or power figures add to its point, and the warnings they bring. */
+function applyLevelFigures(
+  level: LevelResult,
+  watch: LevelWatchResult | LevelPowerResult,
+  words: FiguresWords,
+): string[] {
   const warnings: string[] = [];
   const label = formatLoadLevel(level.point);
   Object.assign(level.point, watch.figures);
@@ -314,11 +328,11 @@ function applyServerFigures(level: LevelResult, watch: LevelWatchResult, url: UR
   if (watch.failed > 0) {
     warnings.push(
       clip(
-        `${label}: ${watch.failed} of ${watch.attempts} scrapes of ${url.href} failed${watch.failed === watch.attempts ? ", so the level has no server figures" : ""}: ${watch.firstError ?? "unknown error"}`,
+        `${label}: ${watch.failed} of ${watch.attempts} ${words.readings} failed${watch.failed === watch.attempts ? `, so the level has no ${words.figures}` : ""}: ${watch.firstError ?? "unknown error"}`,
       ),
     );
   }
-  for (const note of watch.notes) warnings.push(clip(`${label}: server metrics: ${note}`));
+  for (const note of watch.notes) warnings.push(clip(`${label}: ${words.notes}: ${note}`));
   return warnings;
 }
 
@@ -407,24 +421,6 @@ async function openPower(
     "power: not measured (no --power-metrics, no DCGM_FI_DEV_POWER_USAGE in the server's metrics, no nvidia-smi or amd-smi for a server on this machine)",
   );
   return null;
-}
-
-/** What a level's power figures add to its point, and the warnings they bring. */
-function applyPowerFigures(level: LevelResult, watch: LevelPowerResult, from: string): string[] {
-  const warnings: string[] = [];
-  const label = formatLoadLevel(level.point);
-  Object.assign(level.point, watch.figures);
-  const sources = Object.entries(watch.sources);
-  if (sources.length > 0) level.point.sources = { ...(level.point.sources ?? {}), ...Object.fromEntries(sources) };
-  if (watch.failed > 0) {
-    warnings.push(
-      clip(
-        `${label}: ${watch.failed} of ${watch.attempts} power readings (${from}) failed${watch.failed === watch.attempts ? ", so the level has no power figures" : ""}: ${watch.firstError ?? "unknown error"}`,
-      ),
-    );
-  }
-  for (const note of watch.notes) warnings.push(clip(`${label}: power: ${note}`));
-  return warnings;
 }
 
 /** A counting semaphore: open-loop arrivals beyond the cap wait their turn, first come first served. */
@@ -535,6 +531,17 @@ export async function runBenchmark(config: BenchConfig, hooks: BenchHooks = {}):
     if (client_rtt_ms !== null) result.client_rtt_ms = client_rtt_ms;
     if (watcher) result.metrics_url = watcher.url.href;
     if (powerWatcher) result.power_from = powerWatcher.reader.label;
+    // The same for every level: what its warnings about server and power figures say they are about.
+    const serverWords: FiguresWords | null = watcher && {
+      readings: `scrapes of ${watcher.url.href}`,
+      figures: "server figures",
+      notes: "server metrics",
+    };
+    const powerWords: FiguresWords | null = powerWatcher && {
+      readings: `power readings (${powerWatcher.reader.label})`,
+      figures: "power figures",
+      notes: "power",
+    };
 
     let liveChunks = 0;
     const send = async (index: number, arrival_ms?: number): Promise<RequestRecord> => {
@@ -660,8 +667,8 @@ export async function runBenchmark(config: BenchConfig, hooks: BenchHooks = {}):
       // Requests never sent because of the interruption count as cut off too.
       level.aborted += total - records.length;
       if (level.completed + level.failed > 0) {
-        if (serverView && watcher) warnings.push(...applyServerFigures(level, serverView, watcher.url));
-        if (powerView && powerWatcher) warnings.push(...applyPowerFigures(level, powerView, powerWatcher.reader.label));
+        if (serverView && serverWords) warnings.push(...applyLevelFigures(level, serverView, serverWords));
+        if (powerView && powerWords) warnings.push(...applyLevelFigures(level, powerView, powerWords));
         result.levels.push(level);
         if ("concurrency" in load && total < load.concurrency) {
           warnings.push(

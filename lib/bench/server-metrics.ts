@@ -10,6 +10,7 @@
  */
 import type { ResultPoint, ServerMetricField } from "@/lib/document/schema";
 import { createPool, getText, type HttpPool } from "./client";
+import { type LevelSampleCounts, type LevelSampler, type SampleAnswer, startLevelSampler } from "./level-sampler";
 import { type MetricsReading, readExposition } from "./prometheus";
 
 /** Gauges of requests: summed over series (each engine or data-parallel rank has its own). */
@@ -258,15 +259,10 @@ export class LevelServerMetrics {
 /** A /metrics answer is tens to hundreds of kB; one past this is not an engine's and is not read. */
 const MAX_EXPOSITION_BYTES = 16_000_000;
 
-export type ScrapeResult = { ok: true; reading: MetricsReading } | { ok: false; error: string };
+export type ScrapeResult = SampleAnswer<MetricsReading>;
 
-export interface LevelWatchResult extends LevelServerFigures {
-  /** Scrapes tried during the level (the baseline and final ones included) and how many failed. */
-  attempts: number;
-  failed: number;
-  /** The first failure's reason. */
-  firstError?: string;
-}
+/** A level's server figures, and how many of its scrapes (the baseline and final ones included) failed. */
+export type LevelWatchResult = LevelServerFigures & LevelSampleCounts;
 
 /** Scrapes `/metrics` on its own connection, so it never takes a socket from the benchmark's requests. */
 export class ServerMetricsWatcher {
@@ -295,58 +291,11 @@ export class ServerMetricsWatcher {
   }
 
   /** Take the level's baseline scrape and keep scraping every interval until `stop`. */
-  async beginLevel(): Promise<LevelWatch> {
-    const watch = new LevelWatch(this);
-    await watch.start();
-    return watch;
+  beginLevel(): Promise<LevelSampler<MetricsReading, LevelServerFigures>> {
+    return startLevelSampler(() => this.scrape(), new LevelServerMetrics(), this.intervalMs);
   }
 
   close(): void {
     this.pool.close();
-  }
-}
-
-export class LevelWatch {
-  private readonly level = new LevelServerMetrics();
-  private timer: NodeJS.Timeout | null = null;
-  private inFlight: Promise<void> | null = null;
-  private attempts = 0;
-  private failed = 0;
-  private firstError: string | undefined;
-
-  constructor(private readonly watcher: ServerMetricsWatcher) {}
-
-  private async take(use: (reading: MetricsReading) => void): Promise<void> {
-    this.attempts += 1;
-    const result = await this.watcher.scrape();
-    if (result.ok) {
-      use(result.reading);
-      return;
-    }
-    this.failed += 1;
-    this.firstError ??= result.error;
-  }
-
-  async start(): Promise<void> {
-    await this.take((reading) => this.level.baseline(reading));
-    this.timer = setInterval(() => {
-      // One scrape at a time: a slow /metrics skips ticks instead of piling requests on the server.
-      if (this.inFlight) return;
-      this.inFlight = this.take((reading) => this.level.sample(reading)).finally(() => {
-        this.inFlight = null;
-      });
-    }, this.watcher.intervalMs);
-    this.timer.unref();
-  }
-
-  /** Stop sampling (a scrape started during the level still counts) and take the final scrape. */
-  async stop(): Promise<LevelWatchResult> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    if (this.inFlight) await this.inFlight;
-    await this.take((reading) => this.level.final(reading));
-    const result: LevelWatchResult = { ...this.level.result(), attempts: this.attempts, failed: this.failed };
-    if (this.firstError !== undefined) result.firstError = this.firstError;
-    return result;
   }
 }
