@@ -18,6 +18,8 @@ import {
 import type { Provider } from "./schema-files";
 import { registerRowsFunction } from "./sqlite-rows";
 
+type SqliteConnection = Parameters<typeof registerRowsFunction>[0];
+
 // Connections each app instance keeps to PostgreSQL (pg's default). Several instances share one server: size the
 // server's max_connections for instances × this (docs/deploy.md).
 const POSTGRESQL_POOL_SIZE = 10;
@@ -45,6 +47,8 @@ interface Holder {
   servebenchProvider?: Provider;
   /** Whether the SQLite connection of each client has servebench_rows (lib/db/sqlite-rows.ts). */
   servebenchRowsReady?: WeakMap<PrismaClient, boolean>;
+  /** The better-sqlite3 connection of each SQLite client, for the writes that go to it directly (sqlite-writes.ts). */
+  servebenchSqliteConnections?: WeakMap<PrismaClient, SqliteConnection>;
 }
 const globalForPrisma = globalThis as unknown as Holder;
 
@@ -76,7 +80,9 @@ export function openDatabase(target: DatabaseTarget): PrismaClient {
   if (target.provider === "sqlite") {
     const factory = new PrismaBetterSqlite3({ url: target.file, timeout: lockTimeoutMs });
     globalForPrisma.servebenchRowsReady ??= new WeakMap();
+    globalForPrisma.servebenchSqliteConnections ??= new WeakMap();
     const ready = globalForPrisma.servebenchRowsReady;
+    const connections = globalForPrisma.servebenchSqliteConnections;
     // The adapter opens its connection itself; it is given servebench_rows as it opens (the adapter's `client`
     // is the better-sqlite3 connection). Without it (an adapter that keeps it elsewhere) rows go as JSON.
     const adapter: Pick<typeof factory, "provider" | "adapterName" | "connect" | "connectToShadowDb"> = {
@@ -86,8 +92,9 @@ export function openDatabase(target: DatabaseTarget): PrismaClient {
         const connected = await factory.connect();
         const connection = (connected as unknown as { client?: unknown }).client;
         if (connection && typeof (connection as { table?: unknown }).table === "function") {
-          registerRowsFunction(connection as Parameters<typeof registerRowsFunction>[0]);
+          registerRowsFunction(connection as SqliteConnection);
           ready.set(client, true);
+          connections.set(client, connection as SqliteConnection);
         }
         return connected;
       },
@@ -129,6 +136,18 @@ export function db(): PrismaClient {
 /** Whether the app's SQLite connection reads rows set aside for it (lib/db/sqlite-rows.ts). */
 export function sqliteRowsReady(): boolean {
   return globalForPrisma.servebenchRowsReady?.get(db()) === true;
+}
+
+/**
+ * The app's SQLite connection (the one Prisma's adapter opened), once it is open; null on PostgreSQL. The bulk write
+ * paths use it directly (lib/db/sqlite-writes.ts).
+ */
+export async function sqliteConnection(): Promise<SqliteConnection | null> {
+  if (provider() !== "sqlite") return null;
+  const client = db();
+  const connections = globalForPrisma.servebenchSqliteConnections;
+  if (!connections?.has(client)) await client.$connect();
+  return connections?.get(client) ?? null;
 }
 
 /** Which database the process runs on, for the few queries written per database (the text search, lib/runs/search.ts). */

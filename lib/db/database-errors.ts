@@ -55,7 +55,13 @@ function classify(error: unknown, depth = 0): "conflict" | "busy" | "unavailable
   const cause = e.meta?.driverAdapterError?.cause;
   const kind = typeof cause?.kind === "string" ? cause.kind : undefined;
   const code = typeof e.code === "string" ? e.code : undefined;
-  if (code === "P2002" || kind === "UniqueConstraintViolation") return "conflict";
+  if (
+    code === "P2002" ||
+    kind === "UniqueConstraintViolation" ||
+    code === "SQLITE_CONSTRAINT_UNIQUE" ||
+    code === "SQLITE_CONSTRAINT_PRIMARYKEY"
+  )
+    return "conflict";
   if ((code && BUSY_PRISMA_CODES.has(code)) || (kind && BUSY_KINDS.has(kind))) return "busy";
   if ((code && UNAVAILABLE_PRISMA_CODES.has(code)) || (kind && UNAVAILABLE_KINDS.has(kind))) return "unavailable";
   const rawCode = typeof cause?.code === "string" ? cause.code : code;

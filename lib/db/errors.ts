@@ -3,9 +3,13 @@ import { env } from "@/lib/env";
 import { isDatabaseBusy } from "./database-errors";
 import { storageProblemOf } from "./storage";
 
-/** A unique constraint refused the write (Prisma's P2002): someone stored the same key first. */
+/**
+ * A unique constraint refused the write (Prisma's P2002, or better-sqlite3's own code for the writes that go to
+ * the connection directly, lib/db/sqlite-writes.ts): someone stored the same key first.
+ */
 export function isUniqueViolation(error: unknown): boolean {
-  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2002";
+  const code = typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined;
+  return code === "P2002" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
 }
 
 /**

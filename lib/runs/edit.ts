@@ -9,7 +9,7 @@ import type { StoredRun } from "@/lib/document/stored-run";
 import { AppError, notFoundError } from "@/lib/errors";
 import { readJsonBody } from "@/lib/http/body";
 import { getRunOrThrow } from "./read";
-import { searchColumnsOf } from "./store";
+import { searchColumnsOf } from "./run-rows";
 
 export interface RunPatch {
   name?: string | undefined;

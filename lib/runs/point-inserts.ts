@@ -2,10 +2,9 @@
  * Storing result points: every point of a batch of runs in one statement, for the transaction that stores the runs.
  */
 
-import { db, provider, sqliteRowsReady } from "@/lib/db/client";
-import { ROWS_FUNCTION, rowsSelectList, setAsideRows } from "@/lib/db/sqlite-rows";
+import { type ColumnKind, type RowsTable, rowsInsert } from "@/lib/db/row-inserts";
 import type { ResultPoint } from "@/lib/document/schema";
-import { Prisma } from "@/lib/generated/prisma/client";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { POINT_NUMBER_KEYS, pointToRow } from "./point-rows";
 
 /** Every column a stored point has, in one order: the statements that insert points name them all. */
@@ -22,7 +21,7 @@ const POINT_COLUMNS = [
   "requestsJson",
   "sourcesJson",
 ] as const;
-/** The point columns PostgreSQL reads as integers and as a boolean; the rest are numbers (double) or text. */
+/** The point columns stored as integers and as a boolean; the rest are numbers (double) or text. */
 const POINT_INTEGER_COLUMNS: ReadonlySet<string> = new Set([
   "position",
   "concurrency",
@@ -44,58 +43,37 @@ const POINT_TEXT_COLUMNS: ReadonlySet<string> = new Set([
   "sourcesJson",
 ]);
 
-/** What each value of a row is read as, by position in the row: `->>` in SQLite, a cast in PostgreSQL. */
-function pointSelectList(kind: "sqlite" | "postgresql"): string {
-  return POINT_COLUMNS.map((column, index) => {
-    if (kind === "sqlite") return `r.value ->> ${index}`;
-    const cast = POINT_TEXT_COLUMNS.has(column)
-      ? ""
-      : column === "request_rate_infinite"
-        ? "::boolean"
-        : POINT_INTEGER_COLUMNS.has(column)
-          ? "::integer"
-          : "::double precision";
-    return `(r ->> ${index})${cast}`;
-  }).join(", ");
+function pointColumnKind(column: string): ColumnKind {
+  if (POINT_TEXT_COLUMNS.has(column)) return "text";
+  if (column === "request_rate_infinite") return "boolean";
+  return POINT_INTEGER_COLUMNS.has(column) ? "integer" : "double";
 }
 
-const POINT_SELECT_LIST = { sqlite: pointSelectList("sqlite"), postgresql: pointSelectList("postgresql") };
+export const POINT_TABLE: RowsTable = {
+  table: "ResultPoint",
+  columns: POINT_COLUMNS.map((name) => ({ name, kind: pointColumnKind(name) })),
+};
 
 /**
- * The statement that stores the points of some runs, for the transaction that stores the runs: one INSERT … SELECT
- * from one parameter, every point of them as a JSON array of rows, its run's id first. One statement for a whole
- * batch of runs, with the same text every time: a statement per run (or a VALUES list of 65 parameters a point)
- * cost the server's thread about a millisecond a run in Prisma and grew its heap by tens of kB a statement, where
- * this costs about what building the JSON does. The numbers reach the database as the shortest decimal text that
- * round-trips, which both parse exactly (a number bound as a raw-query parameter could move by one unit in the
- * last place: 12412.394674113431 was stored as 12412.39467411343).
+ * The statement that stores the points of some runs, for the transaction that stores the runs: every point of
+ * them in one statement (lib/db/row-inserts.ts), its run's id first. A statement per run (or a VALUES list of 65
+ * parameters a point) cost the server's thread about a millisecond a run in Prisma and grew its heap by tens of kB
+ * a statement, where this costs about what building the rows does. On the JSON path the numbers reach the database
+ * as the shortest decimal text that round-trips, which both parse exactly (a number bound as a raw-query parameter
+ * could move by one unit in the last place: 12412.394674113431 was stored as 12412.39467411343).
  */
 export function pointInserts(
   runs: readonly { runId: string; results: readonly ResultPoint[] }[],
 ): Prisma.PrismaPromise<number>[] {
-  if (runs.every((run) => run.results.length === 0)) return [];
-  const values = runs.flatMap(({ runId, results }) =>
+  return rowsInsert(POINT_TABLE, pointRowsOf(runs));
+}
+
+/** Every point of the runs as a row of values in POINT_TABLE's column order. */
+export function pointRowsOf(runs: readonly { runId: string; results: readonly ResultPoint[] }[]): unknown[][] {
+  return runs.flatMap(({ runId, results }) =>
     results.map((point, position) => {
       const row = { runId, ...pointToRow(point, position) } as Record<string, unknown>;
       return POINT_COLUMNS.map((column) => row[column] ?? null);
     }),
   );
-  const columns = Prisma.raw(POINT_COLUMNS.map((column) => `"${column}"`).join(", "));
-  const kind = provider() === "sqlite" ? "sqlite" : "postgresql";
-  if (kind === "sqlite" && sqliteRowsReady()) {
-    // The rows as they are, read by the connection itself (lib/db/sqlite-rows.ts): no SQL or JSON to parse.
-    const key = setAsideRows(values);
-    return [
-      db()
-        .$executeRaw`INSERT INTO "ResultPoint" (${columns}) SELECT ${Prisma.raw(rowsSelectList(POINT_COLUMNS.length))} FROM ${Prisma.raw(ROWS_FUNCTION)}(${key}) AS r`,
-    ];
-  }
-  const rows = JSON.stringify(values);
-  const select = Prisma.raw(POINT_SELECT_LIST[kind]);
-  return [
-    kind === "sqlite"
-      ? db().$executeRaw`INSERT INTO "ResultPoint" (${columns}) SELECT ${select} FROM json_each(${rows}) AS r`
-      : db()
-          .$executeRaw`INSERT INTO "ResultPoint" (${columns}) SELECT ${select} FROM json_array_elements(${rows}::json) AS r`,
-  ];
 }

@@ -10,7 +10,9 @@ import type { RunDocument } from "@/lib/document/normalize";
 import type { StoredRun } from "@/lib/document/stored-run";
 import { yieldToEventLoop } from "./event-loop";
 import { documentOf } from "./read";
-import { batchStatements, newRunId, RESTORABLE_ID, type RunCreate, runCreateData } from "./store";
+import type { RunCreate } from "./run-rows";
+import { runsWithHashes, storedRunIds, writeRunBatch } from "./run-writes";
+import { newRunId, RESTORABLE_ID } from "./store";
 
 export interface RunToRestore {
   line: number;
@@ -79,17 +81,16 @@ export async function restoreRuns(entries: readonly RunToRestore[]): Promise<Res
       return { ...entry, document, keepId, hash: contentHash(document), identity: restoreIdentity(document) };
     });
     const wantedIds = batch.flatMap((entry) => (entry.keepId ? [entry.keepId] : []));
+    // Most restores find none of their ids: asked first by id alone, the whole runs only for those present.
+    const presentIds = [...(await storedRunIds(wantedIds))];
     const existingRows =
-      wantedIds.length === 0
+      presentIds.length === 0
         ? []
-        : await db().run.findMany({ where: { id: { in: wantedIds } }, include: { tags: true, points: true } });
+        : await db().run.findMany({ where: { id: { in: presentIds } }, include: { tags: true, points: true } });
     const existingIdentity = new Map(
       existingRows.map((row) => [row.id, restoreIdentity(stripServerFields(documentOf(row)))]),
     );
-    const hashRows = await db().run.findMany({
-      where: { contentHash: { in: [...new Set(batch.map((entry) => entry.hash))] } },
-      select: { contentHash: true },
-    });
+    const hashRows = await runsWithHashes([...new Set(batch.map((entry) => entry.hash))]);
     for (const row of hashRows) if (row.contentHash) usedHashes.add(row.contentHash);
 
     const now = new Date();
@@ -120,11 +121,7 @@ export async function restoreRuns(entries: readonly RunToRestore[]): Promise<Res
       restoredIdentityById.set(id, entry.identity);
       const result: RestoredRun = { line: entry.line, id, status: "stored" };
       results.push(result);
-      creates.push({
-        result,
-        data: { ...runCreateData(entry.document, id, entry.createdAt ?? now), contentHash: hash },
-        results: entry.document.results,
-      });
+      creates.push({ result, id, document: entry.document, createdAt: entry.createdAt ?? now, contentHash: hash });
     }
     if (creates.length > 0) await storeRestoreBatch(creates);
   }
@@ -148,7 +145,7 @@ interface RestoreCreate extends RunCreate {
 
 async function storeRestoreBatch(creates: RestoreCreate[]): Promise<void> {
   try {
-    await retryWhileBusy(() => db().$transaction(batchStatements(creates)));
+    await retryWhileBusy(() => writeRunBatch(creates));
     return;
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
@@ -156,11 +153,11 @@ async function storeRestoreBatch(creates: RestoreCreate[]): Promise<void> {
   // Someone stored one of these ids or contents at the same moment: one at a time, each reporting its own fate.
   for (const create of creates) {
     try {
-      await db().$transaction(batchStatements([create]));
+      await writeRunBatch([create]);
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
       try {
-        await db().$transaction(batchStatements([{ ...create, data: { ...create.data, contentHash: null } }]));
+        await writeRunBatch([{ ...create, contentHash: null }]);
       } catch (again) {
         if (!isUniqueViolation(again)) throw again;
         create.result.status = "refused";

@@ -3,49 +3,17 @@
  * already stored answered with the run that has it.
  */
 
-import { db } from "@/lib/db/client";
-import { isUniqueViolation, retryWhileBusy } from "@/lib/db/errors";
+import { isUniqueViolation, isWriteRefusedNow, retryWhileBusy } from "@/lib/db/errors";
 import { contentHash } from "@/lib/document/content-hash";
-import { headline } from "@/lib/document/derived";
 import type { RunDocument } from "@/lib/document/normalize";
-import type { ResultPoint } from "@/lib/document/schema";
-import { searchPairsOf, searchTriplesOf } from "@/lib/document/search-pairs";
-import type { Prisma } from "@/lib/generated/prisma/client";
 import { ID_PATTERN } from "@/lib/ids";
 import { randomId } from "@/lib/random-id";
-import { newSeriesId, seriesIdentity } from "@/lib/series/key";
-import { pointInserts } from "./point-inserts";
+import type { RunCreate } from "./run-rows";
+import { runsWithHashes, storedRunIds, writeRunBatch } from "./run-writes";
 
 /** Short, URL-safe and unguessable: 12 base64url characters (~71.9 random bits), the first a letter or digit. */
 export function newRunId(): string {
   return randomId(12);
-}
-
-type SearchedFields = Pick<RunDocument, "name" | "engine" | "model" | "command" | "notes">;
-
-export function searchTextOf(doc: SearchedFields): string {
-  return [doc.name, doc.engine, doc.model, doc.command ?? "", doc.notes ?? ""].join("\n").toLowerCase();
-}
-
-/** The columns the text search reads, written together wherever a run's searched fields are. */
-export function searchColumnsOf(doc: SearchedFields): {
-  searchText: string;
-  searchPairs: string;
-  searchTriples: string;
-} {
-  const searchText = searchTextOf(doc);
-  return { searchText, searchPairs: searchPairsOf(searchText), searchTriples: searchTriplesOf(searchText) };
-}
-
-function headlineColumns(points: readonly ResultPoint[]) {
-  const figures = headline(points);
-  return {
-    singleStreamTokS: figures.single_stream?.output_tok_s ?? null,
-    singleStreamDerived: figures.single_stream?.derived ?? false,
-    peakTokS: figures.peak?.output_tok_s ?? null,
-    peakConcurrency: figures.peak?.concurrency ?? null,
-    peakRequestRate: figures.peak?.request_rate == null ? null : String(figures.peak.request_rate),
-  };
 }
 
 export interface CreateRunOptions {
@@ -53,66 +21,12 @@ export interface CreateRunOptions {
   createdAt?: Date;
 }
 
-/** The run's row with its tags and series; its points are stored by pointInserts in the same transaction. */
-export function runCreateData(doc: RunDocument, id: string, now: Date): Prisma.RunCreateInput {
-  const measuredAt = doc.measured_at ? new Date(doc.measured_at) : null;
-  const series = seriesIdentity(doc);
-  return {
-    id,
-    name: doc.name,
-    engine: doc.engine,
-    engineVersion: doc.engine_version ?? null,
-    model: doc.model,
-    gpu: doc.hardware?.gpu ?? null,
-    gpuCount: doc.hardware?.gpu_count ?? null,
-    gpuMemoryMib: doc.hardware?.gpu_memory_mib ?? null,
-    command: doc.command ?? null,
-    flagsJson: JSON.stringify(doc.flags),
-    envJson: JSON.stringify(doc.env),
-    workloadJson: doc.workload ? JSON.stringify(doc.workload) : null,
-    speculativeJson: doc.speculative ? JSON.stringify(doc.speculative) : null,
-    modelSizeJson: doc.model_size ? JSON.stringify(doc.model_size) : null,
-    accuracyJson: doc.accuracy ? JSON.stringify(doc.accuracy) : null,
-    serverStartupS: doc.server_startup_s ?? null,
-    notes: doc.notes ?? null,
-    metadataJson: JSON.stringify(doc.metadata),
-    warningsJson: JSON.stringify(doc.warnings),
-    notImportedJson: JSON.stringify(doc.not_imported),
-    sourceFormat: doc.source_format,
-    measuredAt,
-    createdAt: now,
-    updatedAt: now,
-    sortAt: measuredAt ?? now,
-    ...searchColumnsOf(doc),
-    ...headlineColumns(doc.results),
-    pointCount: doc.results.length,
-    seriesName: doc.series ?? null,
-    seriesOverride: doc.series_override === true,
-    gitCommit: doc.git_commit ?? null,
-    gitBranch: doc.git_branch ?? null,
-    ciUrl: doc.ci_url ?? null,
-    // The unique key makes this safe when two uploads start the same series at once: one creates, and the
-    // other's transaction fails on the key and is retried (storeRuns), finding it.
-    series: {
-      connectOrCreate: {
-        where: { key: series.key },
-        create: { id: newSeriesId(), key: series.key, name: series.name, explicit: series.explicit, createdAt: now },
-      },
-    },
-    tags: { createMany: { data: doc.tags.map((tag) => ({ tag })) } },
-  };
-}
-
 /** Store a run and all its points in one transaction: all of it or nothing. */
 export async function createRun(doc: RunDocument, options: CreateRunOptions = {}): Promise<{ id: string }> {
   const id = newRunId();
   // One transaction: the run, its points and its tags land together or not at all.
-  await db().$transaction([
-    db().run.create({
-      data: { ...runCreateData(doc, id, options.createdAt ?? new Date()), contentHash: contentHash(doc) },
-      select: { id: true },
-    }),
-    ...pointInserts([{ runId: id, results: doc.results }]),
+  await writeRunBatch([
+    { id, document: doc, createdAt: options.createdAt ?? new Date(), contentHash: contentHash(doc) },
   ]);
   return { id };
 }
@@ -135,35 +49,14 @@ export interface StoredRunRef {
 /** Ids a restored run may keep: the one id rule of documents (lib/ids.ts), which validation has applied already. */
 export const RESTORABLE_ID = ID_PATTERN;
 
-/** A run's row and its points, as the transaction that stores them takes them. */
-export interface RunCreate {
-  data: Prisma.RunCreateInput;
-  results: readonly ResultPoint[];
-}
-
-/** Runs with their points, as one transaction's statements (built anew for each attempt). */
-export function batchStatements(creates: readonly RunCreate[]) {
-  return [
-    ...creates.map(({ data }) => db().run.create({ data, select: { id: true } })),
-    ...pointInserts(creates.map(({ data, results }) => ({ runId: data.id!, results }))),
-  ];
-}
-
 async function storeRunsOnce(entries: readonly RunToStore[]): Promise<StoredRunRef[]> {
   const hashed = entries.map((entry) => ({ ...entry, hash: contentHash(entry.document) }));
-  const existing = await db().run.findMany({
-    where: { contentHash: { in: [...new Set(hashed.map((entry) => entry.hash))] } },
-    select: { id: true, name: true, contentHash: true },
-  });
+  const existing = await runsWithHashes([...new Set(hashed.map((entry) => entry.hash))]);
   const byHash = new Map(existing.map((row) => [row.contentHash, row]));
   const wantedIds = hashed
     .map((entry) => entry.restoreId)
     .filter((id): id is string => id !== undefined && RESTORABLE_ID.test(id));
-  const takenIds = new Set(
-    wantedIds.length === 0
-      ? []
-      : (await db().run.findMany({ where: { id: { in: wantedIds } }, select: { id: true } })).map((row) => row.id),
-  );
+  const takenIds = await storedRunIds(wantedIds);
 
   const now = new Date();
   const results: StoredRunRef[] = [];
@@ -182,23 +75,17 @@ async function storeRunsOnce(entries: readonly RunToStore[]): Promise<StoredRunR
     // A millisecond apart: runs of one upload without a measured_at keep their order in a series.
     const createdAt =
       keepId && entry.restoreCreatedAt ? entry.restoreCreatedAt : new Date(now.getTime() + creates.length);
-    const data = runCreateData(entry.document, id, createdAt);
-    creates.push({ data: { ...data, contentHash: entry.hash }, results: entry.document.results });
+    creates.push({ id, document: entry.document, createdAt, contentHash: entry.hash });
     const ref = { id, name: entry.document.name, duplicate: false };
     batchByHash.set(entry.hash, ref);
     results.push(ref);
   }
-  if (creates.length > 0) {
-    await db().$transaction(batchStatements(creates));
-  }
+  await writeRunBatch(creates);
   return results;
 }
 
-/**
- * Store runs in one transaction: all of them or none. Content already stored is not stored again: its
- * entry comes back as a duplicate with the existing run's id.
- */
-export async function storeRuns(entries: readonly RunToStore[]): Promise<StoredRunRef[]> {
+/** Store runs in one transaction, all of them or none; busy and a racing writer of the same content retried. */
+function storeRunsNow(entries: readonly RunToStore[]): Promise<StoredRunRef[]> {
   return retryWhileBusy(async () => {
     try {
       return await storeRunsOnce(entries);
@@ -207,6 +94,78 @@ export async function storeRuns(entries: readonly RunToStore[]): Promise<StoredR
       if (isUniqueViolation(error)) return storeRunsOnce(entries);
       throw error;
     }
+  });
+}
+
+interface WaitingStore {
+  entries: readonly RunToStore[];
+  resolve: (refs: StoredRunRef[]) => void;
+  reject: (error: unknown) => void;
+}
+
+/** The most runs one shared transaction takes: a few milliseconds of the server's thread. */
+const GROUP_MAX_RUNS = 64;
+/** Per process (Next.js may load this module more than once): the uploads waiting, and whether a group is going. */
+interface StoreQueue {
+  waiting: WaitingStore[];
+  going: boolean;
+}
+const storeHolder = globalThis as unknown as { servebenchStoreQueue?: StoreQueue };
+
+/**
+ * Store the uploads that arrived together in one transaction (group commit). A transaction costs SQLite's text
+ * indexes a segment each (merged later), and every transaction its commit: 32 uploads at once stored one by one
+ * spent most of their time there. Each upload stays all-or-nothing: when a shared transaction fails for anything
+ * but a refusal of every write (busy, full, read-only), each upload is stored again on its own, so one upload's
+ * problem is its own.
+ */
+async function storeWaiting(queue: StoreQueue): Promise<void> {
+  const { waiting } = queue;
+  while (waiting.length > 0) {
+    const group: WaitingStore[] = [];
+    let runs = 0;
+    while (waiting.length > 0 && (group.length === 0 || runs + waiting[0]!.entries.length <= GROUP_MAX_RUNS)) {
+      const next = waiting.shift()!;
+      runs += next.entries.length;
+      group.push(next);
+    }
+    if (group.length === 1) {
+      const only = group[0]!;
+      await storeRunsNow(only.entries).then(only.resolve, only.reject);
+      continue;
+    }
+    try {
+      const refs = await storeRunsNow(group.flatMap((member) => member.entries));
+      let at = 0;
+      for (const member of group) {
+        member.resolve(refs.slice(at, at + member.entries.length));
+        at += member.entries.length;
+      }
+    } catch (error) {
+      if (isWriteRefusedNow(error)) {
+        for (const member of group) member.reject(error);
+        continue;
+      }
+      for (const member of group) await storeRunsNow(member.entries).then(member.resolve, member.reject);
+    }
+  }
+  queue.going = false;
+}
+
+/**
+ * Store an upload's runs: all of them or none. Content already stored is not stored again: its entry comes back
+ * as a duplicate with the existing run's id. Uploads that arrive together share a transaction (storeWaiting).
+ */
+export function storeRuns(entries: readonly RunToStore[]): Promise<StoredRunRef[]> {
+  storeHolder.servebenchStoreQueue ??= { waiting: [], going: false };
+  const queue = storeHolder.servebenchStoreQueue;
+  return new Promise((resolve, reject) => {
+    queue.waiting.push({ entries, resolve, reject });
+    if (queue.going) return;
+    // The first to wait sets the groups going once the requests ready in this turn of the event loop have joined;
+    // those that arrive while a group is stored form the next.
+    queue.going = true;
+    setImmediate(() => void storeWaiting(queue));
   });
 }
 

@@ -15,7 +15,7 @@ export interface ChangePoint {
   index: number;
   /** The divergence statistic of the split, scaled by the segment: larger is a clearer change. */
   statistic: number;
-  /** Permutation p-value: the share of shuffled segments whose best split is at least as divergent. */
+  /** Permutation p-value: the share of shuffled segments whose best split is at least as divergent (below alpha). */
   p: number;
   /** Means of the segment before and after the change. */
   before: number;
@@ -95,7 +95,12 @@ function shuffled(values: readonly number[], random: () => number): number[] {
 
 const meanOf = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
-/** The permutation p-value of a segment's best split. */
+/**
+ * The permutation p-value of a segment's best split: exact below `alpha`; at or above it, the first value at or
+ * above it. Once enough shuffles have matched the statistic that p can no longer fall below alpha, the split is not
+ * significant whatever the rest would show, so the rest are not drawn: a steady series (most of them, most nights)
+ * stops after ~20 of its 199 shuffles, and every change point found is the same as with all of them.
+ */
 function splitP(
   values: readonly number[],
   statistic: number,
@@ -106,6 +111,8 @@ function splitP(
   for (let r = 0; r < options.permutations; r++) {
     const permuted = bestSplit(shuffled(values, random), options.minSegment);
     if (permuted && permuted.statistic >= statistic) atLeast++;
+    const p = (atLeast + 1) / (options.permutations + 1);
+    if (p >= options.alpha) return p;
   }
   return (atLeast + 1) / (options.permutations + 1);
 }

@@ -113,9 +113,47 @@ export interface JudgeOptions {
   baseUrl?: string;
 }
 
-/** Judge a series from its newest runs, store what changed, refresh its summary, queue announcements. */
+/** A judgement of a series waiting for the one before it to end: later requests join it instead of queueing. */
+interface QueuedJudgement {
+  uploaded: Set<string>;
+  baseUrl: string | undefined;
+  result: Promise<Map<string, RunVerdict>>;
+}
+const queuedHolder = globalThis as unknown as { servebenchQueuedJudgements?: Map<string, QueuedJudgement> };
+
+/**
+ * Judge a series from its newest runs, store what changed, refresh its summary, queue announcements.
+ *
+ * Judgements of one series run one at a time, and while one runs, every request to judge the series again joins
+ * the one queued behind it: 32 uploads into one series at once are judged in two or three judgements, not 32, each
+ * reading every run stored before it started. The answer holds the verdicts of every run the joined requests
+ * uploaded (each caller takes its own), as a judgement made after the last of them was stored gives them.
+ */
 export function judgeStoredSeries(seriesId: string, options: JudgeOptions = {}): Promise<Map<string, RunVerdict>> {
-  return serially(seriesId, () => judgeNow(seriesId, options));
+  queuedHolder.servebenchQueuedJudgements ??= new Map();
+  const queued = queuedHolder.servebenchQueuedJudgements;
+  const waiting = queued.get(seriesId);
+  const uploaded = options.uploadedRunIds ?? [];
+  // Announcements link to the base URL: only requests with the same one (or nothing to announce) share a judgement.
+  if (waiting && (uploaded.length === 0 || waiting.baseUrl === options.baseUrl)) {
+    for (const runId of uploaded) waiting.uploaded.add(runId);
+    return waiting.result;
+  }
+  const entry: QueuedJudgement = {
+    uploaded: new Set(uploaded),
+    baseUrl: options.baseUrl,
+    result: Promise.resolve(new Map()),
+  };
+  queued.set(seriesId, entry);
+  entry.result = serially(seriesId, () => {
+    // Started: requests from now on queue the next judgement, which will read what they stored.
+    if (queued.get(seriesId) === entry) queued.delete(seriesId);
+    return judgeNow(seriesId, {
+      uploadedRunIds: [...entry.uploaded],
+      ...(entry.baseUrl !== undefined ? { baseUrl: entry.baseUrl } : {}),
+    });
+  });
+  return entry.result;
 }
 
 /** One judgement of a series: the runs it read, their judged figures, and when it was made. */

@@ -14,7 +14,7 @@ import { migrateDatabase } from "@/lib/db/migrate";
 import { headline } from "@/lib/document/derived";
 import { normalizeRunDocument, type RunDocument } from "@/lib/document/normalize";
 import { LATENCY_KEYS, type ResultPoint, type RunDocumentInput, SERVER_METRIC_KEYS } from "@/lib/document/schema";
-import { searchColumnsOf } from "@/lib/runs/store";
+import { searchColumnsOf } from "@/lib/runs/run-rows";
 import { seededUniform } from "@/lib/seeded-random";
 import { seriesIdentity } from "@/lib/series/key";
 
@@ -254,7 +254,7 @@ export function* streamRuns(count: number, seed = 20261130): Generator<SeedRun> 
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Writing runs: the columns createRun writes (lib/runs/store.ts runCreateData, lib/runs/point-rows.ts pointToRow)
+// Writing runs: the columns createRun writes (lib/runs/run-rows.ts runRowValues, lib/runs/point-rows.ts pointToRow)
 
 type Row = Record<string, string | number | null>;
 
