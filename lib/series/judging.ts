@@ -5,6 +5,7 @@
  * alert's status, a deleted run.
  */
 import { db } from "@/lib/db/client";
+import { seriesOfRuns } from "@/lib/runs/run-writes";
 import { enqueueDeliveries } from "@/lib/webhooks/deliveries";
 import { type CulpritRange, type MovedFigure, type WebhookPayload, webhookPayload } from "@/lib/webhooks/payload";
 import { type FigureChangePoint, seriesChangePoints } from "./change-points";
@@ -461,7 +462,8 @@ export function verdictOf(metrics: readonly MetricVerdict[], changes: readonly C
 export async function judgeUploadedRuns(runIds: readonly string[], baseUrl: string): Promise<Map<string, RunVerdict>> {
   const verdicts = new Map<string, RunVerdict>();
   try {
-    const rows = await db().run.findMany({ where: { id: { in: [...runIds] } }, select: { id: true, seriesId: true } });
+    // Read on every upload: straight from the connection on SQLite (lib/runs/run-writes.ts).
+    const rows = await seriesOfRuns(runIds);
     const bySeries = new Map<string, string[]>();
     for (const row of rows) {
       if (!row.seriesId) continue;
