@@ -54,7 +54,10 @@ export async function sqliteWrite<T>(work: (connection: Connection) => T): Promi
   return { value: connection.transaction(() => work(connection)).immediate() };
 }
 
-/** Read on the app's SQLite connection with a kept statement; null when the app is not on SQLite. */
+/**
+ * Read on the app's SQLite connection with a kept statement; null when the app is not on SQLite. Integers come back
+ * as BigInt: Prisma's adapter opens the connection with safe integers.
+ */
 export async function sqliteRead<T>(sql: string, parameters: readonly unknown[]): Promise<T[] | null> {
   const connection = (await sqliteConnection()) as Connection | null;
   if (!connection) return null;

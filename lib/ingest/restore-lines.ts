@@ -10,11 +10,13 @@ import {
   type StoredComparisonView,
   storedComparisonView,
 } from "@/lib/comparisons/schema";
+import { contentHash } from "@/lib/document/content-hash";
 import { normalizeRunDocument } from "@/lib/document/normalize";
 import { keepsExactDigits, RUN_FORMAT } from "@/lib/document/schema";
 import { AppError } from "@/lib/errors";
 import { decodeUtf8, parseWriteJson } from "@/lib/http/body";
 import { ID_RULE } from "@/lib/ids";
+import { restoreIdentity } from "@/lib/runs/restore-identity";
 import { type ExportedSeries, exportedSeriesOf, SERIES_FORMAT } from "@/lib/series/export-schema";
 import { zodIssues } from "@/lib/zod-issues";
 
@@ -46,6 +48,9 @@ export type RestoreLine =
       createdAt: string | undefined;
       /** The canonical document as JSON text: compact to hand from the worker to the server's thread. */
       documentJson: string;
+      /** Its content hash and its identity as a restore compares it (lib/runs/restore.ts), made here, off the server's thread. */
+      hash: string;
+      identity: string;
     }
   | { line: number; kind: "comparison"; comparison: ExportedComparison }
   | { line: number; kind: "series"; series: ExportedSeries }
@@ -145,6 +150,8 @@ function readLine(text: string, line: number): RestoreLine {
       id,
       createdAt: isoDate(record.created_at),
       documentJson: JSON.stringify(document),
+      hash: contentHash(document),
+      identity: restoreIdentity(document),
     };
   } catch (error) {
     return { line, kind: "run", ...(id ? { id } : {}), error: errorOf(error) };

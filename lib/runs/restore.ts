@@ -10,6 +10,7 @@ import type { RunDocument } from "@/lib/document/normalize";
 import type { StoredRun } from "@/lib/document/stored-run";
 import { yieldToEventLoop } from "./event-loop";
 import { documentOf } from "./read";
+import { restoreIdentity } from "./restore-identity";
 import type { RunCreate } from "./run-rows";
 import { runsWithHashes, storedRunIds, writeRunBatch } from "./run-writes";
 import { newRunId, RESTORABLE_ID } from "./store";
@@ -21,6 +22,9 @@ export interface RunToRestore {
   createdAt: Date | undefined;
   /** The canonical document as JSON text, parsed a batch at a time so a large export never is all at once. */
   documentJson: string;
+  /** Its content hash and restore identity when the upload worker made them already (made here otherwise). */
+  hash?: string | undefined;
+  identity?: string | undefined;
 }
 
 export interface RestoredRun {
@@ -78,7 +82,13 @@ export async function restoreRuns(entries: readonly RunToRestore[]): Promise<Res
     const batch = slice.map((entry) => {
       const document = JSON.parse(entry.documentJson) as RunDocument;
       const keepId = entry.id !== undefined && RESTORABLE_ID.test(entry.id) ? entry.id : undefined;
-      return { ...entry, document, keepId, hash: contentHash(document), identity: restoreIdentity(document) };
+      return {
+        ...entry,
+        document,
+        keepId,
+        hash: entry.hash ?? contentHash(document),
+        identity: entry.identity ?? restoreIdentity(document),
+      };
     });
     const wantedIds = batch.flatMap((entry) => (entry.keepId ? [entry.keepId] : []));
     // Most restores find none of their ids: asked first by id alone, the whole runs only for those present.
@@ -126,11 +136,6 @@ export async function restoreRuns(entries: readonly RunToRestore[]): Promise<Res
     if (creates.length > 0) await storeRestoreBatch(creates);
   }
   return results;
-}
-
-/** What makes a restored run the same as one already here: its content, tags in any order. */
-function restoreIdentity(document: RunDocument): string {
-  return contentHash({ ...document, tags: [...document.tags].sort() });
 }
 
 /** The document without what the server adds, as contentHash sees an upload. */

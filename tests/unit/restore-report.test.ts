@@ -37,9 +37,11 @@ describe("buildRestoreReport", () => {
         id,
         createdAt: undefined,
         documentJson: "{}",
+        hash: "",
+        identity: "",
       })),
       ...Array.from({ length: 300 }, (_, index) => unreadable(1_401 + index)),
-      { line: 1_701, kind: "run", id: "taken", createdAt: undefined, documentJson: "{}" },
+      { line: 1_701, kind: "run", id: "taken", createdAt: undefined, documentJson: "{}", hash: "", identity: "" },
       { line: 1_702, kind: "series", id: "s1" } as RestoreLine,
     ];
     const report = buildRestoreReport(
