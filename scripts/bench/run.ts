@@ -7,7 +7,9 @@
  *
  * Options: --runs N (also measure at N runs, e.g. 1000000: the long run), --json FILE (write every figure as
  * JSON too), --keep (leave the temporary directory for inspection), --sqlite-only, --detection-only (only the
- * detection quality of the series' regression rule, old against new: a few seconds, no build, no database).
+ * detection quality of the series' regression rule, old against new: a few seconds, no build, no database),
+ * --ingest-only (only the ingest stage: restore and uploads beside each database's ceiling, scripts/bench/ingest.ts),
+ * --ingest-runs N (the runs that stage stores, 100,000 by default; a few thousand while developing).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -16,6 +18,7 @@ import { type PageBundle, pageBundles, RECHARTS_MARKER, scriptsInHtml } from "./
 import { DETECTION_SEEDS, detectionTable } from "./detection";
 import { type HostileResult, hostileCases, hostileTable, listeningPid, measureHostile } from "./hostile";
 import { autocannon, type LoadResult, measure, median, multipartBody, type Series, timedRequest } from "./http";
+import { INGEST_RUNS, INGEST_TARGET, type IngestStageFigures, measureIngestStage, printIngest } from "./ingest";
 import {
   LONG_SWEEP_LEVELS,
   LONG_SWEEP_RUNS,
@@ -237,6 +240,12 @@ async function main(): Promise<void> {
   }
   const sizes = [...new Set([...SIZES, ...(extraRuns ? [extraRuns] : [])])].sort((a, b) => a - b);
   const kinds: DatabaseKind[] = args.includes("--sqlite-only") ? ["sqlite"] : ["sqlite", "postgresql"];
+  const ingestOnly = args.includes("--ingest-only");
+  const ingestRunsIndex = args.indexOf("--ingest-runs");
+  const ingestRuns = ingestRunsIndex >= 0 ? Number(args[ingestRunsIndex + 1]) : INGEST_RUNS;
+  if (!(Number.isInteger(ingestRuns) && ingestRuns > 0)) {
+    throw new Error("--ingest-runs needs a whole number of runs, e.g. --ingest-runs 2000");
+  }
   const pkg = JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as { name?: string };
   if (pkg.name !== "servebench") throw new Error("run `npm run bench` from the servebench checkout");
 
@@ -267,23 +276,51 @@ async function main(): Promise<void> {
     step(`copied the checkout to ${workspace.app}; building it there (next build)…`);
     const build = buildApp(workspace, REPO);
     step(`built in ${build.seconds.toFixed(1)} s`);
-    const bundles = pageBundles(workspace.app);
 
     const migrations = path.join(workspace.app, "prisma", "migrations");
+    const checkRows = async (firstRuns: SeedRun[]) => {
+      const differences = await checkAgainstCreateRun(workspace.root, [...firstRuns, ...seriesCheckRuns()], migrations);
+      if (differences.length > 0) {
+        throw new Error(
+          `the benchmark's rows differ from what createRun writes; update scripts/bench/seed.ts:\n  ${differences.slice(0, 20).join("\n  ")}`,
+        );
+      }
+      step("checked: the direct inserts write exactly the rows createRun writes");
+    };
+    const ingestStage = async (): Promise<IngestStageFigures> => {
+      step(
+        `ingest: ${ingestRuns} runs on ${kinds.join(" and ")}: the ceiling (a transaction per run), a restore, uploads from one instance`,
+      );
+      return measureIngestStage({ workspace, repo: REPO, runs: ingestRuns, kinds, log: step });
+    };
+
+    if (ingestOnly) {
+      await checkRows(generateRuns(4));
+      const ingestFigures = await ingestStage();
+      const verdicts = printIngest(ingestFigures, log, table);
+      log("");
+      log(
+        `Targets met: ${verdicts.filter(Boolean).length} of ${verdicts.length}. Benchmark took ${((performance.now() - started) / 1000).toFixed(0)} s (build ${build.seconds.toFixed(0)} s).`,
+      );
+      if (jsonFile) {
+        fs.writeFileSync(
+          jsonFile,
+          JSON.stringify(
+            { machine: host, ingestStage: ingestFigures, targets: { ingestStage: INGEST_TARGET } },
+            null,
+            2,
+          ),
+        );
+        log(`Wrote ${jsonFile}`);
+      }
+      return;
+    }
+
+    const bundles = pageBundles(workspace.app);
     let generated = performance.now();
     const runs = generateRuns(LARGE);
     step(`generated ${LARGE} runs (${((performance.now() - generated) / 1000).toFixed(1)} s)`);
-    const differences = await checkAgainstCreateRun(
-      workspace.root,
-      [...runs.slice(0, 4), ...seriesCheckRuns()],
-      migrations,
-    );
-    if (differences.length > 0) {
-      throw new Error(
-        `the benchmark's rows differ from what createRun writes; update scripts/bench/seed.ts:\n  ${differences.slice(0, 20).join("\n  ")}`,
-      );
-    }
-    step("checked: the direct inserts write exactly the rows createRun writes");
+    await checkRows(runs.slice(0, 4));
     generated = performance.now();
     const smallDb = path.join(workspace.root, "data", `runs-${SMALL}.db`);
     const largeDb = path.join(workspace.root, "data", `runs-${LARGE}.db`);
@@ -396,6 +433,8 @@ async function main(): Promise<void> {
       `a nightly series of 1,000 runs, judging uploads into it, and /compare with every figure on ${kinds.join(" and ")}`,
     );
     const series = await measureSeries({ workspace, repo: REPO, kinds, log: step });
+
+    const ingestFigures = await ingestStage();
 
     // ------------------------------------------------------------------------------------------------------
     const history = bundles.find((bundle) => bundle.route === "/");
@@ -564,6 +603,7 @@ async function main(): Promise<void> {
     );
     const scaleVerdicts = printScale(scale, runs[0]!.doc.name);
     const seriesVerdicts = printSeries(series, log, table);
+    const ingestVerdicts = printIngest(ingestFigures, log, table);
     log(
       `Load average at the end: ${os
         .loadavg()
@@ -585,6 +625,7 @@ async function main(): Promise<void> {
       readHealthVerdict.met,
       readRssVerdict.met,
       ...seriesVerdicts,
+      ...ingestVerdicts,
     ];
     log("");
     log(
@@ -634,7 +675,8 @@ async function main(): Promise<void> {
                 compare: strip(database.compare),
               })),
             },
-            targets: TARGET,
+            ingestStage: ingestFigures,
+            targets: { ...TARGET, ingestStage: INGEST_TARGET },
           },
           null,
           2,

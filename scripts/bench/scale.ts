@@ -123,12 +123,14 @@ interface UploadLoad {
  * round-robin, for `seconds`. Every document is new content (a counter in its name), so every upload must be
  * stored: 201. Written here rather than with autocannon, whose one fixed body would be the same content each time.
  */
+/** Every upload of this process is new content: the counter runs on across loads (a warm-up and the measured one). */
+let counter = 0;
+
 async function uploadLoad(urls: readonly string[], connections: number, seconds: number): Promise<UploadLoad> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const template = uploadBody();
   const load: UploadLoad = { requests: 0, created: 0, non2xx: 0, otherStatuses: {}, errors: 0, latenciesMs: [] };
   const deadline = performance.now() + seconds * 1000;
-  let counter = 0;
   const post = (url: string, body: string) =>
     new Promise<number>((resolve, reject) => {
       const request = http.request(
@@ -174,7 +176,7 @@ async function uploadLoad(urls: readonly string[], connections: number, seconds:
   return load;
 }
 
-async function totalRuns(server: Server): Promise<number> {
+export async function totalRuns(server: Server): Promise<number> {
   const response = await timedRequest(`${server.url}/api/runs?per_page=1`);
   return (JSON.parse(response.body.toString("utf8")) as { total: number }).total;
 }
@@ -193,32 +195,52 @@ async function measureUploads(
     await start(workspace, repo, database, `${label}-b`),
   ];
   try {
-    const storedBefore = await totalRuns(servers[0]!);
-    const started = performance.now();
-    const load = await uploadLoad(
-      servers.map((server) => server.url),
-      connections,
-      seconds,
-    );
-    const elapsedS = (performance.now() - started) / 1000;
-    const storedAfter = await totalRuns(servers[1]!);
-    return {
-      connections,
-      seconds,
-      requests: load.requests,
-      created: load.created,
-      non2xx: load.non2xx,
-      otherStatuses: load.otherStatuses,
-      errors: load.errors,
-      requestsPerSecond: load.created / elapsedS,
-      latencyP50: Math.round(quantile(load.latenciesMs, 0.5)),
-      latencyP99: Math.round(quantile(load.latenciesMs, 0.99)),
-      storedBefore,
-      storedAfter,
-    };
+    return await uploadFigures(servers, connections, seconds);
   } finally {
     for (const server of servers) await stop(server);
   }
+}
+
+/**
+ * The upload load on running servers (round-robin over them): runs stored before (asked of the first) and after
+ * (asked of the last), uploads stored per second (201s / the load's seconds), latency of every answer.
+ */
+export async function uploadFigures(
+  servers: readonly Server[],
+  connections: number,
+  seconds: number,
+  /** Uploads before the measured ones, not counted: a new server's first requests load its code and connections. */
+  warmupSeconds = 0,
+): Promise<UploadFigures> {
+  if (warmupSeconds > 0)
+    await uploadLoad(
+      servers.map((server) => server.url),
+      connections,
+      warmupSeconds,
+    );
+  const storedBefore = await totalRuns(servers[0]!);
+  const started = performance.now();
+  const load = await uploadLoad(
+    servers.map((server) => server.url),
+    connections,
+    seconds,
+  );
+  const elapsedS = (performance.now() - started) / 1000;
+  const storedAfter = await totalRuns(servers[servers.length - 1]!);
+  return {
+    connections,
+    seconds,
+    requests: load.requests,
+    created: load.created,
+    non2xx: load.non2xx,
+    otherStatuses: load.otherStatuses,
+    errors: load.errors,
+    requestsPerSecond: load.created / elapsedS,
+    latencyP50: Math.round(quantile(load.latenciesMs, 0.5)),
+    latencyP99: Math.round(quantile(load.latenciesMs, 0.99)),
+    storedBefore,
+    storedAfter,
+  };
 }
 
 export interface ScaleOptions {

@@ -6,9 +6,7 @@
  */
 import pg from "pg";
 import { migratePostgresql } from "@/lib/db/migrate";
-import { POINT_COLUMNS, pointRow, RUN_COLUMNS, runRow, type SeedRun, seriesRow } from "./seed";
-
-type Row = Record<string, string | number | null>;
+import { POINT_COLUMNS, type Row, RUN_COLUMNS, type RunRows, rowsOf, type SeedRun } from "./seed";
 
 async function columnTypes(client: pg.Client, table: string): Promise<Map<string, string>> {
   const rows = (
@@ -41,23 +39,45 @@ function inserter(client: pg.Client, table: string, columns: readonly string[], 
   };
 }
 
+/**
+ * Inserts of runs' rows into a migrated PostgreSQL database, in createRun's order (each series once, before the
+ * first of its runs, then the runs, their points, their tags), one statement per table for all the runs given;
+ * the caller holds the transaction. Every index and trigger does its work unless the caller dropped or disabled it
+ * (writePostgresql's bulk load).
+ */
+export async function postgresqlRunInserter(client: pg.Client): Promise<(runs: readonly RunRows[]) => Promise<void>> {
+  const insertRuns = inserter(client, "Run", RUN_COLUMNS, await columnTypes(client, "Run"));
+  const insertPoints = inserter(client, "ResultPoint", POINT_COLUMNS, await columnTypes(client, "ResultPoint"));
+  const insertTags = inserter(client, "RunTag", ["runId", "tag"], await columnTypes(client, "RunTag"));
+  const insertSeries = inserter(
+    client,
+    "Series",
+    ["id", "key", "name", "explicit", "createdAt"],
+    await columnTypes(client, "Series"),
+  );
+  // Each series once, before the first of its runs (Run.seriesId references it).
+  const seriesSeen = new Set<string>();
+  return async (runs) => {
+    const series: Row[] = [];
+    for (const rows of runs) {
+      if (seriesSeen.has(String(rows.series.id))) continue;
+      seriesSeen.add(String(rows.series.id));
+      series.push(rows.series);
+    }
+    await insertSeries(series);
+    await insertRuns(runs.map((rows) => rows.run));
+    await insertPoints(runs.flatMap((rows) => rows.points));
+    await insertTags(runs.flatMap((rows) => rows.tags));
+  };
+}
+
 /** Create the database's tables with the real migrations and insert the runs, committing every few thousand. */
 export async function writePostgresql(url: string, runs: Iterable<SeedRun>): Promise<void> {
   await migratePostgresql(url);
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const insertRuns = inserter(client, "Run", RUN_COLUMNS, await columnTypes(client, "Run"));
-    const insertPoints = inserter(client, "ResultPoint", POINT_COLUMNS, await columnTypes(client, "ResultPoint"));
-    const insertTags = inserter(client, "RunTag", ["runId", "tag"], await columnTypes(client, "RunTag"));
-    const insertSeries = inserter(
-      client,
-      "Series",
-      ["id", "key", "name", "explicit", "createdAt"],
-      await columnTypes(client, "Series"),
-    );
-    // Each series once, before the first of its runs (Run.seriesId references it).
-    const seriesSeen = new Set<string>();
+    const insertRows = await postgresqlRunInserter(client);
     // A bulk load: indexes are built once at the end and the run total set once, instead of per row.
     const indexes = (
       await client.query<{ indexdef: string; indexname: string }>(
@@ -69,26 +89,8 @@ export async function writePostgresql(url: string, runs: Iterable<SeedRun>): Pro
     for (const index of indexes) await client.query(`DROP INDEX "${index.indexname}"`);
     await client.query(`ALTER TABLE "Run" DISABLE TRIGGER "Run_total_after_insert"`);
     const flush = async (batch: SeedRun[]) => {
-      const points: Row[] = [];
-      const tags: Row[] = [];
-      for (const run of batch) {
-        run.doc.results.forEach((result, position) => {
-          points.push(pointRow(run.id, result, position));
-        });
-        for (const tag of run.doc.tags) tags.push({ runId: run.id, tag });
-      }
-      const series: Row[] = [];
-      for (const run of batch) {
-        const row = seriesRow(run);
-        if (seriesSeen.has(String(row.id))) continue;
-        seriesSeen.add(String(row.id));
-        series.push(row);
-      }
       await client.query("BEGIN");
-      await insertSeries(series);
-      await insertRuns(batch.map(runRow));
-      await insertPoints(points);
-      await insertTags(tags);
+      await insertRows(batch.map(rowsOf));
       await client.query("COMMIT");
     };
     let batch: SeedRun[] = [];

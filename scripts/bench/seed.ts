@@ -256,7 +256,7 @@ export function* streamRuns(count: number, seed = 20261130): Generator<SeedRun> 
 // ---------------------------------------------------------------------------------------------------------
 // Writing runs: the columns createRun writes (lib/runs/run-rows.ts runRowValues, lib/runs/point-rows.ts pointToRow)
 
-type Row = Record<string, string | number | null>;
+export type Row = Record<string, string | number | null>;
 
 const POINT_NUMBER_KEYS = [
   "completed",
@@ -446,6 +446,43 @@ function deferRunTriggers(database: Database.Database): { finish(): void } {
   };
 }
 
+/** Every row createRun writes for one run: its series (inserted when new), the run, its points and its tags. */
+export interface RunRows {
+  series: Row;
+  run: Row;
+  points: Row[];
+  tags: Row[];
+}
+
+export function rowsOf(run: SeedRun): RunRows {
+  return {
+    series: seriesRow(run),
+    run: runRow(run),
+    points: run.doc.results.map((result, position) => pointRow(run.id, result, position)),
+    tags: run.doc.tags.map((tag) => ({ runId: run.id, tag })),
+  };
+}
+
+/**
+ * Prepared statements inserting one run's rows into a migrated SQLite database, in createRun's order (the series
+ * when new, the run, its points, its tags); the caller holds the transaction. The Run table's triggers fire as
+ * they do for the app's inserts unless the caller dropped them (writeDatabase's bulk load).
+ */
+export function sqliteRunInserter(database: Database.Database): (rows: RunRows) => void {
+  const insertRun = inserter(database, "Run", RUN_COLUMNS, new Set(["contentHash"]));
+  const insertPoint = inserter(database, "ResultPoint", POINT_COLUMNS, new Set());
+  const insertTag = inserter(database, "RunTag", ["runId", "tag"], new Set());
+  const insertSeries = database.prepare(
+    `INSERT OR IGNORE INTO "Series" ("id", "key", "name", "explicit", "createdAt") VALUES (@id, @key, @name, @explicit, @createdAt)`,
+  );
+  return (rows) => {
+    insertSeries.run(rows.series);
+    insertRun(rows.run);
+    for (const point of rows.points) insertPoint(point);
+    for (const tag of rows.tags) insertTag(tag);
+  };
+}
+
 /** Create the database with the real migrations and insert the runs, committing every 10,000. */
 export function writeDatabase(file: string, runs: Iterable<SeedRun>, migrationsDir: string): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -457,22 +494,10 @@ export function writeDatabase(file: string, runs: Iterable<SeedRun>, migrationsD
     database.pragma("synchronous = OFF");
     // A bulk load: the search index and the run total are made once at the end instead of by a trigger per run.
     const deferred = deferRunTriggers(database);
-    const insertRun = inserter(database, "Run", RUN_COLUMNS, new Set(["contentHash"]));
-    const insertPoint = inserter(database, "ResultPoint", POINT_COLUMNS, new Set());
-    const insertTag = inserter(database, "RunTag", ["runId", "tag"], new Set());
-    const insertSeries = database.prepare(
-      `INSERT OR IGNORE INTO "Series" ("id", "key", "name", "explicit", "createdAt") VALUES (@id, @key, @name, @explicit, @createdAt)`,
-    );
+    const insertRows = sqliteRunInserter(database);
     // Committed every 10,000 runs: a million runs in one transaction would grow the WAL to gigabytes.
     const insertBatch = database.transaction((batch: SeedRun[]) => {
-      for (const run of batch) {
-        insertSeries.run(seriesRow(run));
-        insertRun(runRow(run));
-        run.doc.results.forEach((result, position) => {
-          insertPoint(pointRow(run.id, result, position));
-        });
-        for (const tag of run.doc.tags) insertTag({ runId: run.id, tag });
-      }
+      for (const run of batch) insertRows(rowsOf(run));
     });
     let batch: SeedRun[] = [];
     for (const run of runs) {

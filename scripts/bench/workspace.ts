@@ -156,6 +156,8 @@ export async function startServer(
   repo: string,
   database: string,
   label: string,
+  /** More settings of the app's environment (e.g. a restore limit above the default for a larger export). */
+  extraEnv: Record<string, string> = {},
 ): Promise<Server> {
   const port = await freePort();
   const logFile = path.join(workspace.root, `next-start-${label}.log`);
@@ -174,6 +176,7 @@ export async function startServer(
         SERVEBENCH_DEMO: "0",
         // A write token in the developer's environment would refuse the benchmark's one real upload.
         SERVEBENCH_WRITE_TOKEN: "",
+        ...extraEnv,
       },
       stdio: ["ignore", log, log],
     },
