@@ -90,14 +90,3 @@ export async function storedRunIds(ids: readonly string[]): Promise<Set<string>>
     ])) ?? (await db().run.findMany({ where: { id: { in: [...ids] } }, select: { id: true } }));
   return new Set(rows.map((row) => row.id));
 }
-
-/** The series of each of these runs (those in one). */
-export async function seriesOfRuns(ids: readonly string[]): Promise<{ id: string; seriesId: string | null }[]> {
-  if (ids.length === 0) return [];
-  return (
-    (await sqliteRead<{ id: string; seriesId: string | null }>(
-      `SELECT "id", "seriesId" FROM "Run" WHERE "id" IN (SELECT value FROM json_each(?))`,
-      [JSON.stringify(ids)],
-    )) ?? (await db().run.findMany({ where: { id: { in: [...ids] } }, select: { id: true, seriesId: true } }))
-  );
-}
