@@ -3,7 +3,8 @@
 /**
  * The write token in the browser. A servebench started with SERVEBENCH_WRITE_TOKEN answers writes without it
  * 401 `unauthorized`; the page that got that answer shows WriteTokenPrompt, the token is kept in this
- * browser's localStorage, and authorizedFetch sends it as `Authorization: Bearer …` with every write after.
+ * browser's localStorage, and authorizedFetch sends it as `Authorization: Bearer …` with every write after
+ * (authorizedUpload too: the same for an upload whose progress the page shows).
  * Reading never needs it.
  */
 import { useState } from "react";
@@ -36,6 +37,105 @@ export function authorizedFetch(url: string, init: RequestInit = {}): Promise<Re
   const headers = new Headers(init.headers);
   headers.set("Authorization", `Bearer ${token}`);
   return fetch(url, { ...init, headers });
+}
+
+export interface UploadInit {
+  method: string;
+  body: XMLHttpRequestBodyInit;
+  headers?: HeadersInit;
+  /** Aborting rejects the promise with an AbortError, as fetch does. */
+  signal?: AbortSignal;
+  /** Bytes of the request body sent so far, of `total` (null when the browser cannot tell). */
+  onUploadProgress?: (loaded: number, total: number | null) => void;
+  /** The whole body is sent: from here on the server is working on it. Called once at most. */
+  onUploaded?: () => void;
+}
+
+/** Statuses whose response has no body; the Response constructor refuses one for them. */
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+
+function responseHeaders(raw: string): Headers {
+  const headers = new Headers();
+  for (const line of raw.trim().split(/[\r\n]+/)) {
+    const colon = line.indexOf(":");
+    if (colon <= 0) continue;
+    try {
+      headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
+    } catch {
+      // A header the Headers class will not take is of no use to the page either.
+    }
+  }
+  return headers;
+}
+
+/**
+ * authorizedFetch's sibling for a body worth watching go up (fetch reports no upload progress): the same request
+ * with the same stored write token as `Authorization: Bearer …`, sent with XMLHttpRequest, answered with a Response
+ * as fetch answers it, so what reads the answer (readApiError, `.json()`, a 401 prompting for the token) is the same.
+ * A network failure rejects with a TypeError and an abort with an AbortError, as fetch does.
+ */
+export function authorizedUpload(url: string, init: UploadInit): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    if (init.signal?.aborted) {
+      reject(new DOMException("The upload was aborted.", "AbortError"));
+      return;
+    }
+    const xhr = new XMLHttpRequest();
+    xhr.open(init.method, url);
+    xhr.responseType = "arraybuffer";
+    for (const [name, value] of new Headers(init.headers)) xhr.setRequestHeader(name, value);
+    const token = storedWriteToken();
+    if (token) xhr.setRequestHeader("Authorization", `Bearer ${token}`);
+
+    let uploaded = false;
+    const sent = () => {
+      if (uploaded) return;
+      uploaded = true;
+      init.onUploaded?.();
+    };
+    // Listeners on xhr.upload must be in place before send(), or the browser reports no upload events.
+    xhr.upload.addEventListener("progress", (event) =>
+      init.onUploadProgress?.(event.loaded, event.lengthComputable ? event.total : null),
+    );
+    xhr.upload.addEventListener("load", sent);
+    // The answer has begun: the body is certainly all sent, even where no upload event came.
+    xhr.addEventListener("readystatechange", () => {
+      if (xhr.readyState >= XMLHttpRequest.HEADERS_RECEIVED) sent();
+    });
+    const onAbort = () => xhr.abort();
+    init.signal?.addEventListener("abort", onAbort, { once: true });
+    const settle = () => init.signal?.removeEventListener("abort", onAbort);
+
+    xhr.addEventListener("load", () => {
+      settle();
+      const headers = responseHeaders(xhr.getAllResponseHeaders());
+      const body = NULL_BODY_STATUSES.has(xhr.status) ? null : (xhr.response as ArrayBuffer | null);
+      try {
+        resolve(new Response(body, { status: xhr.status, statusText: xhr.statusText, headers }));
+      } catch {
+        try {
+          // A status text the constructor will not take (it is only a label).
+          resolve(new Response(body, { status: xhr.status, headers }));
+        } catch {
+          // A status outside 200–599, which fetch would not hand over either.
+          reject(new TypeError("The server's answer could not be read."));
+        }
+      }
+    });
+    xhr.addEventListener("error", () => {
+      settle();
+      reject(new TypeError("The server could not be reached."));
+    });
+    xhr.addEventListener("timeout", () => {
+      settle();
+      reject(new TypeError("The server did not answer in time."));
+    });
+    xhr.addEventListener("abort", () => {
+      settle();
+      reject(new DOMException("The upload was aborted.", "AbortError"));
+    });
+    xhr.send(init.body);
+  });
 }
 
 /** Did the server refuse a write for want of the right token? */

@@ -5,7 +5,8 @@ import Link from "next/link";
  * Upload: pick or drop results files (several at once, a folder, or a .zip of one), fill the context they
  * lack, check what the server recognized (a dry run of the same endpoint that stores them), settle any
  * conflict, then save and land on the new run, or on a comparison of the new runs. The form keeps
- * everything when the server rejects it.
+ * everything when the server rejects it. While the files go up and the server reads or stores them, a bar says
+ * how far it has got (a sweep folder of a hundred files takes a while).
  */
 import { useRouter } from "next/navigation";
 import { type DragEvent, type ReactNode, useCallback, useEffect, useRef, useState } from "react";
@@ -13,11 +14,12 @@ import { type ApiErrorView, readApiError } from "@/components/ui/api-error";
 import { ErrorMessage } from "@/components/ui/ErrorMessage";
 import { startNavigationProgress } from "@/components/ui/NavigationProgress";
 import { buttonClass, inputClass, labelClass, primaryButtonClass } from "@/components/ui/primitives";
-import { authorizedFetch, needsWriteToken, WriteTokenPrompt } from "@/components/ui/write-token";
-import { formatNumber } from "@/lib/format";
+import { authorizedUpload, needsWriteToken, WriteTokenPrompt } from "@/components/ui/write-token";
 import type { UploadPreview } from "@/lib/ingest/preview";
 import { EMPTY_FIELDS, type FieldName, type Fields, fieldOfPath, fileValueOf } from "./fields";
+import { formatBytes, type UploadProgress } from "./progress";
 import { UploadPreviewPanel } from "./UploadPreview";
+import { progressStatus, UploadProgressBar, useProgressShown } from "./UploadProgress";
 
 /** How long after the last keystroke the preview is asked again. */
 const PREVIEW_DELAY_MS = 350;
@@ -141,11 +143,18 @@ export function UploadForm() {
   // A save in flight is not superseded by a preview asked after it (a field's delayed re-check): its answer is
   // where the page goes next.
   const saving = useRef(false);
+  /** How far the latest request has got; null when none is on its way. */
+  const [progress, setProgress] = useState<UploadProgress | null>(null);
+  const progressShown = useProgressShown(progress);
+  /** Aborts the preview on its way, when a newer request makes its answer of no use (its bytes need not go up). */
+  const previewInFlight = useRef<AbortController | null>(null);
 
   useEffect(() => {
     // The folder picker needs a non-standard attribute that React does not pass through.
     folderInput.current?.setAttribute("webkitdirectory", "");
   }, []);
+  // Leaving the page stops a preview's bytes going up (a save is left to finish: the run is stored all the same).
+  useEffect(() => () => previewInFlight.current?.abort(), []);
 
   // Each problem is said once: beside its field when it has one (the preview and the error box leave it out).
   const fieldErrors: Partial<Record<FieldName, string>> = {};
@@ -173,11 +182,16 @@ export function UploadForm() {
     mode: "preview" | "save",
     options: SendOptions = { split, picked, repeatsOneRun },
     target = files,
+    place: UploadProgress["place"] = mode === "save" ? "save" : "preview",
   ) {
     if (target.length === 0) return;
     if (mode === "preview" && saving.current) return;
     if (mode === "save") saving.current = true;
     const request = ++latest.current;
+    // A preview still on its way is answered for nothing now: stop sending its bytes.
+    previewInFlight.current?.abort();
+    const controller = new AbortController();
+    previewInFlight.current = mode === "preview" ? controller : null;
     setBusy(mode);
     setError(null);
     setStored(null);
@@ -186,10 +200,29 @@ export function UploadForm() {
       data.delete("file");
       for (const file of target) data.append("file", file, uploadName(file));
     }
-    const response = await authorizedFetch(mode === "preview" ? "/api/runs?dry_run=1" : "/api/runs", {
+    const bytes = target.reduce((sum, file) => sum + file.size, 0);
+    setProgress({
+      request,
+      mode,
+      place,
+      files: target.length,
+      bytes,
+      runs: Math.max(1, preview?.runs.length ?? 1),
+      stage: { phase: "sending", fraction: null },
+    });
+    const stageOf = (stage: UploadProgress["stage"]) => {
+      if (request !== latest.current) return;
+      setProgress((current) => (current?.request === request ? { ...current, stage } : current));
+    };
+    const response = await authorizedUpload(mode === "preview" ? "/api/runs?dry_run=1" : "/api/runs", {
       method: "POST",
       body: data,
+      signal: controller.signal,
+      onUploadProgress: (loaded, total) =>
+        stageOf({ phase: "sending", fraction: total ? Math.min(1, loaded / total) : null }),
+      onUploaded: () => stageOf({ phase: "server" }),
     }).catch(() => null);
+    if (previewInFlight.current === controller) previewInFlight.current = null;
     if (mode === "save" && !response?.ok) saving.current = false;
     if (request !== latest.current) return;
     if (!response?.ok) {
@@ -199,6 +232,7 @@ export function UploadForm() {
       setError(problem);
       if (mode === "preview") setPreview(null);
       setBusy(null);
+      setProgress(null);
       setStale(false);
       return;
     }
@@ -209,6 +243,7 @@ export function UploadForm() {
       const lacking = answer.skipped.filter((skipped) => skipped.needs_level).map((skipped) => skipped.file);
       setLevelFiles((current) => [...current, ...lacking.filter((file) => !current.includes(file))]);
       setBusy(null);
+      setProgress(null);
       setStale(false);
       return;
     }
@@ -225,8 +260,10 @@ export function UploadForm() {
         body.runs ? body.runs.map((run) => ({ url: run.url, name: run.name })) : [{ url: body.url, name: null }],
       );
       setBusy(null);
+      setProgress(null);
       return;
     }
+    stageOf({ phase: "opening", runs: body.runs?.length ?? 1 });
     startNavigationProgress();
     router.push(
       body.runs && body.runs.length > 1 ? `/compare?runs=${body.runs.map((run) => run.id).join(",")}` : body.url,
@@ -243,7 +280,7 @@ export function UploadForm() {
     setRepeatsOneRun(false);
     setLevelFiles([]);
     setLevels({});
-    void send("preview", { split: false, picked: null, repeatsOneRun: false }, next);
+    void send("preview", { split: false, picked: null, repeatsOneRun: false }, next, "chosen");
   }
 
   function onDrop(event: DragEvent<HTMLDivElement>) {
@@ -386,7 +423,7 @@ export function UploadForm() {
           </p>
           <p className="mt-1 text-zinc-600 dark:text-zinc-400">
             {files.length > 0
-              ? `${formatNumber(totalBytes / 1000)} kB`
+              ? formatBytes(totalBytes)
               : "servebench/v1, vLLM, SGLang, GuideLLM, AIPerf, LLMPerf, inference-perf, TensorRT-LLM, llama-bench, llm-d; several files, a folder or a .zip"}
           </p>
           <div className="mt-3 flex gap-2">
@@ -416,7 +453,13 @@ export function UploadForm() {
             data-testid="folder-input"
             onChange={(event) => choose([...(event.target.files ?? [])])}
           />
+          {progress && progressShown && progress.place === "chosen" ? (
+            <UploadProgressBar progress={progress} className="mt-4" />
+          ) : null}
         </div>
+        <span className="sr-only" role="status" data-testid="upload-progress-status">
+          {progressStatus(progress, progressShown)}
+        </span>
 
         <form
           className="space-y-3"
@@ -521,6 +564,7 @@ export function UploadForm() {
               </ul>
             </div>
           ) : null}
+          {progress && progressShown && progress.place === "save" ? <UploadProgressBar progress={progress} /> : null}
           <div className="flex flex-wrap items-center gap-2">
             <button
               type="button"
@@ -559,6 +603,9 @@ export function UploadForm() {
 
       <div data-testid="preview">
         <h2 className="mb-3 text-lg font-semibold tracking-tight">Preview</h2>
+        {progress && progressShown && progress.place === "preview" ? (
+          <UploadProgressBar progress={progress} className="mb-4" />
+        ) : null}
         {levelFiles.length > 0 ? (
           <fieldset
             className="mb-4 space-y-2 rounded-lg border border-zinc-200 p-3 text-sm dark:border-zinc-800"

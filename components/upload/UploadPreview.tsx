@@ -57,6 +57,10 @@ function RunPreview({
         </div>
         <div className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">
           Format: <span data-testid="preview-format">{formatName(String(doc.source_format ?? "servebench/v1"))}</span>
+          {" · "}
+          <span data-testid="preview-points-total">
+            {formatNumber(run.points_total)} {run.points_total === 1 ? "point" : "points"}
+          </span>
         </div>
         <div className="mt-2 flex flex-wrap gap-4">
           <span>
