@@ -49,6 +49,8 @@ import { type ExportPart, ExportPartSplitter } from "./export-parts";
 
 /** How long a job stays with the process working on it without a sign of life from it. */
 export const LEASE_MS = 30_000;
+/** How often a step that runs long (judging the series at the end) renews its lease: well within LEASE_MS. */
+const LEASE_RENEW_MS = 2_000;
 /** A job that failed this many times in a row on a passing problem (a busy or full database) is given up. */
 const MAX_ATTEMPTS = 5;
 const RETRY_DELAY_MS = 5_000;
@@ -586,8 +588,16 @@ async function storeNextPart(job: JobRow): Promise<void> {
 async function finish(job: JobRow): Promise<void> {
   const series = JSON.parse(job.seriesJson) as SeriesState;
   const state = JSON.parse(job.stateJson) as JobState;
-  // Judging many series takes a while: the lease is renewed after each, so no other process takes the job over.
-  await applyRestoredSeriesState(series.entries, series.created, state.joined, () => saveProgress(job.id, {}));
+  // Judging thousands of series takes minutes: the lease is renewed every few seconds on the way, so no other
+  // process takes the job over (a write after each series cost as much as judging a small one), and other
+  // requests get a turn after each series.
+  let renewedAt = Date.now();
+  const afterEachSeries = async () => {
+    if (Date.now() - renewedAt < LEASE_RENEW_MS) return letOthersGo();
+    renewedAt = Date.now();
+    await saveProgress(job.id, {});
+  };
+  await applyRestoredSeriesState(series.entries, series.created, state.joined, afterEachSeries);
   const builder = new RestoreReportBuilder(state.report);
   for (const restored of series.created) builder.add(seriesEntry(restored));
   const now = new Date();
