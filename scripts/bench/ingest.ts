@@ -640,7 +640,10 @@ export async function measureIngestStage(options: IngestOptions): Promise<Ingest
       if (kind === "sqlite") removeSqlite(uploadDatabase);
       else await dropPostgresql("ingest_uploads");
       const uploadFailures: string[] = [];
-      if (load.storedBefore !== runs) uploadFailures.push(`the database held ${load.storedBefore} runs, not ${runs}`);
+      if (load.storedBefore !== runs + load.warmupCreated)
+        uploadFailures.push(
+          `the database held ${load.storedBefore} runs, not ${runs} + the warm-up's ${load.warmupCreated}`,
+        );
       if (load.storedAfter - load.storedBefore !== load.created) {
         uploadFailures.push(
           `runs stored ${load.storedBefore} → ${load.storedAfter} (+${load.storedAfter - load.storedBefore}) for ${load.created} answers 201`,

@@ -53,6 +53,8 @@ export interface UploadFigures {
   requestsPerSecond: number;
   latencyP50: number;
   latencyP99: number;
+  /** Runs the uncounted warm-up stored before the measured load (0 without one). */
+  warmupCreated: number;
   storedBefore: number;
   storedAfter: number;
 }
@@ -212,12 +214,14 @@ export async function uploadFigures(
   /** Uploads before the measured ones, not counted: a new server's first requests load its code and connections. */
   warmupSeconds = 0,
 ): Promise<UploadFigures> {
-  if (warmupSeconds > 0)
-    await uploadLoad(
-      servers.map((server) => server.url),
-      connections,
-      warmupSeconds,
-    );
+  const warmup =
+    warmupSeconds > 0
+      ? await uploadLoad(
+          servers.map((server) => server.url),
+          connections,
+          warmupSeconds,
+        )
+      : null;
   const storedBefore = await totalRuns(servers[0]!);
   const started = performance.now();
   const load = await uploadLoad(
@@ -238,6 +242,7 @@ export async function uploadFigures(
     requestsPerSecond: load.created / elapsedS,
     latencyP50: Math.round(quantile(load.latenciesMs, 0.5)),
     latencyP99: Math.round(quantile(load.latenciesMs, 0.99)),
+    warmupCreated: warmup?.created ?? 0,
     storedBefore,
     storedAfter,
   };
