@@ -8,7 +8,7 @@
  * Restoring runs in two steps around the runs: `createRestoredSeries` before them (so the restored runs join the
  * series under its old id), `applyRestoredSeriesState` after them (changes and annotations point at runs).
  */
-import { db } from "@/lib/db/client";
+import { db, provider } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
 import { type ExportedSeries, SERIES_FORMAT } from "@/lib/series/export-schema";
 import { judgeStoredSeries } from "@/lib/series/judging";
@@ -367,13 +367,26 @@ export async function applyRestoredSeriesState(
     if (notes.length > 0) result.notes = [...(result.notes ?? []), ...notes];
     await afterEach();
   }
-  for (const seriesId of joinedSeriesIds) {
-    if (judged.has(seriesId)) continue;
-    judged.add(seriesId);
-    await judgeStoredSeries(seriesId);
-    await afterEach();
-  }
+  const left = [...joinedSeriesIds].filter((seriesId) => !judged.has(seriesId));
+  // On SQLite one series at a time: its queries hold the server's one thread, and another judgement beside it
+  // would only wait. On PostgreSQL a judgement mostly waits on the database, so a few run side by side, each on
+  // a connection of the pool (lib/db/client.ts), leaving the rest to the requests served meanwhile.
+  const sideBySide = provider() === "sqlite" ? 1 : JUDGED_SIDE_BY_SIDE;
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(sideBySide, left.length) }, async () => {
+      while (next < left.length) {
+        const seriesId = left[next]!;
+        next += 1;
+        await judgeStoredSeries(seriesId);
+        await afterEach();
+      }
+    }),
+  );
 }
+
+/** Series judged at once at the end of a restore on PostgreSQL: under half of the pool's connections. */
+const JUDGED_SIDE_BY_SIDE = 4;
 
 /**
  * The series of two runs or more that these restored runs joined: judged when the restore ends. A series of one

@@ -3,7 +3,7 @@
  * requests between batches.
  */
 
-import { db } from "@/lib/db/client";
+import { db, provider } from "@/lib/db/client";
 import { isUniqueViolation, retryWhileBusy } from "@/lib/db/errors";
 import { contentHash } from "@/lib/document/content-hash";
 import type { RunDocument } from "@/lib/document/normalize";
@@ -35,24 +35,23 @@ export interface RestoredRun {
 }
 
 /**
- * Runs stored per transaction while restoring, and the most document text one transaction takes: 25 runs of 8
- * levels, or one 1,000-level run (~110 kB). The event loop gets a turn between batches, so a batch is what stands
- * between /api/health and its answer: ~3 ms of the thread a run of 8 levels (measured: 100 runs a batch held it
- * 400–650 ms, and with the upload worker on the other core /api/health waited up to 2 s).
+ * Runs stored per transaction while restoring, and the most document text one transaction takes. On SQLite, 25
+ * runs of 8 levels, or one 1,000-level run (~110 kB): the event loop gets a turn between batches, so a batch is what
+ * stands between /api/health and its answer, ~3 ms of the thread a run of 8 levels (measured: 100 runs a batch held
+ * it 400–650 ms, and with the upload worker on the other core /api/health waited up to 2 s). On PostgreSQL the
+ * statements are sent and answered without holding the thread, and each transaction costs round trips and a commit
+ * of its own: a batch of 25 left the server waiting on the database two thirds of the time, so batches are larger.
  */
-const RESTORE_BATCH = 25;
-const RESTORE_BATCH_BYTES = 100_000;
+const RESTORE_BATCH = { sqlite: { runs: 25, bytes: 100_000 }, postgresql: { runs: 200, bytes: 1_000_000 } } as const;
 
-/** The entries in batches of at most RESTORE_BATCH runs and RESTORE_BATCH_BYTES of text (and at least one run). */
+/** The entries in batches of at most RESTORE_BATCH's runs and bytes of text (and at least one run). */
 function restoreBatches(entries: readonly RunToRestore[]): RunToRestore[][] {
+  const limit = RESTORE_BATCH[provider() === "sqlite" ? "sqlite" : "postgresql"];
   const batches: RunToRestore[][] = [];
   let current: RunToRestore[] = [];
   let bytes = 0;
   for (const entry of entries) {
-    if (
-      current.length > 0 &&
-      (current.length >= RESTORE_BATCH || bytes + entry.documentJson.length > RESTORE_BATCH_BYTES)
-    ) {
+    if (current.length > 0 && (current.length >= limit.runs || bytes + entry.documentJson.length > limit.bytes)) {
       batches.push(current);
       current = [];
       bytes = 0;
