@@ -51,7 +51,7 @@ export async function bundleCli(outfile = CLI_BUNDLE): Promise<{ bytes: number }
     banner: {
       js: [
         "#!/usr/bin/env node",
-        `// servebench ${version()}: the servebench command in one file (upload, compare, export-run, bench). Needs Node >= 20, nothing else.`,
+        `// servebench ${version()}: the servebench command in one file (upload, compare, export-run, bench, restore). Needs Node >= 20, nothing else.`,
         "// Built from scripts/cli by scripts/cli/bundle.ts; do not edit.",
         // CommonJS modules inside the bundle (shell-quote) may call require for Node's own modules.
         'import { createRequire as __servebenchCreateRequire } from "node:module";',

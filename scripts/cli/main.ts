@@ -6,6 +6,7 @@ import { COMPARE_USAGE, runCompare } from "./compare";
 import { DB_USAGE } from "./db-usage";
 import { EXPORT_RUN_USAGE, runExportRun } from "./export-run";
 import { MCP_USAGE, runMcp } from "./mcp";
+import { RESTORE_USAGE, runRestore } from "./restore";
 import { terminalSafe } from "./server-text";
 import { runUpload, UPLOAD_USAGE } from "./upload";
 
@@ -16,10 +17,12 @@ Commands:
   compare  a run against a baseline: headline, deltas and what changed, as markdown or JSON
   export-run  one run as a file: llm-d benchmark reports v0.2.1 (one per load point) or its servebench/v1 document
   bench    measure an OpenAI-compatible inference server and write (or upload) the run
+  restore  restore an export (GET /api/export) into a servebench, with progress; run again to resume
   db copy  copy a whole history from one database to another (SQLite → PostgreSQL)
   mcp      servebench's read-only MCP tools over stdio, for agent clients
 
-Exit codes: 0 done, 1 rejected or unreachable, 2 bad usage, 3 a regression (upload --fail-on-regression).
+Exit codes: 0 done, 1 rejected or unreachable, 2 bad usage, 3 a regression (upload --fail-on-regression),
+130 interrupted (bench, restore).
 
 ${UPLOAD_USAGE}
 
@@ -28,6 +31,8 @@ ${COMPARE_USAGE}
 ${EXPORT_RUN_USAGE}
 
 ${BENCH_USAGE}
+
+${RESTORE_USAGE}
 
 ${DB_USAGE}
 
@@ -44,6 +49,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === "compare") return runCompare(rest);
   if (command === "mcp") return runMcp(rest);
   if (command === "export-run") return runExportRun(rest);
+  if (command === "restore") return runRestore(rest);
   // Loaded only when asked for: it needs the database drivers of a servebench installation, which the one-file
   // CLI (scripts/cli/bundle.ts) leaves out.
   if (command === "db") return (await import("./db-copy")).runDb(rest);

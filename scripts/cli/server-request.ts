@@ -57,6 +57,11 @@ export interface RequestLimits {
   /** The option that sets `timeoutMs`, named in the message when it runs out. */
   timeoutOption: string;
   maxAnswerBytes: number;
+  /**
+   * The caller's own reason to stop (an upload the server stopped taking): it ends the request, and its
+   * reason is what is thrown when that is a ServerRequestError.
+   */
+  signal?: AbortSignal;
 }
 
 function seconds(ms: number): string {
@@ -80,6 +85,16 @@ export async function requestServer(url: string, init: RequestInit, limits: Requ
     new ServerRequestError(
       `no complete answer from ${limits.base} within ${seconds(limits.timeoutMs)}; if the server is only slow, give it longer with ${limits.timeoutOption} SECONDS`,
     );
+  const stoppedError = (): ServerRequestError | null => {
+    if (!limits.signal?.aborted) return null;
+    const reason: unknown = limits.signal.reason;
+    return reason instanceof ServerRequestError
+      ? reason
+      : new ServerRequestError(`stopped before ${limits.base} answered`);
+  };
+  const stop = () => controller.abort();
+  if (limits.signal?.aborted) controller.abort();
+  else limits.signal?.addEventListener("abort", stop, { once: true });
   const tooLargeError = () =>
     new ServerRequestError(
       `the server's answer is larger than ${limits.maxAnswerBytes / 1_000_000} MB; is ${limits.base} a servebench?`,
@@ -90,7 +105,7 @@ export async function requestServer(url: string, init: RequestInit, limits: Requ
       response = await fetch(url, { ...init, signal: controller.signal });
     } catch (error) {
       if (timedOut) throw timeoutError();
-      throw new ServerRequestError(`cannot reach ${limits.base}${causeOf(error)}`);
+      throw stoppedError() ?? new ServerRequestError(`cannot reach ${limits.base}${causeOf(error)}`);
     }
     const declaredBytes = Number(response.headers.get("content-length") ?? Number.NaN);
     if (declaredBytes > limits.maxAnswerBytes) {
@@ -107,7 +122,7 @@ export async function requestServer(url: string, init: RequestInit, limits: Requ
           next = await reader.read();
         } catch (error) {
           if (timedOut) throw timeoutError();
-          throw new ServerRequestError(`${limits.base} broke off its answer${causeOf(error)}`);
+          throw stoppedError() ?? new ServerRequestError(`${limits.base} broke off its answer${causeOf(error)}`);
         }
         if (next.done) break;
         receivedBytes += next.value.byteLength;
@@ -122,5 +137,6 @@ export async function requestServer(url: string, init: RequestInit, limits: Requ
     return { status: response.status, ok: response.ok, text: new TextDecoder().decode(Buffer.concat(chunks)) };
   } finally {
     clearTimeout(timer);
+    limits.signal?.removeEventListener("abort", stop);
   }
 }

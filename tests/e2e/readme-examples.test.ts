@@ -133,6 +133,24 @@ const RUN: { file: string; first: string; check?: (outputs: Output[], work: stri
   },
   {
     file: "docs/api.md",
+    first: "npx servebench restore backup.jsonl --url http://new-host:3000",
+    check: ([restore, followed]) => {
+      // The export was restored into the fresh server by the examples before: every run is there already.
+      expect(restore!.stdout).toMatch(
+        new RegExp(`^restored backup\\.jsonl into ${servers().fresh} in .+ \\(job [A-Za-z0-9_-]{16}\\)\n`),
+      );
+      const runs = /^ {2}runs: 0 stored, [1-9][\d,]* already present \(restored before\), 0 refused$/m.exec(
+        restore!.stdout,
+      );
+      expect(runs, restore!.stdout).not.toBeNull();
+      expect(restore!.stderr).toMatch(/^sending backup\.jsonl: /m);
+      // --job follows the job the first command named (now done): the same counts.
+      expect(followed!.stdout).toMatch(new RegExp(`^restore job [A-Za-z0-9_-]{16} on ${servers().fresh}: done in `));
+      expect(followed!.stdout).toContain(`${runs![0]}\n`);
+    },
+  },
+  {
+    file: "docs/api.md",
     first: "curl -X POST http://localhost:3000/api/comparisons -H 'Content-Type: application/json' \\",
     check: ([save]) => expect(save!.stdout).toContain('"url":"/c/'),
   },
@@ -211,7 +229,10 @@ async function twoRunIds(): Promise<[string, string]> {
 async function substitutions(previous: Output[]): Promise<[string, string][]> {
   const needsIds = (await fetch(`${main.url}/api/runs?per_page=2`).then((r) => r.json())) as { runs: unknown[] };
   const [runId, otherRunId] = needsIds.runs.length >= 2 ? await twoRunIds() : ["RUN_ID", "OTHER_RUN_ID"];
-  const job = /Location: \/api\/restore\/jobs\/([A-Za-z0-9_-]+)/i.exec(previous.map((o) => o.stdout).join("\n"));
+  // A 202's Location header (curl -i), or the job `servebench restore` names on stderr.
+  const job = /(?:Location: \/api\/restore\/jobs\/|servebench restore --job )([A-Za-z0-9_-]+)/i.exec(
+    previous.map((o) => `${o.stdout}\n${o.stderr}`).join("\n"),
+  );
   return [
     // The servers: the one the examples upload to, and a second, empty one for "new-host" (a restore target).
     ["http://localhost:3000", main.url],
@@ -228,7 +249,7 @@ async function substitutions(previous: Output[]): Promise<[string, string][]> {
     ["RUN_ID OTHER_RUN_ID", `${runId} ${otherRunId}`],
     ["hwaNHidBsoTH", runId],
     ["Qx3vKbL0p_9a", otherRunId],
-    // The restore job the block's first command started.
+    // The restore job the block's first command started (curl's or servebench restore's).
     ["Vd3kQ0xq2m9TfA1b", job?.[1] ?? "Vd3kQ0xq2m9TfA1b"],
   ];
 }
