@@ -120,7 +120,19 @@ const storeHolder = globalThis as unknown as { servebenchStoreQueue?: StoreQueue
  * problem is its own.
  */
 async function storeWaiting(queue: StoreQueue): Promise<void> {
-  const { waiting } = queue;
+  try {
+    await storeGroups(queue.waiting);
+  } finally {
+    // Whatever happened, the next upload sets the groups going again: none is left waiting for nothing.
+    queue.going = false;
+    if (queue.waiting.length > 0) {
+      queue.going = true;
+      setImmediate(() => void storeWaiting(queue));
+    }
+  }
+}
+
+async function storeGroups(waiting: WaitingStore[]): Promise<void> {
   while (waiting.length > 0) {
     const group: WaitingStore[] = [];
     let runs = 0;
@@ -149,7 +161,6 @@ async function storeWaiting(queue: StoreQueue): Promise<void> {
       for (const member of group) await storeRunsNow(member.entries).then(member.resolve, member.reject);
     }
   }
-  queue.going = false;
 }
 
 /**
