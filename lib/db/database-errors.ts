@@ -87,6 +87,15 @@ function classify(error: unknown, depth = 0): "conflict" | "busy" | "unavailable
   return classify(e.cause, depth + 1);
 }
 
+/**
+ * True when a unique constraint refused the write, however it was written: Prisma's P2002 from its models, its
+ * driver adapter's UniqueConstraintViolation (PostgreSQL's 23505) from raw SQL, or better-sqlite3's own codes for
+ * the writes that go to the SQLite connection directly (lib/db/sqlite-writes.ts).
+ */
+export function isUniqueConstraintViolation(error: unknown): boolean {
+  return classify(error) === "conflict";
+}
+
 /** True when the database was busy or locked: the same write may well succeed a moment later. */
 export function isDatabaseBusy(error: unknown): boolean {
   return classify(error) === "busy";

@@ -1,15 +1,11 @@
 /** What a database error means, the same on SQLite and PostgreSQL (Prisma maps both drivers' codes to its own). */
 import { env } from "@/lib/env";
-import { isDatabaseBusy } from "./database-errors";
+import { isDatabaseBusy, isUniqueConstraintViolation } from "./database-errors";
 import { storageProblemOf } from "./storage";
 
-/**
- * A unique constraint refused the write (Prisma's P2002, or better-sqlite3's own code for the writes that go to
- * the connection directly, lib/db/sqlite-writes.ts): someone stored the same key first.
- */
+/** A unique constraint refused the write: someone stored the same key first (lib/db/database-errors.ts). */
 export function isUniqueViolation(error: unknown): boolean {
-  const code = typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined;
-  return code === "P2002" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
+  return isUniqueConstraintViolation(error);
 }
 
 /**

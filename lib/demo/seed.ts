@@ -3,6 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { saveComparison } from "@/lib/comparisons/save";
 import { db } from "@/lib/db/client";
+import { isUniqueViolation } from "@/lib/db/errors";
 import { normalizeRunDocument } from "@/lib/document/normalize";
 import { AppError } from "@/lib/errors";
 import { readUploads } from "@/lib/formats/import";
@@ -88,7 +89,7 @@ export async function seedDemoRunsIfEmpty(): Promise<number> {
       await createRun(normalizeRunDocument(run), { createdAt: new Date(campaignStart + index * 1000) });
     } catch (error) {
       // Several instances starting together on one PostgreSQL database: another one stored this run first.
-      if ((error as { code?: unknown }).code !== "P2002") throw error;
+      if (!isUniqueViolation(error)) throw error;
     }
   }
   return DEMO_RUN_COUNT;
