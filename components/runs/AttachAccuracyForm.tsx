@@ -11,8 +11,13 @@ import { ErrorMessage } from "@/components/ui/ErrorMessage";
 import { buttonClass, labelClass } from "@/components/ui/primitives";
 import { authorizedFetch, needsWriteToken, WriteTokenPrompt } from "@/components/ui/write-token";
 
-export function AttachAccuracyForm({ runId }: { runId: string }) {
+/**
+ * `collapsed`: the run has scores already, so the form starts behind "Attach more results". Once opened it stays
+ * open, through the page's refresh after attaching.
+ */
+export function AttachAccuracyForm({ runId, collapsed }: { runId: string; collapsed: boolean }) {
   const router = useRouter();
+  const [open, setOpen] = useState(!collapsed);
   const input = useRef<HTMLInputElement>(null);
   const [files, setFiles] = useState<File[]>([]);
   const [saving, setSaving] = useState(false);
@@ -43,31 +48,45 @@ export function AttachAccuracyForm({ runId }: { runId: string }) {
   }
 
   return (
-    <div className="flex flex-wrap items-end gap-2" data-testid="attach-accuracy">
-      <div>
-        <label className={labelClass} htmlFor="accuracy-files">
-          Accuracy results (lm-eval or lighteval results_*.json)
-        </label>
-        <input
-          id="accuracy-files"
-          ref={input}
-          type="file"
-          multiple
-          accept=".json,application/json"
-          className="block max-w-full text-sm"
-          onChange={(event) => setFiles([...(event.target.files ?? [])])}
-          data-testid="attach-accuracy-input"
-        />
-      </div>
-      <button
-        type="button"
-        className={buttonClass}
-        onClick={attach}
-        disabled={saving || files.length === 0}
-        data-testid="attach-accuracy-submit"
-      >
-        {saving ? "Attaching…" : "Attach to this run"}
-      </button>
+    <div className="mt-2 flex flex-wrap items-end gap-2 text-sm" data-testid="attach-accuracy">
+      {open ? (
+        <>
+          <div>
+            <label className={labelClass} htmlFor="accuracy-files">
+              Accuracy results (lm-eval or lighteval results_*.json)
+            </label>
+            <input
+              id="accuracy-files"
+              ref={input}
+              type="file"
+              multiple
+              accept=".json,application/json"
+              className="block max-w-full text-sm"
+              onChange={(event) => setFiles([...(event.target.files ?? [])])}
+              data-testid="attach-accuracy-input"
+            />
+          </div>
+          <button
+            type="button"
+            className={buttonClass}
+            onClick={attach}
+            disabled={saving || files.length === 0}
+            data-testid="attach-accuracy-submit"
+          >
+            {saving ? "Attaching…" : "Attach to this run"}
+          </button>
+        </>
+      ) : (
+        <button
+          type="button"
+          className="cursor-pointer text-zinc-600 underline-offset-2 hover:underline dark:text-zinc-400"
+          aria-expanded={false}
+          onClick={() => setOpen(true)}
+          data-testid="attach-accuracy-open"
+        >
+          Attach more results
+        </button>
+      )}
       {stored !== null ? (
         <p
           className="w-full text-sm text-green-800 dark:text-green-400"

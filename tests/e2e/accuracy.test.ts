@@ -111,6 +111,10 @@ describe.sequential("a faster run that lost accuracy", () => {
       "1,319",
       "lm-eval 0.4.9",
     ]);
+    // A run with scores keeps its form for more results behind one button.
+    expect(await page.getByTestId("attach-accuracy-input").count()).toBe(0);
+    await page.getByTestId("attach-accuracy-open").click();
+    await page.getByTestId("attach-accuracy-input").waitFor();
   });
 
   it("attaches an lm-eval results file from the run page's form", async () => {
@@ -121,10 +125,13 @@ describe.sequential("a faster run that lost accuracy", () => {
         path.join(__dirname, "..", "fixtures", "accuracy", "lm-eval", "v0.4.2-dev_gsm8k_Meta-Llama-3-8B-Instruct.json"),
       );
     await page.getByTestId("attach-accuracy-submit").click();
-    await page.getByTestId("attach-accuracy-done").waitFor();
-    expect(await page.getByTestId("attach-accuracy-done").textContent()).toBe("The run holds 2 accuracy scores.");
     const rows = page.getByTestId("run-accuracy-row");
     await expect.poll(() => rows.count()).toBe(2);
+    // The page refreshed into the table of scores; the form kept its place and its confirmation.
+    expect(await page.getByTestId("attach-accuracy-done").allTextContents()).toEqual([
+      "The run holds 2 accuracy scores.",
+    ]);
+    expect(await page.getByTestId("attach-accuracy-input").isVisible()).toBe(true);
     expect((await rows.nth(1).locator("td").allTextContents()).map((text) => text.trim()).slice(0, 4)).toEqual([
       "gsm8k · exact_match (strict-match)",
       "75.6%",
