@@ -16,6 +16,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { uploadBody } from "./scale";
 import {
   POINT_COLUMNS,
   pointRow,
@@ -69,29 +70,13 @@ function insertRunsOneByOne(database: Database.Database, runs: readonly SeedRun[
   for (const run of runs) one(run);
 }
 
+const UPLOAD_TEMPLATE = uploadBody();
+
 const perRun = (ms: number, count: number) => `${(ms / count).toFixed(2)} ms/run`;
 
+/** The scale stage's upload (scripts/bench/scale.ts), a counter in place of its id: every upload new content. */
 function uploadDocument(index: number): string {
-  return JSON.stringify({
-    format: "servebench/v1",
-    name: `upload profile ${index}`,
-    engine: "vllm",
-    engine_version: "0.11.0",
-    model: "Qwen/Qwen3-32B",
-    hardware: { gpu: "NVIDIA H100 80GB HBM3", gpu_count: 2 },
-    command: "vllm serve Qwen/Qwen3-32B --tensor-parallel-size 2",
-    tags: ["bench-upload"],
-    notes: `id ${index}`,
-    results: [1, 2, 4, 8, 16, 32, 64, 128].map((concurrency) => ({
-      concurrency,
-      request_rate: "inf",
-      completed: 1280,
-      output_throughput: 60 * concurrency,
-      mean_ttft_ms: 40 + concurrency,
-      mean_tpot_ms: 12 + concurrency / 10,
-      p99_ttft_ms: 90 + concurrency,
-    })),
-  });
+  return UPLOAD_TEMPLATE.replaceAll("[<id>]", String(index));
 }
 
 /** In the child, on DATABASE_URL: the uploads, then the restore, step by step. */

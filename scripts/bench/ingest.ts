@@ -27,6 +27,7 @@ import { totalRuns, UPLOAD_CONNECTIONS, UPLOAD_SECONDS, type UploadFigures, uplo
 import { type RunRows, rowsOf, type SeedRun, sqliteRunInserter, streamRuns, writeDatabase } from "./seed";
 import { postgresqlRunInserter, writePostgresql } from "./seed-postgresql";
 import { type DatabaseKind, type Server, startServer, stopServer, type Workspace } from "./workspace";
+import { send } from "./writes";
 
 /** How many runs each step stores by default (`--ingest-runs N`). */
 export const INGEST_RUNS = 100_000;
@@ -385,34 +386,23 @@ function postExport(
   file: string,
   timeoutMs: number,
 ): Promise<{ status: number | "timeout" | "error"; body: string }> {
-  return new Promise((resolve) => {
-    const request = http.request(
-      `${url}/api/restore`,
-      {
-        method: "POST",
-        agent: false,
-        headers: {
-          "content-type": "application/x-ndjson",
-          "content-length": String(fs.statSync(file).size),
-          prefer: "respond-async",
-        },
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
-      },
-    );
-    const timer = setTimeout(() => {
-      request.destroy();
-      resolve({ status: "timeout", body: "" });
-    }, timeoutMs);
-    request.on("error", () => resolve({ status: "error", body: "" }));
-    request.on("close", () => clearTimeout(timer));
-    const stream = fs.createReadStream(file, { highWaterMark: 1 << 20 });
-    stream.on("error", () => request.destroy());
-    stream.pipe(request);
-  });
+  const headers = {
+    "content-type": "application/x-ndjson",
+    "content-length": String(fs.statSync(file).size),
+    prefer: "respond-async",
+  };
+  return send(
+    `${url}/api/restore`,
+    "POST",
+    headers,
+    (request) => {
+      const stream = fs.createReadStream(file, { highWaterMark: 1 << 20 });
+      stream.on("error", () => request.destroy());
+      stream.pipe(request, { end: false });
+      return new Promise((resolve) => stream.on("end", resolve));
+    },
+    timeoutMs,
+  );
 }
 
 async function measureRestore(

@@ -87,7 +87,7 @@ export const SCALE_WARMUPS = 10;
 export const UPLOAD_CONNECTIONS = 32;
 export const UPLOAD_SECONDS = 10;
 
-function uploadBody(): string {
+export function uploadBody(): string {
   // `[<id>]` is replaced by a counter in every request: every upload is new content.
   return JSON.stringify({
     format: "servebench/v1",

@@ -80,7 +80,7 @@ function exportOf(count: number, levels: number, offset: number): Buffer {
 // ---------------------------------------------------------------------------------------------------------
 // Requests
 
-function send(
+export function send(
   url: string,
   method: string,
   headers: Record<string, string>,
