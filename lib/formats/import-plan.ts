@@ -165,6 +165,7 @@ const CONTEXT_FIELDS: Record<string, ContextPick> = {
   engine: (c) => c.engine,
   engine_version: (c) => c.engine_version,
   hardware: (c) => c.hardware,
+  git_commit: (c) => c.git_commit,
   workload: (c) => ({ ...c.workload, num_prompts: undefined }),
   // How the workload reads in a name: two different workloads can read the same ("random 1024→128" at
   // another temperature), and then the name must say more.
@@ -233,6 +234,7 @@ function distinguishingText(group: Group, counts: ContextCounts, forName = false
     parts.push(context.engine_version ? `version ${context.engine_version}` : "no version");
   if (!forName && differs("model")) parts.push(context.model ? shortModelName(context.model) : "no model");
   if (differs("hardware")) parts.push(hardwareText(context.hardware) || "no hardware stated");
+  if (differs("git_commit")) parts.push(context.git_commit ? `commit ${context.git_commit.slice(0, 7)}` : "no commit");
   // Flags every group has with this value are the only ones that do not differ, so this loop stops after
   // this group's own flags plus the parts it shows.
   let more = false;
@@ -346,6 +348,11 @@ function buildDocument(fragments: readonly IndexedFragment[], suffix: string): P
   if (workload && Object.keys(workload).length > 0) document.workload = workload;
   if (first.speculative !== undefined) document.speculative = first.speculative;
   if (first.server_startup_s !== undefined) document.server_startup_s = first.server_startup_s;
+  if (first.model_size !== undefined) document.model_size = first.model_size;
+  // Part of the configuration (groupKey): the fragments of two commits are two runs.
+  if (first.git_commit !== undefined) document.git_commit = first.git_commit;
+  if (first.git_branch !== undefined) document.git_branch = first.git_branch;
+  if (first.ci_url !== undefined) document.ci_url = first.ci_url;
   if (measured) document.measured_at = measured;
   const tags = agreedValue(contexts.map((context) => context.tags));
   if (tags) document.tags = tags;

@@ -196,6 +196,10 @@ function extensionOf(
     validity: { marked: validity.marked, summary: validity.summary, checks: validity.checks },
     workload: run.workload,
     speculative: run.speculative,
+    model_size: run.model_size,
+    // The schema's accelerator has a model and a count, not its memory.
+    gpu_memory_mib: run.hardware?.gpu_memory_mib,
+    server_startup_s: run.server_startup_s,
     command: run.command,
     notes: run.notes,
     git_commit: run.git_commit,

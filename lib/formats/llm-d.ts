@@ -528,6 +528,20 @@ function readExtensionContext(extension: Record<string, unknown>, context: RunCo
   if (workload) context.workload = { ...context.workload, ...(workload as NonNullable<RunContext["workload"]>) };
   const speculative = asRecord(extension.speculative);
   if (speculative) context.speculative = speculative as NonNullable<RunContext["speculative"]>;
+  const modelSize = asRecord(extension.model_size);
+  for (const key of ["total_params_b", "active_params_b"] as const) {
+    const billions = modelSize?.[key];
+    if (typeof billions === "number" && Number.isFinite(billions))
+      context.model_size = { ...context.model_size, [key]: billions };
+  }
+  const memory = toCount(extension.gpu_memory_mib);
+  if (memory !== null && memory > 0) context.hardware = { ...context.hardware, gpu_memory_mib: memory };
+  const startup = extension.server_startup_s;
+  if (typeof startup === "number" && Number.isFinite(startup)) context.server_startup_s = startup;
+  for (const field of ["git_commit", "git_branch", "ci_url"] as const) {
+    const value = text(extension[field]);
+    if (value) context[field] = value;
+  }
   const metadata = asRecord(extension.metadata);
   for (const [key, value] of Object.entries(metadata ?? {})) {
     if (typeof value === "string" || typeof value === "number" || typeof value === "boolean")

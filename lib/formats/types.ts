@@ -3,7 +3,7 @@
  * decoded file to fragments: load points with the run context the file states, each figure carrying the
  * name of the field it came from.
  */
-import type { FlagValue, Hardware, ResultPoint, Speculative, Workload } from "@/lib/document/schema";
+import type { FlagValue, Hardware, ModelSize, ResultPoint, Speculative, Workload } from "@/lib/document/schema";
 
 export type FormatId =
   | "servebench/v1"
@@ -105,8 +105,13 @@ export interface RunContext {
   env?: Record<string, string>;
   workload?: Workload;
   speculative?: Speculative;
+  model_size?: ModelSize;
   server_startup_s?: number;
   measured_at?: string;
+  /** The commit, branch and CI job a run states (servebench's own llm-d export carries them). */
+  git_commit?: string;
+  git_branch?: string;
+  ci_url?: string;
   tags?: string[];
   notes?: string;
   metadata?: Record<string, string | number | boolean>;

@@ -208,3 +208,101 @@ describe("power through the llm-d export", () => {
     expect(points[0]).toMatchObject(power);
   });
 });
+
+describe("a run's whole context through the llm-d export", () => {
+  /** A run stating every field a person or a tool can give, two levels. */
+  const described: StoredRun = {
+    ...normalizeRunDocument({
+      format: "servebench/v1",
+      name: "Kimi-K2.5 SGLang TP8, EAGLE-3",
+      engine: "sglang",
+      engine_version: "0.5.5",
+      model: "moonshotai/Kimi-K2.5",
+      model_size: { total_params_b: 1040, active_params_b: 32 },
+      hardware: { gpu: "NVIDIA RTX PRO 6000 Blackwell Server Edition", gpu_count: 8, gpu_memory_mib: 97_887 },
+      command: "python -m sglang.launch_server --model moonshotai/Kimi-K2.5 --tp 8 --speculative-algorithm EAGLE3",
+      flags: { "--tp": 8, "--speculative-algorithm": "EAGLE3", "--enable-torch-compile": true },
+      env: { SGLANG_ENABLE_JIT_DEEPGEMM: "0", NCCL_P2P_LEVEL: "SYS" },
+      workload: { dataset: "random", input_len: 1024, output_len: 512, num_prompts: 80, temperature: 0 },
+      speculative: { method: "eagle3", num_speculative_tokens: 3, draft_model: "lightseekorg/kimi-k2.5-eagle3" },
+      server_startup_s: 412.5,
+      tags: ["eagle3", "nightly"],
+      notes: "Single stream went 27 → 63.6 tok/s with CUDA graphs.",
+      git_commit: "0123456789abcdef0123456789abcdef01234567",
+      git_branch: "main",
+      ci_url: "https://ci.example.com/runs/42",
+      measured_at: "2026-11-30T04:00:00.000Z",
+      metadata: { gpu_driver: "580.95.05", cuda: "13.0" },
+      results: [
+        {
+          concurrency: 1,
+          completed: 80,
+          failed: 0,
+          duration_s: 120,
+          output_throughput: 63.6,
+          mean_tpot_ms: 15.2,
+          mean_ttft_ms: 210,
+        },
+        {
+          concurrency: 8,
+          completed: 80,
+          failed: 0,
+          duration_s: 60,
+          output_throughput: 340,
+          mean_tpot_ms: 22.1,
+          mean_ttft_ms: 380,
+        },
+      ],
+    }),
+    id: "described",
+    created_at: "2026-12-01T00:00:00.000Z",
+  };
+
+  it("comes back as it went: every field of the run's context, and each level's figures", () => {
+    const reports = exportLlmdReports(described);
+    for (const report of reports) expect(errorsOf(report)).toEqual([]);
+    const { documents, points } = reimport(reports);
+    expect(documents).toHaveLength(1);
+    const back = documents[0]!;
+    for (const field of [
+      "name",
+      "engine",
+      "engine_version",
+      "model",
+      "model_size",
+      "hardware",
+      "command",
+      "flags",
+      "env",
+      "workload",
+      "speculative",
+      "server_startup_s",
+      "tags",
+      "notes",
+      "git_commit",
+      "git_branch",
+      "ci_url",
+      "measured_at",
+    ] as const) {
+      expect.soft(back[field], field).toEqual(described[field]);
+      expect(described[field], field).toBeDefined();
+    }
+    expect(back.metadata).toMatchObject(described.metadata);
+    expect(points.map((point) => keptFigures(point, point))).toEqual(
+      described.results.map((point) => keptFigures(point, point)),
+    );
+  });
+
+  it("makes reports of two commits two runs, each named by its commit", () => {
+    const reports = exportLlmdReports(described);
+    const extension = (report: LlmdReport) =>
+      ((report.scenario as Json).load as Json & { native: { config: { servebench: Json } } }).native.config.servebench;
+    extension(reports[1]!).git_commit = "fedcba9876543210fedcba9876543210fedcba98";
+    const { documents } = reimport(reports);
+    expect(documents.map((document) => [document.git_commit, document.name])).toEqual([
+      ["0123456789abcdef0123456789abcdef01234567", "Kimi-K2.5 SGLang TP8, EAGLE-3 (commit 0123456)"],
+      ["fedcba9876543210fedcba9876543210fedcba98", "Kimi-K2.5 SGLang TP8, EAGLE-3 (commit fedcba9)"],
+    ]);
+    expect(documents.map((document) => document.ci_url)).toEqual([described.ci_url, described.ci_url]);
+  });
+});
