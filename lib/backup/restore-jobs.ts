@@ -41,7 +41,7 @@ import { db } from "@/lib/db/client";
 import { prepared, sqliteRead, sqliteValue, sqliteWrite } from "@/lib/db/sqlite-writes";
 import { AppError } from "@/lib/errors";
 import { publicError } from "@/lib/http/errors";
-import { mayHoldSeries, oversizeLine, type RestoreLine } from "@/lib/ingest/restore-lines";
+import { mayHoldSeries, oversizeLine, type RefusalsCounted, type RestoreLine } from "@/lib/ingest/restore-lines";
 import { outcomeError, runUploadTask } from "@/lib/ingest/upload-pool";
 import { randomId } from "@/lib/random-id";
 import { type RunToRestore, restoreRuns } from "@/lib/runs/restore";
@@ -442,10 +442,17 @@ async function readPart(
 }
 
 /** A part's lines, read and validated in the upload worker (off the server's thread). */
+/** A part's lines as the worker read them: those to store and the first refusals, the other refusals counted. */
+interface PartLines {
+  lines: RestoreLine[];
+  counted: RefusalsCounted;
+}
+const NONE_COUNTED: RefusalsCounted = { run: 0, comparison: 0, series: 0, unknown: 0 };
+
 async function linesOfPart(
   part: { firstLine: number; lineCount: number; bytes: Uint8Array<ArrayBuffer> },
   seriesOnly: boolean,
-): Promise<RestoreLine[]> {
+): Promise<PartLines> {
   let outcome: Awaited<ReturnType<typeof runUploadTask>>;
   try {
     outcome = await runUploadTask({ kind: "restore-part", firstLine: part.firstLine, seriesOnly, bytes: part.bytes });
@@ -453,13 +460,13 @@ async function linesOfPart(
     if (!(error instanceof AppError)) throw error;
     outcome = { ok: false, error: { code: error.code, message: error.message } };
   }
-  if (outcome.ok && outcome.kind === "restore-part") return outcome.lines;
+  if (outcome.ok && outcome.kind === "restore-part") return { lines: outcome.lines, counted: outcome.counted };
   if (outcome.ok) throw new Error(`upload worker answered ${outcome.kind} to a restore part`);
   if (!("error" in outcome)) throw outcomeError(outcome);
   // The worker could not read the part (its memory or time ran out): its lines are refused as one, said once.
-  if (seriesOnly) return [];
+  if (seriesOnly) return { lines: [], counted: NONE_COUNTED };
   const last = part.firstLine + Math.max(part.lineCount, 1) - 1;
-  return [
+  const lines: RestoreLine[] = [
     {
       line: part.firstLine,
       kind: "unknown",
@@ -469,6 +476,7 @@ async function linesOfPart(
       },
     },
   ];
+  return { lines, counted: NONE_COUNTED };
 }
 
 function seriesOf(lines: readonly RestoreLine[]): SeriesToRestore[] {
@@ -482,7 +490,7 @@ async function createSeries(job: JobRow): Promise<void> {
   for (let index = 0; index < job.partsReceived; index += 1) {
     const part = await readPart(job.id, index);
     // Most parts hold runs only: found at a glance (a search of 1 MB, well under a millisecond), not read.
-    if (mayHoldSeries(part.bytes)) entries.push(...seriesOf(await linesOfPart(part, true)));
+    if (mayHoldSeries(part.bytes)) entries.push(...seriesOf((await linesOfPart(part, true)).lines));
     // On SQLite a query answers without a turn of the event loop: 2,000 parts read in a row held /api/health 6 s.
     await letOthersGo();
     if (index % 20 === 19) await saveProgress(job.id, {});
@@ -500,12 +508,12 @@ async function createSeries(job: JobRow): Promise<void> {
 interface ReadAhead {
   jobId: string;
   index: number;
-  read: Promise<{ part: Awaited<ReturnType<typeof readPart>>; lines: RestoreLine[] }>;
+  read: Promise<{ part: Awaited<ReturnType<typeof readPart>> } & PartLines>;
 }
 const readAheadHolder = globalThis as unknown as { servebenchRestoreReadAhead?: ReadAhead | null };
 
 function readAndValidate(jobId: string, index: number): ReadAhead["read"] {
-  return readPart(jobId, index).then(async (part) => ({ part, lines: await linesOfPart(part, false) }));
+  return readPart(jobId, index).then(async (part) => ({ part, ...(await linesOfPart(part, false)) }));
 }
 
 /**
@@ -528,7 +536,7 @@ async function partLines(job: JobRow): ReturnType<typeof readAndValidate> {
 }
 
 async function storeNextPart(job: JobRow): Promise<void> {
-  const { part, lines } = await partLines(job);
+  const { part, lines, counted } = await partLines(job);
   const series = JSON.parse(job.seriesJson) as SeriesState;
   // A series line that did not name its format plainly (escaped characters) is found only now: created now, its
   // runs of earlier parts join it when it is.
@@ -569,6 +577,7 @@ async function storeNextPart(job: JobRow): Promise<void> {
     if (line.kind === "series" && "series" in line) continue;
     builder.add(entryOfLine(line, outcomes.get(line.line)));
   }
+  builder.addCounted(counted);
   const joined = new Set(state.joined);
   for (const seriesId of await seriesJoinedBy(runs.flatMap((run) => (run.status === "stored" ? [run.id] : [])))) {
     joined.add(seriesId);

@@ -8,7 +8,12 @@
 
 import type { RestoredSeries } from "@/lib/backup/series";
 import type { RestoredComparison } from "@/lib/comparisons/queries";
-import type { RestoreError, RestoreLine } from "@/lib/ingest/restore-lines";
+import {
+  MAX_REPORTED_LINES,
+  type RefusalsCounted,
+  type RestoreError,
+  type RestoreLine,
+} from "@/lib/ingest/restore-lines";
 import type { RestoredRun } from "@/lib/runs/restore";
 
 export type LineStatus = "stored" | "already_present" | "refused";
@@ -35,8 +40,7 @@ export interface RestoreReport {
   lines_omitted?: number;
 }
 
-/** The most entries an answer lists. */
-export const MAX_REPORTED_LINES = 1_000;
+export { MAX_REPORTED_LINES };
 
 /** An entry worth listing before the plain "this run is here" ones. */
 function saysSomething(entry: RestoreReportLine): boolean {
@@ -96,6 +100,16 @@ export class RestoreReportBuilder {
       kept.length = 0;
       kept.push(...trimmed);
     }
+  }
+
+  /** Refusals the worker counted without listing them (lib/ingest/restore-lines.ts withRefusalsBounded). */
+  addCounted(counted: RefusalsCounted): void {
+    const state = this.state;
+    state.unreadable += counted.unknown;
+    state.runs.refused += counted.run;
+    state.comparisons.refused += counted.comparison;
+    state.series.refused += counted.series;
+    state.entries += counted.unknown + counted.run + counted.comparison + counted.series;
   }
 
   /** What to save to carry on later (plain JSON). */

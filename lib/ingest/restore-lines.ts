@@ -23,6 +23,9 @@ import { zodIssues } from "@/lib/zod-issues";
 /** The format of an export's saved-comparison lines. */
 export const COMPARISON_FORMAT = "servebench/comparison-v1" as const;
 
+/** The most entries a restore's answer lists (lib/backup/restore-report.ts). */
+export const MAX_REPORTED_LINES = 1_000;
+
 /** A run document is at most about 2 MB (1,000 points, 200 metadata values); a longer line is not one. */
 export const MAX_LINE_BYTES = 8_000_000;
 
@@ -233,4 +236,27 @@ export function oversizeLine(line: number, byteLength: number): RestoreLine {
       message: `Line ${line} is ${byteLength.toLocaleString("en-US")} bytes long; no run document is more than ${MAX_LINE_BYTES.toLocaleString("en-US")}.`,
     },
   };
+}
+
+/** Refused and unreadable lines of a part counted but not listed, by the kind of line. */
+export type RefusalsCounted = Record<"run" | "comparison" | "series" | "unknown", number>;
+
+/**
+ * A part's lines with its refusals bounded: every line to store, and the first MAX_REPORTED_LINES refused or
+ * unreadable ones; the rest only counted. The answer lists the earliest MAX_REPORTED_LINES lines that say something,
+ * and a part's lines are in order, so no refusal past those of its part could be listed. A part of 500,000 lines
+ * of `1` handed 500,000 entries from the worker to the server's thread, which held /api/health 1.2 s to take them.
+ */
+export function withRefusalsBounded(lines: readonly RestoreLine[]): { lines: RestoreLine[]; counted: RefusalsCounted } {
+  const counted: RefusalsCounted = { run: 0, comparison: 0, series: 0, unknown: 0 };
+  const kept: RestoreLine[] = [];
+  let listed = 0;
+  for (const line of lines) {
+    if (!("error" in line)) kept.push(line);
+    else if (listed < MAX_REPORTED_LINES) {
+      kept.push(line);
+      listed += 1;
+    } else counted[line.kind] += 1;
+  }
+  return { lines: kept, counted };
 }

@@ -9,7 +9,7 @@ import { AppError, type ErrorCode, type ErrorIssue } from "@/lib/errors";
 import type { RunToStore } from "@/lib/runs/store";
 import { documentsToStore, prepareUploadRequest, uploadRequestFromBytes } from "./ingest";
 import { previewOf } from "./preview";
-import { type RestoreLine, readRestoreLines } from "./restore-lines";
+import { type RefusalsCounted, type RestoreLine, readRestoreLines, withRefusalsBounded } from "./restore-lines";
 
 export type UploadTask =
   | {
@@ -36,7 +36,7 @@ export interface TaskError {
 export type UploadOutcome =
   | { ok: true; kind: "preview"; json: string }
   | { ok: true; kind: "store"; runs: RunToStore[] }
-  | { ok: true; kind: "restore-part"; lines: RestoreLine[] }
+  | { ok: true; kind: "restore-part"; lines: RestoreLine[]; counted: RefusalsCounted }
   | { ok: false; error: TaskError }
   /** Anything but an AppError: a bug. Its text goes to the server log only. */
   | { ok: false; crash: string };
@@ -44,8 +44,8 @@ export type UploadOutcome =
 export async function performUploadTask(task: UploadTask): Promise<UploadOutcome> {
   try {
     if (task.kind === "restore-part") {
-      const lines = readRestoreLines(task.bytes, { firstLine: task.firstLine, seriesOnly: task.seriesOnly });
-      return { ok: true, kind: "restore-part", lines };
+      const read = readRestoreLines(task.bytes, { firstLine: task.firstLine, seriesOnly: task.seriesOnly });
+      return { ok: true, kind: "restore-part", ...withRefusalsBounded(read) };
     }
     // The body's bytes as they came: the files are views into them, nothing is copied.
     const prepared = prepareUploadRequest(uploadRequestFromBytes(new URL(task.url), task.contentType, task.bytes), {

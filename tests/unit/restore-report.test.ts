@@ -1,7 +1,7 @@
 /** The restore's answer lists at most MAX_REPORTED_LINES entries, the ones that say something first. */
 import { describe, expect, it } from "vitest";
-import { buildRestoreReport, MAX_REPORTED_LINES } from "@/lib/backup/restore-report";
-import type { RestoreLine } from "@/lib/ingest/restore-lines";
+import { buildRestoreReport, entryOfLine, MAX_REPORTED_LINES, RestoreReportBuilder } from "@/lib/backup/restore-report";
+import { type RestoreLine, readRestoreLines, withRefusalsBounded } from "@/lib/ingest/restore-lines";
 
 const unreadable = (line: number): RestoreLine => ({
   line,
@@ -65,5 +65,47 @@ describe("buildRestoreReport", () => {
     expect(report.lines.filter((entry) => entry.status === "stored" && entry.kind === "run")).toHaveLength(
       MAX_REPORTED_LINES - 302,
     );
+  });
+});
+
+describe("a part's refusals bounded in the worker", () => {
+  it("give the report the whole part would, from the first MAX_REPORTED_LINES refusals and counts of the rest", () => {
+    // 2,500 unreadable lines, a refused run (bad document), a refused comparison and a stored-to-be run among them.
+    const run = JSON.stringify({
+      format: "servebench/v1",
+      name: "kept",
+      engine: "vllm",
+      model: "m",
+      results: [{ concurrency: 1, output_throughput: 1 }],
+    });
+    const text = [
+      ...Array.from({ length: 1_200 }, () => "1"),
+      JSON.stringify({ format: "servebench/v1", name: "no results" }),
+      run,
+      JSON.stringify({ format: "servebench/comparison-v1", slug: "bad slug!" }),
+      ...Array.from({ length: 1_300 }, () => "[]"),
+    ].join("\n");
+    const all = readRestoreLines(new TextEncoder().encode(text), { firstLine: 1 });
+    expect(all).toHaveLength(2_503);
+    const bounded = withRefusalsBounded(all);
+    expect(bounded.lines).toHaveLength(MAX_REPORTED_LINES + 1);
+    expect(bounded.lines.filter((line) => !("error" in line)).map((line) => line.line)).toEqual([1_202]);
+    expect(bounded.counted).toEqual({ run: 1, comparison: 1, series: 0, unknown: 1_500 });
+
+    // What storing made of the one good run.
+    const outcome = (line: RestoreLine) =>
+      line.line === 1_202 ? { line: 1_202, kind: "run" as const, id: "kept", status: "stored" as const } : undefined;
+    const whole = new RestoreReportBuilder();
+    for (const line of all) whole.add(entryOfLine(line, outcome(line)));
+    const fromBounded = new RestoreReportBuilder();
+    for (const line of bounded.lines) fromBounded.add(entryOfLine(line, outcome(line)));
+    fromBounded.addCounted(bounded.counted);
+    expect(fromBounded.report()).toEqual(whole.report());
+    expect(fromBounded.report()).toMatchObject({
+      unreadable: 2_500,
+      runs: { stored: 1, refused: 1 },
+      comparisons: { refused: 1 },
+      lines_omitted: 2_503 - MAX_REPORTED_LINES,
+    });
   });
 });
