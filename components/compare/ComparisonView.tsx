@@ -10,6 +10,7 @@ import { LoadChart } from "@/components/charts/LoadChart";
 import { LoadTooltipProvider } from "@/components/charts/LoadTooltip";
 import { SingleStreamChart } from "@/components/charts/SingleStreamChart";
 import { ComparisonServerMetrics } from "@/components/runs/ServerMetricsPanel";
+import { AfterATurn } from "@/components/ui/AfterATurn";
 import { Collapsible } from "@/components/ui/Collapsible";
 import { Card, DemoBadge, Section } from "@/components/ui/primitives";
 import type { HeadlineDelta } from "@/lib/analysis/deltas";
@@ -558,40 +559,48 @@ export function ComparisonView({
           evenly along the axis. Every level is in the CSV export.
         </p>
       ) : null}
-      <LoadTooltipProvider
-        rows={comparison.tooltip}
-        levels={comparison.drawnDomain.levels.map((level) => level.label)}
-        xs={comparison.drawnDomain.levels.map((level) => level.x)}
-      >
-        <div className="grid grid-cols-1 gap-x-6 xl:grid-cols-2">
-          <ChartSection title={comparison.charts.throughput.title} id="throughput" exportTitle={exportTitle}>
-            <LoadChart data={comparison.charts.throughput} testId="chart-throughput" logY={view.logY} />
-            <LineChartTable data={comparison.charts.throughput} />
-          </ChartSection>
-          <ChartSection
-            title={`Throughput per GPU vs tok/s per user (1000 / ${comparison.charts.efficiency.tpotStat} TPOT)`}
-            id="efficiency"
-            exportTitle={exportTitle}
-          >
-            <EfficiencyChart data={comparison.charts.efficiency} />
-            <EfficiencyTable data={comparison.charts.efficiency} />
-          </ChartSection>
-          <ChartSection title={comparison.charts.tpot.title} id="tpot" exportTitle={exportTitle}>
-            <LoadChart data={comparison.charts.tpot} testId="chart-tpot" logY={view.logY} />
-            <LineChartTable data={comparison.charts.tpot} />
-          </ChartSection>
-          <ChartSection title={comparison.charts.ttft.title} id="ttft" exportTitle={exportTitle}>
-            <LoadChart data={comparison.charts.ttft} testId="chart-ttft" logY={view.logY} />
-            <LineChartTable data={comparison.charts.ttft} />
-          </ChartSection>
-        </div>
-      </LoadTooltipProvider>
+      <AfterATurn>
+        <LoadTooltipProvider
+          rows={comparison.tooltip}
+          levels={comparison.drawnDomain.levels.map((level) => level.label)}
+          xs={comparison.drawnDomain.levels.map((level) => level.x)}
+        >
+          <div className="grid grid-cols-1 gap-x-6 xl:grid-cols-2">
+            <ChartSection title={comparison.charts.throughput.title} id="throughput" exportTitle={exportTitle}>
+              <LoadChart data={comparison.charts.throughput} testId="chart-throughput" logY={view.logY} />
+              <LineChartTable data={comparison.charts.throughput} />
+            </ChartSection>
+            <ChartSection
+              title={`Throughput per GPU vs tok/s per user (1000 / ${comparison.charts.efficiency.tpotStat} TPOT)`}
+              id="efficiency"
+              exportTitle={exportTitle}
+            >
+              <EfficiencyChart data={comparison.charts.efficiency} />
+              <EfficiencyTable data={comparison.charts.efficiency} />
+            </ChartSection>
+            <ChartSection title={comparison.charts.tpot.title} id="tpot" exportTitle={exportTitle}>
+              <LoadChart data={comparison.charts.tpot} testId="chart-tpot" logY={view.logY} />
+              <LineChartTable data={comparison.charts.tpot} />
+            </ChartSection>
+            <ChartSection title={comparison.charts.ttft.title} id="ttft" exportTitle={exportTitle}>
+              <LoadChart data={comparison.charts.ttft} testId="chart-ttft" logY={view.logY} />
+              <LineChartTable data={comparison.charts.ttft} />
+            </ChartSection>
+          </div>
+        </LoadTooltipProvider>
+      </AfterATurn>
 
       {latencyCdf ? <LatencyCdfSection data={latencyCdf} exportTitle={exportTitle} /> : null}
 
-      {runs ? <ComparisonServerMetrics comparison={comparison} runs={runs} /> : null}
+      {runs ? (
+        <AfterATurn>
+          <ComparisonServerMetrics comparison={comparison} runs={runs} />
+        </AfterATurn>
+      ) : null}
 
-      <CapacitySection comparison={comparison} />
+      <AfterATurn>
+        <CapacitySection comparison={comparison} />
+      </AfterATurn>
 
       <Section title="Deltas by load level" id="deltas">
         {tableLevels ? (
@@ -603,14 +612,15 @@ export function ComparisonView({
         ) : null}
         <div className="space-y-8">
           {comparison.deltaTables.map((table) => (
-            <DeltaTableView
-              key={table.metric}
-              table={
-                tableLevels ? { ...table, rows: table.rows.filter((row) => tableLevels.has(row.level.key)) } : table
-              }
-              columns={columns}
-              baselineIndex={baselineIndex}
-            />
+            <AfterATurn key={table.metric}>
+              <DeltaTableView
+                table={
+                  tableLevels ? { ...table, rows: table.rows.filter((row) => tableLevels.has(row.level.key)) } : table
+                }
+                columns={columns}
+                baselineIndex={baselineIndex}
+              />
+            </AfterATurn>
           ))}
         </div>
       </Section>

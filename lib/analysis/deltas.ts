@@ -75,8 +75,8 @@ export interface DeltaTable {
 export interface ComparedRun {
   results: readonly ResultPoint[];
   spreads?: Record<string, Partial<Record<MetricKey, Spread>>>;
-  /** Per level key, the uncertainty of each latency percentile (lib/analysis/level-uncertainty.ts). */
-  uncertainty?: Record<string, LevelUncertainty>;
+  /** A level's uncertainty of each latency percentile, by level key (lib/analysis/level-uncertainty.ts). */
+  uncertaintyAt?: (levelKey: string) => LevelUncertainty | undefined;
 }
 
 export interface DeltaFigure<R extends ComparedRun> {
@@ -102,7 +102,7 @@ export function storedFigure<R extends ComparedRun>(metric: MetricKey): DeltaFig
     better: info.better,
     valueOf: (_run, point) => (typeof point[metric] === "number" ? (point[metric] as number) : null),
     spreadOf: (run, key) => run.spreads?.[key]?.[metric],
-    uncertaintyOf: (run, key) => run.uncertainty?.[key]?.[metric as LatencyKey],
+    uncertaintyOf: (run, key) => run.uncertaintyAt?.(key)?.[metric as LatencyKey],
   };
 }
 

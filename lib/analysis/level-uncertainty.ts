@@ -49,16 +49,26 @@ export function uncertaintyOfLevel(points: readonly ResultPoint[]): LevelUncerta
   return out;
 }
 
-/** Per level key, the uncertainty of each latency percentile of a series whose repeats are `runs`. */
-export function seriesUncertainty(
+/**
+ * Per level key, the uncertainty of each latency percentile of a series whose repeats are `runs`, on demand: a
+ * level's is computed the first time it is asked for, then kept. A comparison asks for the levels its delta tables
+ * list (16 a table), not every level of a long sweep: 12 runs of 1,000 levels spent ~100 ms of every /compare
+ * request on levels nothing showed.
+ */
+export function seriesUncertaintyAt(
   runs: readonly { results: readonly ResultPoint[] }[],
-): Record<string, LevelUncertainty> {
-  const out: Record<string, LevelUncertainty> = {};
-  for (const [key, points] of pointsPerLevel(runs)) {
-    const level = uncertaintyOfLevel(points);
-    if (Object.keys(level).length > 0) out[key] = level;
-  }
-  return out;
+): (levelKey: string) => LevelUncertainty | undefined {
+  let byLevel: Map<string, ResultPoint[]> | null = null;
+  const computed = new Map<string, LevelUncertainty | undefined>();
+  return (levelKey) => {
+    if (computed.has(levelKey)) return computed.get(levelKey);
+    byLevel ??= pointsPerLevel(runs);
+    const points = byLevel.get(levelKey);
+    const level = points ? uncertaintyOfLevel(points) : undefined;
+    const answer = level && Object.keys(level).length > 0 ? level : undefined;
+    computed.set(levelKey, answer);
+    return answer;
+  };
 }
 
 /**

@@ -2,7 +2,7 @@
 import { cache } from "react";
 import type { StoredRun } from "@/lib/document/stored-run";
 import { getRunsByIds } from "@/lib/runs/read";
-import { buildComparison } from "./build";
+import { buildComparisonYielding } from "./build";
 import { MAX_COMPARED_RUNS } from "./limits";
 import type { BuildOptions, Comparison } from "./model";
 import type { CompareView } from "./view";
@@ -21,7 +21,7 @@ async function loadComparisonUncached(view: CompareView, options: BuildOptions):
   const { runs, missing } = await getRunsByIds(capped, { withoutRequestDetail: true });
   const kept = { ...view, runIds: runs.map((run) => run.id) };
   return {
-    comparison: runs.length > 0 ? buildComparison(runs, kept, options) : null,
+    comparison: runs.length > 0 ? await buildComparisonYielding(runs, kept, options) : null,
     runs,
     notFound: missing,
     truncated: view.runIds.length > capped.length,

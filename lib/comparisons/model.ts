@@ -75,8 +75,11 @@ export interface ComparisonSeries {
   /** Means over the repeats, one point per load level. */
   results: ResultPoint[];
   spreads: Record<string, Partial<Record<MetricKey, Spread>>>;
-  /** Per level key, each latency percentile's uncertainty: its 95% interval from the requests, or "≈ max". */
-  uncertainty: Record<string, LevelUncertainty>;
+  /**
+   * A level's uncertainty of each latency percentile, by level key: its 95% interval from the requests, or "≈ max".
+   * Computed when first asked for (lib/analysis/level-uncertainty.ts seriesUncertaintyAt).
+   */
+  uncertaintyAt: (levelKey: string) => LevelUncertainty | undefined;
   /** The validity checks of the series' runs; marked when any run is. */
   validity: ValidityReport;
   /** The most repeats a load level has (1: none). */

@@ -28,7 +28,7 @@ import {
 } from "@/lib/analysis/efficiency";
 import { checkLikeForLike } from "@/lib/analysis/fairness";
 import { relativeHalfRange, type Spread } from "@/lib/analysis/intervals";
-import { seriesUncertainty } from "@/lib/analysis/level-uncertainty";
+import { seriesUncertaintyAt } from "@/lib/analysis/level-uncertainty";
 import { type LoadLevel, levelOf } from "@/lib/analysis/levels";
 import { type CompareStat, type LineSeriesInput, lineChart, resolveStat } from "@/lib/analysis/lines";
 import { DELTA_TABLE_METRICS, type MetricKey } from "@/lib/analysis/metrics";
@@ -343,7 +343,7 @@ export function draftSeries(
       run,
       results: group.results,
       spreads: group.spreads,
-      uncertainty: seriesUncertainty(group.runs),
+      uncertaintyAt: seriesUncertaintyAt(group.runs),
       validity: validityOf(group.runs),
       repeats: group.repeats,
       gpuCount,

@@ -254,11 +254,11 @@ describe("a comparison of runs that stored their requests", () => {
       view([base, other], { slo: { ttft_ms: 150, tpot_ms: null, stat: "median" } }),
     );
     // Median of 10: ranks 2 and 9 (coverage 97.85%): 110–180 ms and 410–480 ms, apart: the change is decided.
-    const median = comparison.series.map((item) => item.uncertainty["c:4"]!.median_ttft_ms!);
+    const median = comparison.series.map((item) => item.uncertaintyAt("c:4")!.median_ttft_ms!);
     expect(median[0]).toMatchObject({ basis: "requests", low: 110, high: 180, n: 10, support: "supported" });
     expect(median[1]).toMatchObject({ low: 410, high: 480 });
     // A p99 of ten requests is ≈ max.
-    expect(comparison.series[0]!.uncertainty["c:4"]!.p99_ttft_ms).toMatchObject({ support: "approx-max" });
+    expect(comparison.series[0]!.uncertaintyAt("c:4")!.p99_ttft_ms).toMatchObject({ support: "approx-max" });
     // Median TTFT ≤ 150 ms: the base meets it at C=4 (145 ms); 6 of its 10 requests (100 … 150 ms) are within
     // 150 ms on their own. Wilson 6/10: (0.6 + 0.192 ± 1.96·√(0.024 + 0.0096)) / 1.384 = 0.313–0.832.
     const slo = comparison.series[0]!.slo!;
