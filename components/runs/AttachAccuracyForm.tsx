@@ -79,7 +79,7 @@ export function AttachAccuracyForm({ runId, collapsed }: { runId: string; collap
       ) : (
         <button
           type="button"
-          className="cursor-pointer text-zinc-600 underline-offset-2 hover:underline dark:text-zinc-400"
+          className="cursor-pointer text-blue-700 underline underline-offset-2 dark:text-blue-400"
           aria-expanded={false}
           onClick={() => setOpen(true)}
           data-testid="attach-accuracy-open"
