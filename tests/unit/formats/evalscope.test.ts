@@ -261,3 +261,53 @@ describe("evalscope perf benchmark_percentile.json", () => {
     }
   });
 });
+
+describe("a real evalscope perf run (v1.8 keys, two levels, tests/fixtures/evalscope/real-deepseek-v4-pro-v1.8)", () => {
+  const files = fixtureFiles("evalscope/real-deepseek-v4-pro-v1.8");
+  const parsed = upload(...files);
+  const plan = planRuns(parsed, { split: false });
+  const results = (plan.runs[0]?.document.results ?? []) as ResultPoint[];
+  const atSixteen = results.find((point) => point.concurrency === 16)!;
+
+  it("makes one run with a point per level folder, at the file's Concurrency", () => {
+    expect(plan.conflicts).toEqual([]);
+    expect(plan.runs).toHaveLength(1);
+    expect(results.map((point) => point.concurrency)).toEqual([1, 16]);
+    expect(atSixteen.sources?.concurrency).toBe("Concurrency");
+  });
+
+  it("keeps the summary's figures, latencies in ms", () => {
+    expect(atSixteen).toMatchObject({
+      duration_s: 179.9119,
+      completed: 160,
+      failed: 0,
+      request_throughput: 0.8893,
+      output_throughput: 627.9739,
+      total_token_throughput: 7028.5493,
+      mean_ttft_ms: 1171.73,
+      mean_tpot_ms: 21.22,
+      mean_itl_ms: 43.94,
+    });
+    expect(atSixteen.mean_e2el_ms).toBeCloseTo(15533.6, 9);
+    expect(results[0]).toMatchObject({ duration_s: 314.0914, completed: 20, output_throughput: 43.8248 });
+  });
+
+  it("merges the percentile rows of the same folder: median, p90, p99, and the rest as percentiles", () => {
+    expect(atSixteen).toMatchObject({
+      median_ttft_ms: 1194.64,
+      p90_ttft_ms: 1750.72,
+      p99_ttft_ms: 3344.6,
+      median_tpot_ms: 20.28,
+      p99_tpot_ms: 30.33,
+    });
+    expect(atSixteen.p99_e2el_ms).toBeCloseTo(44800, 9);
+    expect(atSixteen.percentiles?.ttft?.p25).toBe(745.82);
+  });
+
+  it("reports what it does not import (speculative decoding's figures among them) rather than dropping it", () => {
+    const reported = plan.runs[0]!.document.not_imported ?? [];
+    expect(reported.map((entry) => entry.field)).toEqual(
+      expect.arrayContaining(["Decoded Tok/Iter", "Spec. Accept Rate"]),
+    );
+  });
+});

@@ -27,6 +27,12 @@ const TOOL_FOLDERS = [
   "trtllm",
   "llama-bench",
   "llm-d-benchmark-report",
+  "genai-bench",
+  "evalscope",
+  "mlperf",
+  "llm-load-test",
+  "vllm-suite",
+  "vllm-bench-rs",
 ];
 type Json = Record<string, unknown>;
 const SCHEMA_FILE = "llm-d-benchmark-report/br_v0_2_1_json_schema.json";

@@ -120,3 +120,52 @@ describe("vllm-bench (Rust) --multi-turn result", () => {
     }
   });
 });
+
+describe("a real vllm-bench --multi-turn result (PegaInfer, Qwen3.5-4B TP2, tests/fixtures/vllm-bench-rs/pegainfer-qwen35-tp2)", () => {
+  const REAL = "vllm-bench-rs/pegainfer-qwen35-tp2/qwen35-tp2-phase2a-multiturn.json";
+  const docs = upload(REAL);
+  const point = docs[0]!.results[0]!;
+
+  it("is one run with one point at multi_turn_concurrency 4", () => {
+    expect(docs).toHaveLength(1);
+    expect(docs[0]!.source_format).toBe("vllm-bench-rs");
+    expect(point.concurrency).toBe(4);
+    expect(point.sources?.concurrency).toBe("multi_turn_concurrency");
+  });
+
+  it("keeps the overall figures as written", () => {
+    expect(point).toMatchObject({
+      completed: 44,
+      failed: 0,
+      duration_s: 13.864881841999999,
+      total_input_tokens: 12496,
+      total_output_tokens: 1056,
+      request_throughput: 3.173485392909272,
+      output_throughput: 76.16364942982253,
+      total_token_throughput: 977.4335010160559,
+      mean_ttft_ms: 727.5413035227273,
+      p99_ttft_ms: 899.2532077699999,
+      mean_tpot_ms: 21.70376772332016,
+      p90_tpot_ms: 22.558429852173912,
+      median_itl_ms: 20.5969695,
+      p99_e2el_ms: 1406.7637406399997,
+    });
+  });
+
+  it("keeps the model, the --metadata pairs and the conversation settings", () => {
+    expect(docs[0]!.model).toBe("qwen35-tp2-phase2a");
+    expect(docs[0]!.metadata).toMatchObject({
+      server_commit: "8829189992d9290f1aa128fb00950dd854f43211",
+      client_commit: "2b7fcbf52782f8729fd6ce6c9ab803617d72897b",
+      gpu: "2x_RTX_3090_sm86",
+      tp_size: "2",
+      num_conversations: 12,
+      avg_turns_completed: 3.6666666666666665,
+    });
+  });
+
+  it("reports the per-turn breakdown it does not import", () => {
+    const fields = (docs[0]!.not_imported ?? []).map((entry) => entry.field);
+    expect(fields.some((field) => field.startsWith("per_turn_metrics"))).toBe(true);
+  });
+});
