@@ -48,7 +48,7 @@ export default async function AlertsPage({ searchParams }: { searchParams: Searc
     <>
       <PageHeader
         title="Alerts"
-        subtitle="Regressions: a figure of a series that moved the wrong way beyond its noise for several runs in a row."
+        subtitle="Regressions: a figure of a series that moved the wrong way beyond its noise and stayed there, several runs in a row or since a change point the whole series shows."
       />
       <nav className="mb-4 flex flex-wrap gap-2" aria-label="Alert status">
         {tabs.map((tab) => (

@@ -16,6 +16,7 @@
  * Why each default is what it is: docs/series.md.
  */
 import { jStat } from "jstat";
+import { CHANGE_POINT_WINDOW, eDivisive } from "./change-points";
 import type { NumericSettings } from "./settings";
 
 export interface SeriesSample {
@@ -84,6 +85,14 @@ export interface DetectedChange {
   p: number | null;
   /** The newest point of the series is part of this change. */
   active: boolean;
+  /**
+   * The run whose judgement declared the change a regression or an improvement (the K-th night of a streak, or the
+   * night a change point confirmed it); null while it is suspicious. Judging is causal, so this is the night a CI job
+   * uploading night by night first exits 3.
+   */
+  declaredRunId: string | null;
+  /** How it was confirmed: K points in a row beyond the noise, or a significant change point under a bad night. */
+  confirmedBy: "consecutive" | "change-point" | null;
 }
 
 export interface SeriesJudgement {
@@ -344,6 +353,8 @@ export function judgeSeries(
     resetRunIds?: ReadonlySet<string>;
     /** Fewest baseline points judged: MIN_BASELINE_POINTS; the detection benchmark sets 5 to replay the old rule. */
     minBaselinePoints?: number;
+    /** Confirm by a change point under a bad night (confirmByChangePoint); false replays the window rule alone. */
+    changePoints?: boolean;
   },
 ): SeriesJudgement {
   const { better, settings } = options;
@@ -384,6 +395,15 @@ export function judgeSeries(
   // The individual values behind the baseline of each point of the current streak, for the t-test of a change's
   // later points (only the streak's first is kept by a change).
   const pooledOf = new Map<number, number[]>();
+  // Each judged point's baseline points, for a change a change point starts before the current streak.
+  const baselineOf: (number[] | undefined)[] = [];
+  // The points whose judgement declared a change, and how.
+  const declaredBy = new Map<number, "consecutive" | "change-point">();
+  const pooledFrom = (baselinePoints: readonly number[]) => {
+    const pooled: number[] = [];
+    for (const candidate of baselinePoints) for (const value of groups[candidate]!.values) pooled.push(value);
+    return pooled;
+  };
 
   groups.forEach((group, index) => {
     const mean = means[index]!;
@@ -456,6 +476,7 @@ export function judgeSeries(
       kept.push(candidates[at]!);
       keptMeans.push(candidateMeans[at]!);
     }
+    baselineOf[index] = kept;
     const baselineMean = meanOf(keptMeans);
     const baseline: Baseline = {
       n: kept.length,
@@ -466,9 +487,7 @@ export function judgeSeries(
     // Gathered only where a t-test (repeats) or a change to come may read it: most points have neither.
     let pooled: number[] | null = null;
     const pooledValues = () => {
-      if (pooled) return pooled;
-      pooled = [];
-      for (const candidate of kept) for (const value of groups[candidate]!.values) pooled.push(value);
+      pooled ??= pooledFrom(kept);
       return pooled;
     };
     const significant = fillAgainst(
@@ -498,21 +517,111 @@ export function judgeSeries(
     // A short baseline can see a change (suspicious) but not confirm one: its noise is a prior, and a series noisier
     // than the prior would raise false regressions on its first nights. The night that confirms must be judged
     // against a baseline of `min_samples` points.
-    if (streak.length >= settings.consecutive && !baseline.short) {
-      const first = points[streak[0]!]!;
-      confirmed = {
-        direction: point.status as "worse" | "better",
-        baseline: first.baseline!,
-        pooled: pooledOf.get(streak[0]!) ?? [],
-        members: [...streak],
-        membersSum: streak.reduce((sum, member) => sum + means[member]!, 0),
-      };
-      for (const member of streak) exclude(member);
-      streak = [];
-      pooledOf.clear();
+    if (baseline.short) return;
+    const direction_ = point.status as "worse" | "better";
+    let members: number[] | null = null;
+    if (streak.length >= settings.consecutive) {
+      members = [...streak];
+      declaredBy.set(index, "consecutive");
+    } else if (options.changePoints !== false) {
+      const start = confirmByChangePoint(means, points, index, resetAt, direction_, better, settings);
+      if (start !== null) {
+        members = [];
+        for (let member = start; member <= index; member++) members.push(member);
+        declaredBy.set(index, "change-point");
+      }
     }
+    if (members === null) return;
+    const first = points[members[0]!]!;
+    for (const member of members) points[member]!.status = direction_;
+    confirmed = {
+      direction: direction_,
+      baseline: first.baseline!,
+      pooled: pooledOf.get(members[0]!) ?? pooledFrom(baselineOf[members[0]!] ?? []),
+      members,
+      membersSum: members.reduce((sum, member) => sum + means[member]!, 0),
+    };
+    for (const member of members) exclude(member);
+    streak = [];
+    pooledOf.clear();
   });
-  return { points, changes: changesOf(points, settings.consecutive) };
+  return { points, changes: changesOf(points, settings.consecutive, declaredBy) };
+}
+
+/**
+ * The significance a change point must reach to confirm a change the window rule has seen only on its newest night.
+ * Stricter than the change points an upload reports (5% before BH): this one decides an exit code, and it is asked
+ * again every night a bad night arrives.
+ */
+export const CHANGE_POINT_CONFIRM_ALPHA = 0.01;
+
+/**
+ * A change point confirms a change only once it has lasted K + this many nights: a dip of K + 1 nights with one back
+ * inside the noise (bad, fine, bad) and then over is as likely a passing slowdown as a step, and the window rule
+ * leaves it suspicious. With 1 instead, steady series of 5% noise with three runs a night raised false regressions
+ * the window rule did not (docs/series.md, "Detection quality").
+ */
+export const CHANGE_POINT_EXTRA_NIGHTS = 2;
+
+/**
+ * A change the window rule cannot confirm, because noise put one of its nights back within the baseline's band,
+ * confirmed by the whole stretch: the newest night is beyond the noise, and E-divisive over the points since the last
+ * reset (the newest CHANGE_POINT_WINDOW) puts its last significant change point (p < CHANGE_POINT_CONFIRM_ALPHA)
+ * where the level moved in the same direction by at least `threshold_pct`. The change starts at the first night from
+ * there that was beyond the noise on its own; from it to the newest are at least K + CHANGE_POINT_EXTRA_NIGHTS
+ * nights, each nearer the new level than the old and none beyond the noise the other way. Returns the change's first
+ * point, or null. Judging stays causal: the answer depends on no point after `index`, so the night a CI job uploads
+ * is judged as the whole series judged later judges it.
+ */
+function confirmByChangePoint(
+  means: readonly number[],
+  points: readonly PointJudgement[],
+  index: number,
+  resetAt: number,
+  direction: "worse" | "better",
+  better: "higher" | "lower",
+  settings: DetectionSettings,
+): number | null {
+  const from = Math.max(resetAt, index + 1 - CHANGE_POINT_WINDOW);
+  // What the answer needs before any permutation is drawn: a night beyond the noise in this direction at least
+  // K + CHANGE_POINT_EXTRA_NIGHTS − 1 nights back, with only nights within the noise or beyond it the same way since.
+  // Most bad nights of a noisy series have none, and E-divisive is most of judging's cost where it runs.
+  const latestStart = index + 1 - (settings.consecutive + CHANGE_POINT_EXTRA_NIGHTS);
+  let possible = false;
+  for (let at = index - 1; at >= from; at--) {
+    const status = points[at]!.status;
+    if (status !== "ok" && status !== direction) break;
+    if (at <= latestStart && status === direction) {
+      possible = true;
+      break;
+    }
+  }
+  if (!possible) return null;
+  const stretch = means.slice(from, index + 1);
+  const found = eDivisive(stretch, { alpha: CHANGE_POINT_CONFIRM_ALPHA });
+  const last = found.at(-1);
+  if (!last) return null;
+  const changePoint = from + last.index;
+  // The change starts at the first night from the change point that was beyond the noise on its own: E-divisive puts
+  // a night of ordinary noise just before a step's first bad night on the step's side as often as not, and that night
+  // is not the culprit.
+  let start = changePoint;
+  while (start < index && points[start]!.status !== direction) start++;
+  if (index - start + 1 < settings.consecutive + CHANGE_POINT_EXTRA_NIGHTS) return null;
+  const previous = found.length > 1 ? from + found[found.length - 2]!.index : from;
+  const before = meanOf(means.slice(previous, changePoint));
+  const after = meanOf(means.slice(start, index + 1));
+  if (directionOf(after - before, better) !== direction) return null;
+  const movedPct = before === 0 ? Infinity : (Math.abs(after - before) / Math.abs(before)) * 100;
+  if (settings.threshold_pct > 0 && movedPct < settings.threshold_pct) return null;
+  // Every night of the change belongs to it as a confirmed change's later nights do: nearer the new level than the
+  // old, and none beyond the noise the other way.
+  for (let at = start; at < index; at++) {
+    const status = points[at]!.status;
+    if (status !== "ok" && status !== direction) return null;
+    if (Math.abs(means[at]! - after) >= Math.abs(means[at]! - before)) return null;
+  }
+  return start;
 }
 
 /** Set the point's change, z and (with repeats) t-test against a baseline; true when the move is significant. */
@@ -548,46 +657,60 @@ function lastGoodBefore(points: readonly PointJudgement[], index: number): strin
   return null;
 }
 
-export function changesOf(points: readonly PointJudgement[], consecutive: number): DetectedChange[] {
+export function changesOf(
+  points: readonly PointJudgement[],
+  consecutive: number,
+  declaredBy?: ReadonlyMap<number, "consecutive" | "change-point">,
+): DetectedChange[] {
   const changes: DetectedChange[] = [];
-  let run: PointJudgement[] = [];
+  let run: number[] = [];
+  /** The point that declared the run's change, as judging recorded it or, without that record, the K-th in a row. */
+  const declaringPoint = (): number | null => {
+    if (declaredBy) return run.find((index) => declaredBy.has(index)) ?? null;
+    const long = (index: number) => points[index]!.baseline?.short === false;
+    if (run.length < consecutive || !run.some(long)) return null;
+    return run.find((index, position) => position >= consecutive - 1 && long(index)) ?? run[consecutive - 1]!;
+  };
   const close = (isLast: boolean) => {
-    const first = run[0];
+    const first = points[run[0]!];
     if (!first) return;
     const direction = first.status === "worse" ? "worse" : "better";
-    // Confirmed as the judging confirmed it: K in a row, the confirming one judged against a long baseline.
-    const confirmed =
-      run.length >= consecutive && run.some((point) => point.baseline !== null && !point.baseline.short);
+    // Confirmed as the judging confirmed it: K in a row, or a change point, the confirming one judged against a long
+    // baseline.
+    const declaring = declaringPoint();
     // A lone step up is not worth a mark; a lone step down is "suspicious".
-    if (direction === "better" && !confirmed) {
+    if (direction === "better" && declaring === null) {
       run = [];
       return;
     }
+    const members = run.map((index) => points[index]!);
     const before = first.baseline!.mean;
-    const after = meanOf(run.map((point) => point.mean));
-    const last = run[run.length - 1]!;
+    const after = meanOf(members.map((point) => point.mean));
+    const last = members[members.length - 1]!;
     changes.push({
       startGroup: first.group,
       startRunId: first.runIds[0]!,
-      lastGoodRunId: lastGoodBefore(points, points.indexOf(first)),
+      lastGoodRunId: lastGoodBefore(points, run[0]!),
       lastRunId: last.runIds[last.runIds.length - 1]!,
-      runIds: run.flatMap((point) => point.runIds),
-      violations: run.length,
+      runIds: members.flatMap((point) => point.runIds),
+      violations: members.length,
       direction,
-      kind: direction === "worse" ? (confirmed ? "regression" : "suspicious") : "improvement",
+      kind: direction === "worse" ? (declaring !== null ? "regression" : "suspicious") : "improvement",
       before,
       after,
       change_pct: before === 0 ? 0 : ((after - before) / Math.abs(before)) * 100,
       z: first.z,
       p: first.p,
       active: isLast,
+      declaredRunId: declaring === null ? null : points[declaring]!.runIds.at(-1)!,
+      confirmedBy: declaring === null ? null : (declaredBy?.get(declaring) ?? "consecutive"),
     });
     run = [];
   };
   points.forEach((point, index) => {
     const violating = point.status === "worse" || point.status === "better";
-    if (!violating || (run[0] && run[0].status !== point.status)) close(false);
-    if (violating) run.push(point);
+    if (!violating || (run.length > 0 && points[run[0]!]!.status !== point.status)) close(false);
+    if (violating) run.push(index);
     if (index === points.length - 1) close(violating);
   });
   return changes;

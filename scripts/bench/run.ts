@@ -15,7 +15,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type PageBundle, pageBundles, RECHARTS_MARKER, scriptsInHtml } from "./bundle";
-import { DETECTION_SEEDS, detectionTable } from "./detection";
+import { DETECTION_SEEDS, printedDetectionTable } from "./detection";
 import { type HostileResult, hostileCases, hostileTable, listeningPid, measureHostile } from "./hostile";
 import { autocannon, type LoadResult, measure, median, multipartBody, type Series, timedRequest } from "./http";
 import { INGEST_RUNS, INGEST_TARGET, type IngestStageFigures, measureIngestStage, printIngest } from "./ingest";
@@ -252,7 +252,7 @@ async function main(): Promise<void> {
   const started = performance.now();
   const host = machine();
   // Detection quality first: pure, seconds, and the same on any machine (docs/series.md, "Detection quality").
-  const detection = detectionTable(path.join(REPO, "tests", "fixtures"));
+  const detection = printedDetectionTable(path.join(REPO, "tests", "fixtures"));
   log(
     `detection quality of the series' regression rule over ${DETECTION_SEEDS} seeds per series (old / new):\n${detection}`,
   );

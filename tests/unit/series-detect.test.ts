@@ -1,3 +1,4 @@
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   judgeSeries,
@@ -8,9 +9,11 @@ import {
   withRecurringOutliers,
 } from "@/lib/series/detect";
 import { DEFAULT_SETTINGS } from "@/lib/series/settings";
+import { detectionScenarios, seriesOf } from "@/scripts/bench/detection";
 import { type NightlyRun, nightlySeries } from "@/tests/support/synthetic-series";
 
 const settings = DEFAULT_SETTINGS;
+const FIXTURES = path.join(__dirname, "..", "fixtures");
 
 /** One sample per run; with repeats, the runs of one night share a commit and so a group. */
 function samplesOf(runs: readonly NightlyRun[], repeats = 1): SeriesSample[] {
@@ -283,5 +286,87 @@ describe("a short baseline sees a change but does not confirm it", () => {
     // The step's points never join their own baseline: it stays the three nights before it, short, so the step is
     // seen (suspicious, every night) and never declared a regression by a baseline of the prior's noise.
     expect(changes.map((change) => [change.kind, change.startRunId])).toEqual([["suspicious", "run-3"]]);
+  });
+});
+
+describe("a change point confirms a step whose noise keeps breaking the streak", () => {
+  // Twenty steady nights (±1%), then a −8% step where every other night comes back to −4.5%: within the 5% threshold,
+  // so never two bad nights in a row and the window rule alone only ever says "suspicious".
+  const steady = Array.from({ length: 20 }, (_, night) => (night % 2 === 0 ? 101 : 99));
+  const choppyStep = [...steady, 92, 95.5, 92, 95.5, 92, 95.5, 92];
+  const samples = (values: readonly number[]): SeriesSample[] =>
+    values.map((value, night) => ({ runId: `night-${night}`, group: `night-${night}`, values: [value] }));
+
+  it("declares it on the fifth night of the step, from its first night, last good the night before", () => {
+    const judged = (nights: number) =>
+      judgeSeries(samples(choppyStep.slice(0, nights)), { better: "higher", settings }).changes;
+    // Nights 20, 22: bad, each alone; night 24 is the fifth of the step and its change point is significant.
+    expect(judged(24).map((change) => change.kind)).toEqual(["suspicious", "suspicious"]);
+    const declared = judged(25);
+    expect(declared).toHaveLength(1);
+    expect(declared[0]).toMatchObject({
+      kind: "regression",
+      startRunId: "night-20",
+      lastGoodRunId: "night-19",
+      declaredRunId: "night-24",
+      confirmedBy: "change-point",
+      violations: 5,
+      active: true,
+    });
+    expect(declared[0]!.change_pct).toBeCloseTo(((92 * 3 + 95.5 * 2) / 5 / 100 - 1) * 100, 6);
+    // The nights after belong to the change as a confirmed change's later nights do.
+    const whole = judgeSeries(samples(choppyStep), { better: "higher", settings });
+    expect(whole.changes).toHaveLength(1);
+    expect(whole.changes[0]).toMatchObject({ startRunId: "night-20", declaredRunId: "night-24", violations: 7 });
+    expect(whole.points.slice(20).map((point) => point.status)).toEqual(Array(7).fill("worse"));
+  });
+
+  it("judges causally: a regression is declared, night by night, on the night the whole series says it was", () => {
+    // Noisy steps (−10% at night 20 under 5% noise), where the change points confirm most of what is confirmed.
+    const scenario = detectionScenarios(FIXTURES).find(
+      (row) => row.name === "step −10%, 5% noise" && row.repeats === 1,
+    )!;
+    let byChangePoint = 0;
+    for (let seed = 1; seed <= 40; seed++) {
+      const all = seriesOf(scenario, seed);
+      const whole = judgeSeries(all, { better: "higher", settings }).changes.filter(
+        (change) => change.kind === "regression",
+      );
+      // Replayed as a CI job uploads: each night judged over the nights so far.
+      const declaredNights: string[] = [];
+      let known = 0;
+      for (let nights = 3; nights <= all.length; nights++) {
+        const regressions = judgeSeries(all.slice(0, nights), { better: "higher", settings }).changes.filter(
+          (change) => change.kind === "regression",
+        );
+        if (regressions.length > known) declaredNights.push(all[nights - 1]!.runId);
+        known = regressions.length;
+      }
+      expect(declaredNights).toEqual(whole.map((change) => change.declaredRunId));
+      byChangePoint += whole.filter((change) => change.confirmedBy === "change-point").length;
+    }
+    expect(byChangePoint).toBeGreaterThan(0);
+  });
+
+  it("leaves a dip of three nights that recovers suspicious, and the window rule alone never confirms the step", () => {
+    const dip = [...steady, 92, 95.5, 92, 100, 101, 99, 100];
+    expect(judgeSeries(samples(dip), { better: "higher", settings }).changes.map((change) => change.kind)).toEqual([
+      "suspicious",
+      "suspicious",
+    ]);
+    const windowOnly = judgeSeries(samples(choppyStep), { better: "higher", settings, changePoints: false });
+    expect(windowOnly.changes.map((change) => [change.kind, change.startRunId])).toEqual([
+      ["suspicious", "night-20"],
+      ["suspicious", "night-22"],
+      ["suspicious", "night-24"],
+      ["suspicious", "night-26"],
+    ]);
+  });
+
+  it("a clean step is still confirmed by K nights in a row, on its second night", () => {
+    const clean = [...steady, 90, 91, 90];
+    expect(judgeSeries(samples(clean), { better: "higher", settings }).changes).toMatchObject([
+      { kind: "regression", startRunId: "night-20", declaredRunId: "night-21", confirmedBy: "consecutive" },
+    ]);
   });
 });

@@ -18,6 +18,7 @@ import { EMBED_FRAME_HEIGHT } from "@/lib/comparisons/embed";
 import { formatDateTime, formatNumber, formatPercentChange } from "@/lib/format";
 import { pageSearchParams } from "@/lib/http/query";
 import { type SeriesAxis, seriesChart } from "@/lib/series/chart";
+import { CHANGE_POINT_CONFIRM_ALPHA, CHANGE_POINT_EXTRA_NIGHTS } from "@/lib/series/detect";
 import { leadingMetric, levelLabel } from "@/lib/series/metrics";
 import { seriesNameOf } from "@/lib/series/queries";
 import { DEFAULT_SETTINGS } from "@/lib/series/settings";
@@ -316,8 +317,12 @@ export default async function SeriesPage({ params, searchParams }: { params: Par
         <p className="max-w-3xl text-sm text-zinc-600 dark:text-zinc-400" data-testid="series-settings">
           A point is a violation when it moves at least {view.settings.threshold_pct}% against the mean of up to{" "}
           {view.settings.window} earlier points and beyond the noise (|z| ≥ {view.settings.z_threshold}, or Welch&apos;s
-          t-test p &lt; {view.settings.t_test_alpha} with repeats); {view.settings.consecutive} violations in a row make
-          a regression; nothing is judged before {view.settings.min_samples} earlier points.{" "}
+          t-test p &lt; {view.settings.t_test_alpha} with repeats). {view.settings.consecutive} violations in a row make
+          a regression, and so does a violation {view.settings.consecutive + CHANGE_POINT_EXTRA_NIGHTS - 1} or more
+          nights after the start of a change the whole series shows (E-divisive change point, p &lt;{" "}
+          {CHANGE_POINT_CONFIRM_ALPHA}) when the nights between stayed on its side. Judging starts from the third run; a
+          baseline of fewer than {view.settings.min_samples} points is judged by the noise model for short baselines (
+          {view.settings.noise_prior_pct}% prior noise) and can see a change but not confirm it.{" "}
           {overridden.length > 0 ? `Changed for this series: ${overridden.map(([key]) => key).join(", ")}. ` : ""}
           Change them with <code>PATCH /api/series/{view.id}</code> (see docs/series.md).
         </p>
