@@ -518,13 +518,13 @@ export function judgeSeries(
     // than the prior would raise false regressions on its first nights. The night that confirms must be judged
     // against a baseline of `min_samples` points.
     if (baseline.short) return;
-    const direction_ = point.status as "worse" | "better";
+    const confirmedDirection = point.status as "worse" | "better";
     let members: number[] | null = null;
     if (streak.length >= settings.consecutive) {
       members = [...streak];
       declaredBy.set(index, "consecutive");
     } else if (options.changePoints !== false) {
-      const start = confirmByChangePoint(means, points, index, resetAt, direction_, better, settings);
+      const start = confirmByChangePoint(means, points, index, resetAt, confirmedDirection, better, settings);
       if (start !== null) {
         members = [];
         for (let member = start; member <= index; member++) members.push(member);
@@ -533,9 +533,9 @@ export function judgeSeries(
     }
     if (members === null) return;
     const first = points[members[0]!]!;
-    for (const member of members) points[member]!.status = direction_;
+    for (const member of members) points[member]!.status = confirmedDirection;
     confirmed = {
-      direction: direction_,
+      direction: confirmedDirection,
       baseline: first.baseline!,
       pooled: pooledOf.get(members[0]!) ?? pooledFrom(baselineOf[members[0]!] ?? []),
       members,
