@@ -9,6 +9,7 @@ import { db } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
 import type { ChangeRow } from "./change-summary";
 import type { DetectedChange } from "./detect";
+import { type ChangeWithRuns, readChangesAt } from "./judging-sqlite";
 import { newSeriesId } from "./key";
 import type { SeriesMetric } from "./metrics";
 
@@ -36,18 +37,12 @@ export async function storeChanges(
   now: Date,
 ): Promise<StoredChangeResult[]> {
   if (found.length === 0) return [];
-  const existing = await db().seriesChange.findMany({
-    where: { seriesId, startGroup: { in: [...new Set(found.map(({ change }) => change.startGroup))] } },
-  });
+  const startGroups = [...new Set(found.map(({ change }) => change.startGroup))];
+  const existing = (await readChangesAt(seriesId, startGroups)) ?? (await readChangesWithPrisma(seriesId, startGroups));
   const rows = new Map(existing.map((row) => [changeKey(row.metric, row.startGroup), row]));
-  const links = new Map<string, Set<string>>(existing.map((row) => [row.id, new Set()]));
-  if (existing.length > 0) {
-    const linkRows = await db().seriesChangeRun.findMany({
-      where: { changeId: { in: existing.map((row) => row.id) } },
-      select: { changeId: true, runId: true },
-    });
-    for (const link of linkRows) links.get(link.changeId)?.add(link.runId);
-  }
+  const links = new Map<string, Set<string>>(
+    existing.map((row) => [row.id, new Set(row.runs.map((link) => link.runId))]),
+  );
   // Figures that moved at one change are one alert: a figure confirmed after the others joins their status (an
   // acknowledged alert stays acknowledged when TPOT is confirmed a night after throughput).
   const groupStatus = new Map<string, string>();
@@ -60,6 +55,20 @@ export async function storeChanges(
       });
     }),
   );
+}
+
+/** readChangesAt on PostgreSQL: the rows and their links in two queries for all of them. */
+async function readChangesWithPrisma(seriesId: string, startGroups: readonly string[]): Promise<ChangeWithRuns[]> {
+  const rows = await db().seriesChange.findMany({ where: { seriesId, startGroup: { in: [...startGroups] } } });
+  if (rows.length === 0) return [];
+  const linkRows = await db().seriesChangeRun.findMany({
+    where: { changeId: { in: rows.map((row) => row.id) } },
+    select: { changeId: true, runId: true },
+  });
+  return rows.map((row) => ({
+    ...row,
+    runs: linkRows.filter((link) => link.changeId === row.id).map((link) => ({ runId: link.runId })),
+  }));
 }
 
 /** The figures of a stored change, as a judgement writes them. */

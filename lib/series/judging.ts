@@ -13,6 +13,7 @@ import { type ChangeRow, type ChangeSummary, changeSummary } from "./change-summ
 import { type FoundChange, storeChanges } from "./changes";
 import { culpritRange } from "./culprit";
 import type { PointJudgement } from "./detect";
+import { readChangesOfRuns, writeSeriesSummary } from "./judging-sqlite";
 import {
   judgedMetrics,
   judgeLoaded,
@@ -303,6 +304,20 @@ async function storeSummary(judging: SeriesJudging, storedIds: ReadonlySet<strin
         return values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length;
       })
     : [];
+  const trendJson = JSON.stringify(trend);
+  const lastValue = trend.at(-1) ?? null;
+  const lastMetric = primary?.key ?? null;
+  const written = await writeSeriesSummary({
+    seriesId,
+    status,
+    trendJson,
+    lastValue,
+    lastMetric,
+    now,
+    judgedRunIds: [...judging.inTail],
+    keptChangeIds: [...storedIds],
+  });
+  if (written) return status;
   // Two writes to different rows, sent together.
   await Promise.all([
     // Stored changes that start inside the judged runs but were not found again (an expected change restarted
@@ -315,9 +330,9 @@ async function storeSummary(judging: SeriesJudging, storedIds: ReadonlySet<strin
       where: { id: seriesId },
       data: {
         status,
-        trendJson: JSON.stringify(trend),
-        lastValue: trend.at(-1) ?? null,
-        lastMetric: primary?.key ?? null,
+        trendJson,
+        lastValue,
+        lastMetric,
         judgedAt: now,
       },
     }),
@@ -330,11 +345,13 @@ async function verdictsOfUploaded(judging: SeriesJudging, status: SeriesStatus):
   const verdicts = new Map<string, RunVerdict>();
   const wanted = [...judging.uploaded].filter((runId) => judging.inTail.has(runId));
   if (wanted.length === 0) return verdicts;
-  const changeRows = await db().seriesChange.findMany({
-    where: { seriesId: judging.seriesId, runs: { some: { runId: { in: wanted } } } },
-    include: { runs: { select: { runId: true } } },
-    orderBy: { detectedAt: "asc" },
-  });
+  const changeRows =
+    (await readChangesOfRuns(judging.seriesId, wanted)) ??
+    (await db().seriesChange.findMany({
+      where: { seriesId: judging.seriesId, runs: { some: { runId: { in: wanted } } } },
+      include: { runs: { select: { runId: true } } },
+      orderBy: { detectedAt: "asc" },
+    }));
   for (const runId of wanted) {
     const rows = changeRows.filter((row) => row.runs.some((link) => link.runId === runId));
     const changes = rows.map((row) => changeSummary(row, judging.seriesId));

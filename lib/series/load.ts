@@ -9,6 +9,14 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { type DetectedChange, judgeSeries, type PointJudgement } from "./detect";
 import { judgeAccuracySeries } from "./detect-accuracy";
 import {
+  type LevelCountRow,
+  type LevelFilter,
+  readLevelCounts,
+  readPointsAt,
+  readSeriesTail,
+  type SeriesTail,
+} from "./judging-sqlite";
+import {
   accuracyMetricKey,
   accuracySeriesMetric,
   DEFAULT_JUDGED_FIGURES,
@@ -51,6 +59,7 @@ const RUN_SELECT = {
   accuracyJson: true,
 } satisfies Prisma.RunSelect;
 export type RunRow = Prisma.RunGetPayload<{ select: typeof RUN_SELECT }>;
+export type SeriesRow = Prisma.SeriesGetPayload<object>;
 
 export interface SeriesRun extends RepeatableRun {
   name: string;
@@ -62,15 +71,22 @@ export interface SeriesRun extends RepeatableRun {
 }
 
 /** The columns of a point the series reads at its level, quoted for SQL (names from a constant list). */
-const POINT_COLUMNS_SQL = Prisma.raw(LEVEL_FIGURES.map((figure) => `p."${figure}"`).join(", "));
+const POINT_COLUMNS_TEXT = LEVEL_FIGURES.map((figure) => `p."${figure}"`).join(", ");
 
 /** The condition that picks a load level's points (`p` is ResultPoint); null for a key that is not a level. */
-function levelCondition(levelKey: string): Prisma.Sql | null {
+function levelCondition(levelKey: string): LevelFilter | null {
   const level = levelFromKey(levelKey);
   if (!level) return null;
-  if (level.concurrency !== null) return Prisma.sql`p."concurrency" = ${level.concurrency}`;
-  if (level.request_rate === "inf") return Prisma.sql`p."concurrency" IS NULL AND p."request_rate_infinite" = TRUE`;
-  return Prisma.sql`p."concurrency" IS NULL AND p."request_rate" = ${level.request_rate}`;
+  if (level.concurrency !== null) return { sql: `p."concurrency" = ?`, parameters: [level.concurrency] };
+  if (level.request_rate === "inf")
+    return { sql: `p."concurrency" IS NULL AND p."request_rate_infinite" = TRUE`, parameters: [] };
+  return { sql: `p."concurrency" IS NULL AND p."request_rate" = ?`, parameters: [level.request_rate] };
+}
+
+/** The same condition for Prisma's raw queries (either database). */
+function prismaCondition(level: LevelFilter): Prisma.Sql {
+  const parts = level.sql.split("?");
+  return Prisma.sql(parts, ...level.parameters);
 }
 
 function levelKeyOfRow(row: {
@@ -103,28 +119,24 @@ function numberOf(value: unknown): number | null {
   return typeof value === "number" ? value : null;
 }
 
-interface LevelCountRow {
-  concurrency: number | bigint | null;
-  request_rate: number | null;
-  /** A boolean on PostgreSQL, 0 or 1 on SQLite. */
-  request_rate_infinite: boolean | number | bigint;
-  points: number | bigint;
-}
-
 /** The load levels of these runs, most common first; on a tie the higher concurrency (or rate) first. */
 async function levelsOf(runIds: readonly string[]): Promise<{ key: string; runs: number }[]> {
   if (runIds.length === 0) return [];
-  const parts = await Promise.all(
-    inChunks(runIds).map(
-      (chunk) => db().$queryRaw<LevelCountRow[]>`
-        SELECT p."concurrency", p."request_rate", p."request_rate_infinite", count(*) AS "points"
-        FROM "ResultPoint" p
-        WHERE p."runId" IN (${Prisma.join(chunk)})
-        GROUP BY p."concurrency", p."request_rate", p."request_rate_infinite"`,
-    ),
-  );
+  const parts: LevelCountRow[] =
+    (await readLevelCounts(runIds)) ??
+    (
+      await Promise.all(
+        inChunks(runIds).map(
+          (chunk) => db().$queryRaw<LevelCountRow[]>`
+          SELECT p."concurrency", p."request_rate", p."request_rate_infinite", count(*) AS "points"
+          FROM "ResultPoint" p
+          WHERE p."runId" IN (${Prisma.join(chunk)})
+          GROUP BY p."concurrency", p."request_rate", p."request_rate_infinite"`,
+        ),
+      )
+    ).flat();
   const byKey = new Map<string, { key: string; runs: number; order: number }>();
-  for (const raw of parts.flat()) {
+  for (const raw of parts) {
     const row = {
       concurrency: numberOf(raw.concurrency),
       request_rate: numberOf(raw.request_rate),
@@ -147,16 +159,20 @@ async function pointsAt(runIds: readonly string[], levelKey: string): Promise<Ma
   const condition = levelCondition(levelKey);
   const byRun = new Map<string, Partial<ResultPoint>>();
   if (!condition || runIds.length === 0) return byRun;
-  const parts = await Promise.all(
-    inChunks(runIds).map(
-      (chunk) => db().$queryRaw<(Record<string, unknown> & { runId: string })[]>`
-        SELECT p."runId", ${POINT_COLUMNS_SQL}
-        FROM "ResultPoint" p
-        WHERE p."runId" IN (${Prisma.join(chunk)}) AND ${condition}
-        ORDER BY p."runId", p."position"`,
-    ),
-  );
-  for (const point of parts.flat()) {
+  const parts: (Record<string, unknown> & { runId: string })[] =
+    (await readPointsAt(runIds, POINT_COLUMNS_TEXT, condition)) ??
+    (
+      await Promise.all(
+        inChunks(runIds).map(
+          (chunk) => db().$queryRaw<(Record<string, unknown> & { runId: string })[]>`
+          SELECT p."runId", ${Prisma.raw(POINT_COLUMNS_TEXT)}
+          FROM "ResultPoint" p
+          WHERE p."runId" IN (${Prisma.join(chunk)}) AND ${prismaCondition(condition)}
+          ORDER BY p."runId", p."position"`,
+        ),
+      )
+    ).flat();
+  for (const point of parts) {
     const figures: Partial<ResultPoint> = {};
     for (const figure of LEVEL_FIGURES) {
       const value = numberOf(point[figure]);
@@ -168,7 +184,7 @@ async function pointsAt(runIds: readonly string[], levelKey: string): Promise<Ma
 }
 
 export interface LoadedSeries {
-  row: Prisma.SeriesGetPayload<object>;
+  row: SeriesRow;
   settings: SeriesSettings;
   /** In time order: the runs read as the baseline of the first shown, then the runs shown. */
   runs: SeriesRun[];
@@ -234,6 +250,22 @@ function accuracyOfRuns(runRows: readonly RunRow[]): {
   return { byRun, metrics };
 }
 
+/** readSeriesTail on PostgreSQL: the series, its runs and its annotations together, one round trip instead of two. */
+async function readSeriesTailWithPrisma(seriesId: string, count: number): Promise<SeriesTail> {
+  const [row, runRows, annotations] = await Promise.all([
+    db().series.findUnique({ where: { id: seriesId } }),
+    // A run stored in the series by override has another configuration: it is never judged with the series.
+    db().run.findMany({
+      where: { seriesId, seriesOverride: false },
+      select: RUN_SELECT,
+      orderBy: [{ sortAt: "desc" }, { createdAt: "desc" }, { id: "desc" }],
+      take: count,
+    }),
+    db().seriesAnnotation.findMany({ where: { seriesId }, select: { runId: true } }),
+  ]);
+  return { row, runRows, annotatedRunIds: annotations.map((annotation) => annotation.runId) };
+}
+
 /**
  * The newest `take` runs of a series with their figures at its level, or at `viewLevel` when one is asked for, and
  * `context` runs before them: the baseline of the first of them, so its judgement is what it would be in a longer
@@ -245,18 +277,8 @@ export async function loadSeries(
   viewLevel?: string,
   context = 0,
 ): Promise<LoadedSeries> {
-  // The series, its runs and its annotations together: one round trip to the database instead of two.
-  const [row, runRows, annotations] = await Promise.all([
-    db().series.findUnique({ where: { id: seriesId } }),
-    // A run stored in the series by override has another configuration: it is never judged with the series.
-    db().run.findMany({
-      where: { seriesId, seriesOverride: false },
-      select: RUN_SELECT,
-      orderBy: [{ sortAt: "desc" }, { createdAt: "desc" }, { id: "desc" }],
-      take: take + context,
-    }),
-    db().seriesAnnotation.findMany({ where: { seriesId }, select: { runId: true } }),
-  ]);
+  const { row, runRows, annotatedRunIds } =
+    (await readSeriesTail(seriesId, take + context)) ?? (await readSeriesTailWithPrisma(seriesId, take + context));
   if (!row) throw notFoundError(`Series "${seriesId}"`);
   const own = resolveSettings(row.settingsJson);
   runRows.reverse();
@@ -295,7 +317,7 @@ export async function loadSeries(
     context: Math.max(0, runs.length - take),
     level,
     levels,
-    resetRunIds: new Set(annotations.map((a) => a.runId)),
+    resetRunIds: new Set(annotatedRunIds),
     accuracyMetrics: accuracy.metrics,
   };
 }
