@@ -115,6 +115,41 @@ export interface JudgeOptions {
   baseUrl?: string;
 }
 
+/**
+ * A judgement queued behind another of the same series waits this many times as long as the one before it took,
+ * then starts, with every upload that arrived meanwhile. Under a stream of uploads into one series the judgements
+ * otherwise run back to back, each starting as the last ends, and take most of the server's thread: 32 connections
+ * uploading spent 4.6–5.4 ms of the thread an upload, 3.3–3.4 ms with judgements paced at 2 (docs/benchmarks.md,
+ * "Ingest"). With 2, judging takes at most a third of the time a stream of uploads leaves it, and a verdict comes at
+ * most two judgements' time later. A lone upload never waits: nothing was running when it asked.
+ */
+export const JUDGE_PACE = 2;
+/** The longest a paced judgement waits, whatever the one before it took. */
+export const JUDGE_PACE_MAX_WAIT_MS = 500;
+
+interface JudgingState {
+  /** Series with a judgement running now. */
+  running: Set<string>;
+  /** How long the last judgement of a series took, in ms, while another is queued behind it. */
+  lastMs: Map<string, number>;
+  judgementsStarted: number;
+}
+const stateHolder = globalThis as unknown as { servebenchJudgingState?: JudgingState };
+function judgingState(): JudgingState {
+  stateHolder.servebenchJudgingState ??= { running: new Set(), lastMs: new Map(), judgementsStarted: 0 };
+  return stateHolder.servebenchJudgingState;
+}
+
+/** What this process's judging is doing: a series' judgement running, the last one's duration, how many started. */
+export function judgingActivity(seriesId: string): { running: boolean; lastMs: number | null; started: number } {
+  const state = judgingState();
+  return {
+    running: state.running.has(seriesId),
+    lastMs: state.lastMs.get(seriesId) ?? null,
+    started: state.judgementsStarted,
+  };
+}
+
 /** A judgement of a series waiting for the one before it to end: later requests join it instead of queueing. */
 interface QueuedJudgement {
   uploaded: Set<string>;
@@ -129,7 +164,8 @@ const queuedHolder = globalThis as unknown as { servebenchQueuedJudgements?: Map
  * Judgements of one series run one at a time, and while one runs, every request to judge the series again joins
  * the one queued behind it: 32 uploads into one series at once are judged in two or three judgements, not 32, each
  * reading every run stored before it started. The answer holds the verdicts of every run the joined requests
- * uploaded (each caller takes its own), as a judgement made after the last of them was stored gives them.
+ * uploaded (each caller takes its own), as a judgement made after the last of them was stored gives them. The one
+ * queued behind a running judgement is paced (JUDGE_PACE): it starts a while after that one ends.
  */
 export function judgeStoredSeries(seriesId: string, options: JudgeOptions = {}): Promise<Map<string, RunVerdict>> {
   queuedHolder.servebenchQueuedJudgements ??= new Map();
@@ -147,13 +183,29 @@ export function judgeStoredSeries(seriesId: string, options: JudgeOptions = {}):
     result: Promise.resolve(new Map()),
   };
   queued.set(seriesId, entry);
-  entry.result = serially(seriesId, () => {
+  const state = judgingState();
+  const behindAnother = state.running.has(seriesId);
+  entry.result = serially(seriesId, async () => {
+    if (behindAnother) {
+      const waitMs = Math.min((state.lastMs.get(seriesId) ?? 0) * JUDGE_PACE, JUDGE_PACE_MAX_WAIT_MS);
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
+    }
     // Started: requests from now on queue the next judgement, which will read what they stored.
     if (queued.get(seriesId) === entry) queued.delete(seriesId);
-    return judgeNow(seriesId, {
-      uploadedRunIds: [...entry.uploaded],
-      ...(entry.baseUrl !== undefined ? { baseUrl: entry.baseUrl } : {}),
-    });
+    const started = performance.now();
+    state.running.add(seriesId);
+    state.judgementsStarted += 1;
+    try {
+      return await judgeNow(seriesId, {
+        uploadedRunIds: [...entry.uploaded],
+        ...(entry.baseUrl !== undefined ? { baseUrl: entry.baseUrl } : {}),
+      });
+    } finally {
+      state.running.delete(seriesId);
+      // Kept only while a judgement waits behind this one: it is what that one is paced by.
+      if (queued.has(seriesId)) state.lastMs.set(seriesId, performance.now() - started);
+      else state.lastMs.delete(seriesId);
+    }
   });
   return entry.result;
 }

@@ -647,7 +647,7 @@ export async function measureIngestStage(options: IngestOptions): Promise<Ingest
       };
       const uploadsSeconds = (performance.now() - started) / 1000;
       log(
-        `ingest ${label}: uploads ${uploads.requestsPerSecond.toFixed(1)}/s, p50 ${uploads.latencyP50} ms, p99 ${uploads.latencyP99} ms, ${uploads.created} × 201, ${uploads.non2xx} other, ${uploads.errors} errors${uploadFailures.length > 0 ? `; MEASUREMENT FAILED: ${uploadFailures.join("; ")}` : ""}`,
+        `ingest ${label}: uploads ${uploads.requestsPerSecond.toFixed(1)}/s, p50 ${uploads.latencyP50} ms, p99 ${uploads.latencyP99} ms, ${uploads.created} × 201, ${uploads.non2xx} other, ${uploads.errors} errors; server CPU ${uploads.serverCpuMsPerUpload.toFixed(2)} ms an upload (main thread ${uploads.mainThreadCpuMsPerUpload.toFixed(2)})${uploadFailures.length > 0 ? `; MEASUREMENT FAILED: ${uploadFailures.join("; ")}` : ""}`,
       );
       databases.push({
         kind,
@@ -775,6 +775,14 @@ export function printIngest(
         "",
       ]);
     }
+    rows.push([
+      "  server CPU an upload (all threads / main thread)",
+      `${uploads.serverCpuMsPerUpload.toFixed(2)} / ${uploads.mainThreadCpuMsPerUpload.toFixed(2)} ms`,
+      "",
+      "",
+      "(none)",
+      "",
+    ]);
   }
   log("");
   log(

@@ -57,6 +57,13 @@ export interface UploadFigures {
   warmupCreated: number;
   storedBefore: number;
   storedAfter: number;
+  /**
+   * The servers' CPU time during the measured load per upload stored, in ms: every thread of each server process,
+   * and the main thread alone (the one every request, storing and judging run on; the upload worker is another).
+   * A rate moves with whatever else the machine does; the CPU an upload costs the server moves far less.
+   */
+  serverCpuMsPerUpload: number;
+  mainThreadCpuMsPerUpload: number;
 }
 
 export interface DatabaseFigures {
@@ -223,6 +230,7 @@ export async function uploadFigures(
         )
       : null;
   const storedBefore = await totalRuns(servers[0]!);
+  const cpuBefore = servers.map(serverCpuMs);
   const started = performance.now();
   const load = await uploadLoad(
     servers.map((server) => server.url),
@@ -230,7 +238,10 @@ export async function uploadFigures(
     seconds,
   );
   const elapsedS = (performance.now() - started) / 1000;
+  const cpuAfter = servers.map(serverCpuMs);
   const storedAfter = await totalRuns(servers[servers.length - 1]!);
+  const cpuSpent = (part: "process" | "main") =>
+    cpuAfter.reduce((sum, after, index) => sum + after[part] - cpuBefore[index]![part], 0);
   return {
     connections,
     seconds,
@@ -245,6 +256,27 @@ export async function uploadFigures(
     warmupCreated: warmup?.created ?? 0,
     storedBefore,
     storedAfter,
+    serverCpuMsPerUpload: cpuSpent("process") / load.created,
+    mainThreadCpuMsPerUpload: cpuSpent("main") / load.created,
+  };
+}
+
+/** Linux's clock ticks per second in /proc's CPU times (USER_HZ: 100 on every architecture Node runs on). */
+const CLOCK_TICKS_PER_S = 100;
+
+/** The user + system CPU time in ms of a /proc stat line (fields 14 and 15, after the parenthesised name). */
+function cpuMsOfStat(stat: string): number {
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_S) * 1000;
+}
+
+/** A server's CPU time so far, in ms: the whole process and its main thread (the thread whose id is the pid). */
+function serverCpuMs(server: Server): { process: number; main: number } {
+  const pid = server.child.pid;
+  if (pid === undefined) return { process: Number.NaN, main: Number.NaN };
+  return {
+    process: cpuMsOfStat(fs.readFileSync(`/proc/${pid}/stat`, "utf8")),
+    main: cpuMsOfStat(fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8")),
   };
 }
 

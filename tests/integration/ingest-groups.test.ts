@@ -9,6 +9,7 @@ import { db } from "@/lib/db/client";
 import { normalizeRunDocument } from "@/lib/document/normalize";
 import type { RunToStore } from "@/lib/runs/store";
 import { storeRuns } from "@/lib/runs/store";
+import { JUDGE_PACE, JUDGE_PACE_MAX_WAIT_MS, judgeStoredSeries, judgingActivity } from "@/lib/series/judging";
 import { clearDatabase, counts, jsonRequest, noContext } from "./helpers";
 
 function nightly(night: number, outputTokS: number): Record<string, unknown> {
@@ -112,5 +113,37 @@ describe("uploads that arrive together", () => {
     expect(bodies[0]!.id).toBe(bodies[2]!.id);
     expect(bodies[1]!.id).not.toBe(bodies[0]!.id);
     expect(await counts()).toEqual({ runs: 2, points: 2, tags: 2 });
+  });
+});
+
+describe("judgements of one series under a stream of uploads", () => {
+  it("start the one queued behind a running judgement twice its time after it, with every upload of the wait", async () => {
+    for (let night = 1; night <= 10; night++) {
+      expect((await postRun(jsonRequest("/api/runs", "POST", nightly(night, 1000)), noContext)).status).toBe(201);
+    }
+    const { seriesId } = await db().run.findFirstOrThrow({ where: { name: "nightly 1" }, select: { seriesId: true } });
+    const startedBefore = judgingActivity(seriesId!).started;
+    // A lone judgement: nothing runs, so it starts at once and leaves nothing to pace by.
+    await judgeStoredSeries(seriesId!);
+    expect(judgingActivity(seriesId!)).toMatchObject({ running: false, lastMs: null, started: startedBefore + 1 });
+
+    let firstDone = false;
+    const first = judgeStoredSeries(seriesId!).finally(() => {
+      firstDone = true;
+    });
+    // Turn by turn (judging lets the event loop go between its steps) until the first is seen running.
+    while (!judgingActivity(seriesId!).running && !firstDone) await new Promise((resolve) => setImmediate(resolve));
+    expect(firstDone).toBe(false);
+    // Asked while the first runs: one judgement queued behind it, which the next three requests join.
+    const queued = [1, 2, 3, 4].map(() => judgeStoredSeries(seriesId!));
+    await first;
+    const firstEnded = performance.now();
+    const firstMs = judgingActivity(seriesId!).lastMs;
+    expect(firstMs).toBeGreaterThan(0);
+    await Promise.all(queued);
+    const pacedMs = performance.now() - firstEnded;
+    expect(pacedMs).toBeGreaterThanOrEqual(Math.min(firstMs! * JUDGE_PACE, JUDGE_PACE_MAX_WAIT_MS) - 1);
+    // The first and one queued judgement for the five requests.
+    expect(judgingActivity(seriesId!)).toMatchObject({ running: false, lastMs: null, started: startedBefore + 3 });
   });
 });
