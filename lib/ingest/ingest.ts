@@ -20,6 +20,7 @@ import { checkUploadFiles } from "@/lib/formats/upload-checks";
 import { decodeUtf8, mediaTypeOf, readBodyWithLimit } from "@/lib/http/body";
 import { parseMultipart } from "@/lib/http/multipart";
 import { ownValue } from "@/lib/own-value";
+import { documentDerived } from "@/lib/runs/derived-columns";
 import type { RunToStore } from "@/lib/runs/store";
 import { SERIES_FORMAT } from "@/lib/series/export-schema";
 import { COMPARISON_FORMAT } from "./restore-lines";
@@ -565,6 +566,8 @@ export function documentsToStore(prepared: PreparedUpload): RunToStore[] {
       : [
           {
             document: run.document,
+            // Made here, in the upload worker: the server's thread only stores the rows.
+            derived: documentDerived(run.document),
             // A document exported by a servebench keeps its id and upload time when restored elsewhere.
             restoreId: typeof run.raw.id === "string" ? run.raw.id : undefined,
             restoreCreatedAt: restoredCreatedAt(run.raw.created_at),

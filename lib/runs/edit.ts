@@ -8,8 +8,8 @@ import { RunPatchSchema } from "@/lib/document/schema";
 import type { StoredRun } from "@/lib/document/stored-run";
 import { AppError, notFoundError } from "@/lib/errors";
 import { readJsonBody } from "@/lib/http/body";
+import { searchColumnsOf } from "./derived-columns";
 import { getRunOrThrow } from "./read";
-import { searchColumnsOf } from "./run-rows";
 
 export interface RunPatch {
   name?: string | undefined;

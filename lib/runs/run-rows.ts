@@ -7,26 +7,10 @@ import { type RowsTable, rowsInsert, type TableColumn } from "@/lib/db/row-inser
 import { headline } from "@/lib/document/derived";
 import type { RunDocument } from "@/lib/document/normalize";
 import type { ResultPoint } from "@/lib/document/schema";
-import { searchPairsOf, searchTriplesOf } from "@/lib/document/search-pairs";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { newSeriesId, seriesIdentity } from "@/lib/series/key";
+import { newSeriesId, type SeriesIdentity, seriesIdentity } from "@/lib/series/key";
+import { type SearchColumns, searchColumnsOf } from "./derived-columns";
 import { pointInserts } from "./point-inserts";
-
-type SearchedFields = Pick<RunDocument, "name" | "engine" | "model" | "command" | "notes">;
-
-export function searchTextOf(doc: SearchedFields): string {
-  return [doc.name, doc.engine, doc.model, doc.command ?? "", doc.notes ?? ""].join("\n").toLowerCase();
-}
-
-/** The columns the text search reads, written together wherever a run's searched fields are. */
-export function searchColumnsOf(doc: SearchedFields): {
-  searchText: string;
-  searchPairs: string;
-  searchTriples: string;
-} {
-  const searchText = searchTextOf(doc);
-  return { searchText, searchPairs: searchPairsOf(searchText), searchTriples: searchTriplesOf(searchText) };
-}
 
 function headlineColumns(points: readonly ResultPoint[]) {
   const figures = headline(points);
@@ -106,19 +90,31 @@ export const TAG_TABLE: RowsTable = {
   ],
 };
 
-/** A run to store: its document, the id and upload time it gets, and its content hash (null: stored without). */
+/**
+ * A run to store: its document, the id and upload time it gets, and its content hash (null: stored without); its
+ * search columns and series when they were made already (else made from the document here).
+ */
 export interface RunCreate {
   id: string;
   document: RunDocument;
   createdAt: Date;
   contentHash: string | null;
+  search?: SearchColumns | undefined;
+  series?: SeriesIdentity | undefined;
 }
 
 /** The run's row, its columns in RUN_COLUMNS' order (seriesId as its series' key). */
-export function runRowValues({ id, document: doc, createdAt, contentHash }: RunCreate): unknown[] {
+export function runRowValues({
+  id,
+  document: doc,
+  createdAt,
+  contentHash,
+  search: made,
+  series,
+}: RunCreate): unknown[] {
   const measuredAt = doc.measured_at ? new Date(doc.measured_at) : null;
   const headlineFigures = headlineColumns(doc.results);
-  const search = searchColumnsOf(doc);
+  const search = made ?? searchColumnsOf(doc);
   const row: Record<string, unknown> = {
     id,
     name: doc.name,
@@ -154,7 +150,7 @@ export function runRowValues({ id, document: doc, createdAt, contentHash }: RunC
     gitCommit: doc.git_commit ?? null,
     gitBranch: doc.git_branch ?? null,
     ciUrl: doc.ci_url ?? null,
-    seriesId: seriesIdentity(doc).key,
+    seriesId: (series ?? seriesIdentity(doc)).key,
   };
   return RUN_COLUMNS.map((column) => row[column.name] ?? null);
 }
@@ -163,7 +159,7 @@ export function runRowValues({ id, document: doc, createdAt, contentHash }: RunC
 export function seriesRowsOf(creates: readonly RunCreate[]): unknown[][] {
   const series = new Map<string, unknown[]>();
   for (const create of creates) {
-    const identity = seriesIdentity(create.document);
+    const identity = create.series ?? seriesIdentity(create.document);
     if (!series.has(identity.key))
       series.set(identity.key, [newSeriesId(), identity.key, identity.name, identity.explicit, create.createdAt]);
   }

@@ -8,6 +8,7 @@ import { contentHash } from "@/lib/document/content-hash";
 import type { RunDocument } from "@/lib/document/normalize";
 import { ID_PATTERN } from "@/lib/ids";
 import { randomId } from "@/lib/random-id";
+import type { DocumentDerived } from "./derived-columns";
 import type { RunCreate } from "./run-rows";
 import { runsWithHashes, storedRunIds, writeRunBatch } from "./run-writes";
 
@@ -33,6 +34,8 @@ export async function createRun(doc: RunDocument, options: CreateRunOptions = {}
 
 export interface RunToStore {
   document: RunDocument;
+  /** Its content hash, search columns and series, made where the document was (the upload worker); else made here. */
+  derived?: DocumentDerived | undefined;
   /** Restoring an export: keep the run's id when no run has it yet. */
   restoreId?: string | undefined;
   /** Restoring an export: keep the run's upload time. */
@@ -50,7 +53,10 @@ export interface StoredRunRef {
 export const RESTORABLE_ID = ID_PATTERN;
 
 async function storeRunsOnce(entries: readonly RunToStore[]): Promise<StoredRunRef[]> {
-  const hashed = entries.map((entry) => ({ ...entry, hash: contentHash(entry.document) }));
+  const hashed = entries.map((entry) => ({
+    ...entry,
+    hash: entry.derived?.contentHash ?? contentHash(entry.document),
+  }));
   const existing = await runsWithHashes([...new Set(hashed.map((entry) => entry.hash))]);
   const byHash = new Map(existing.map((row) => [row.contentHash, row]));
   const wantedIds = hashed
@@ -75,7 +81,14 @@ async function storeRunsOnce(entries: readonly RunToStore[]): Promise<StoredRunR
     // A millisecond apart: runs of one upload without a measured_at keep their order in a series.
     const createdAt =
       keepId && entry.restoreCreatedAt ? entry.restoreCreatedAt : new Date(now.getTime() + creates.length);
-    creates.push({ id, document: entry.document, createdAt, contentHash: entry.hash });
+    creates.push({
+      id,
+      document: entry.document,
+      createdAt,
+      contentHash: entry.hash,
+      search: entry.derived?.search,
+      series: entry.derived?.series,
+    });
     const ref = { id, name: entry.document.name, duplicate: false };
     batchByHash.set(entry.hash, ref);
     results.push(ref);

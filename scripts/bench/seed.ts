@@ -14,7 +14,7 @@ import { migrateDatabase } from "@/lib/db/migrate";
 import { headline } from "@/lib/document/derived";
 import { normalizeRunDocument, type RunDocument } from "@/lib/document/normalize";
 import { LATENCY_KEYS, type ResultPoint, type RunDocumentInput, SERVER_METRIC_KEYS } from "@/lib/document/schema";
-import { searchColumnsOf } from "@/lib/runs/run-rows";
+import { searchColumnsOf } from "@/lib/runs/derived-columns";
 import { seededUniform } from "@/lib/seeded-random";
 import { seriesIdentity } from "@/lib/series/key";
 

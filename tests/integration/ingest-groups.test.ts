@@ -116,6 +116,39 @@ describe("uploads that arrive together", () => {
   });
 });
 
+describe("an upload's columns made in the upload worker", () => {
+  it("are those made on the server's thread: the same Run row, content hash, search columns and series", async () => {
+    const document = { ...nightly(3, 1234), notes: "Driver 580.65, CUDA graphs on" };
+    const response = await postRun(jsonRequest("/api/runs", "POST", document), noContext);
+    expect(response.status).toBe(201);
+    const { id } = (await response.json()) as { id: string };
+    const {
+      id: _id,
+      createdAt,
+      updatedAt,
+      sortAt,
+      ...fromWorker
+    } = await db().run.findUniqueOrThrow({ where: { id } });
+    await db().run.delete({ where: { id } });
+    const [stored] = await storeRuns([{ document: normalizeRunDocument(document) }]);
+    expect(stored!.duplicate).toBe(false);
+    const {
+      id: _again,
+      createdAt: _c,
+      updatedAt: _u,
+      sortAt: _s,
+      ...fromHere
+    } = await db().run.findUniqueOrThrow({
+      where: { id: stored!.id },
+    });
+    expect(fromHere).toEqual(fromWorker);
+    expect(fromWorker.contentHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(fromWorker.searchText).toContain("driver 580.65");
+    expect(createdAt.getTime()).toBe(updatedAt.getTime());
+    expect(sortAt).toEqual(new Date(nightly(3, 1234).measured_at as string));
+  });
+});
+
 describe("judgements of one series under a stream of uploads", () => {
   it("start the one queued behind a running judgement twice its time after it, with every upload of the wait", async () => {
     for (let night = 1; night <= 10; night++) {
