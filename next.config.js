@@ -13,7 +13,11 @@ module.exports = {
   poweredByHeader: false,
   // proxy.ts redirects /path/ to /path itself, with the security headers Next's own redirect lacks.
   skipTrailingSlashRedirect: true,
-  experimental: { proxyClientMaxBodySize: PROXY_BODY_BYTES },
+  experimental: {
+    proxyClientMaxBodySize: PROXY_BODY_BYTES,
+    // `npm run bench -- --cpu-prof DIR` builds with the server's function names kept, so its profiles name them.
+    ...(process.env.SERVEBENCH_SERVER_UNMINIFIED === "1" ? { serverMinification: false } : {}),
+  },
   // The database drivers (native SQLite bindings, pg) are loaded by Node at run time, not bundled.
   serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "pg", "@prisma/adapter-pg"],
   env: { NEXT_PUBLIC_SERVEBENCH_VERSION: version },

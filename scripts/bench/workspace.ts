@@ -80,9 +80,16 @@ export function removeWorkspace(workspace: Workspace): void {
   fs.rmSync(workspace.root, { recursive: true, force: true });
 }
 
+/**
+ * `npm run bench -- --cpu-prof DIR` sets this: every server is started under Node's CPU profiler (a profile of each
+ * thread written to DIR when it stops) from a build that keeps the server's function names.
+ */
+export const PROFILE_DIR_VARIABLE = "SERVEBENCH_BENCH_PROFILE_DIR";
+
 function buildEnv(workspace: Workspace, repo: string): NodeJS.ProcessEnv {
   return {
     ...process.env,
+    ...(process.env[PROFILE_DIR_VARIABLE] ? { SERVEBENCH_SERVER_UNMINIFIED: "1" } : {}),
     NODE_ENV: "production",
     NEXT_TELEMETRY_DISABLED: "1",
     // The symlinked node_modules resolves outside the copy; Turbopack refuses files outside its root, which it
@@ -162,9 +169,19 @@ export async function startServer(
   const port = await freePort();
   const logFile = path.join(workspace.root, `next-start-${label}.log`);
   const log = fs.openSync(logFile, "w");
+  const profileDir = process.env[PROFILE_DIR_VARIABLE];
+  const startArgs = ["start", "-p", String(port), "-H", "127.0.0.1"];
+  // Node takes --cpu-prof on its command line only (not in NODE_OPTIONS): next's script is run by node itself.
   const child = spawn(
-    path.join(workspace.app, "node_modules", ".bin", "next"),
-    ["start", "-p", String(port), "-H", "127.0.0.1"],
+    profileDir ? process.execPath : path.join(workspace.app, "node_modules", ".bin", "next"),
+    profileDir
+      ? [
+          "--cpu-prof",
+          `--cpu-prof-dir=${profileDir}`,
+          path.join(workspace.app, "node_modules", "next", "dist", "bin", "next"),
+          ...startArgs,
+        ]
+      : startArgs,
     {
       cwd: workspace.app,
       env: {
