@@ -6,7 +6,8 @@
  * measure). See docs/benchmarks.md.
  *
  * Options: --runs N (also measure at N runs, e.g. 1000000: the long run), --json FILE (write every figure as
- * JSON too), --keep (leave the temporary directory for inspection), --sqlite-only, --detection-only (only the
+ * JSON too), --keep (leave the temporary directory for inspection), --sqlite-only, --postgresql-only (the stages
+ * --ingest-only and --scale-only run on PostgreSQL alone), --detection-only (only the
  * detection quality of the series' regression rule, old against new: a few seconds, no build, no database),
  * --ingest-only (only the ingest stage: restore and uploads beside each database's ceiling, scripts/bench/ingest.ts),
  * --ingest-runs N (the runs that stage stores, 100,000 by default; a few thousand while developing), --scale-only
@@ -242,7 +243,11 @@ async function main(): Promise<void> {
     throw new Error("--runs needs a whole number of runs, e.g. --runs 1000000");
   }
   const sizes = [...new Set([...SIZES, ...(extraRuns ? [extraRuns] : [])])].sort((a, b) => a - b);
-  const kinds: DatabaseKind[] = args.includes("--sqlite-only") ? ["sqlite"] : ["sqlite", "postgresql"];
+  const kinds: DatabaseKind[] = args.includes("--sqlite-only")
+    ? ["sqlite"]
+    : args.includes("--postgresql-only")
+      ? ["postgresql"]
+      : ["sqlite", "postgresql"];
   const ingestOnly = args.includes("--ingest-only");
   const scaleOnly = args.includes("--scale-only");
   const profileIndex = args.indexOf("--cpu-prof");
