@@ -36,7 +36,7 @@ export function parseJson<T>(text: string | null): T | undefined {
   return text === null ? undefined : (JSON.parse(text) as T);
 }
 
-const RUN_SELECT = {
+export const RUN_SELECT = {
   id: true,
   name: true,
   engine: true,

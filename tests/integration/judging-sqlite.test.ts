@@ -13,7 +13,7 @@ import {
   readPointsAt,
   readSeriesTail,
 } from "@/lib/series/judging-sqlite";
-import { loadSeries } from "@/lib/series/load";
+import { loadSeries, RUN_SELECT } from "@/lib/series/load";
 import { nightlyDocuments } from "@/tests/support/nightly-documents";
 import { jsonRequest, noContext } from "./helpers";
 
@@ -45,29 +45,6 @@ beforeAll(async () => {
     data: { id: "annot00001", seriesId, runId: runIds[3]!, note: "driver update", createdAt: new Date() },
   });
 });
-
-const RUN_SELECT = {
-  id: true,
-  name: true,
-  engine: true,
-  engineVersion: true,
-  model: true,
-  gpu: true,
-  gpuCount: true,
-  gpuMemoryMib: true,
-  flagsJson: true,
-  envJson: true,
-  workloadJson: true,
-  speculativeJson: true,
-  gitCommit: true,
-  gitBranch: true,
-  ciUrl: true,
-  sortAt: true,
-  createdAt: true,
-  singleStreamTokS: true,
-  peakTokS: true,
-  accuracyJson: true,
-} as const;
 
 // On PostgreSQL every direct read answers null (the callers read through Prisma there), and loadSeries, which
 // reads through Prisma, must give the same series.
