@@ -17,6 +17,7 @@ import {
 } from "@/lib/generated/prisma-postgresql/client";
 import type { Provider } from "./schema-files";
 import { registerRowsFunction } from "./sqlite-rows";
+import { closeSqliteWriter } from "./sqlite-writer";
 
 type SqliteConnection = Parameters<typeof registerRowsFunction>[0];
 
@@ -158,6 +159,7 @@ export function provider(): Provider {
 
 /** Close the connections (scripts and tests); the next db() opens a new client. */
 export async function disconnectDb(): Promise<void> {
+  await closeSqliteWriter();
   const client = globalForPrisma.servebenchPrisma;
   globalForPrisma.servebenchPrisma = undefined;
   globalForPrisma.servebenchProvider = undefined;

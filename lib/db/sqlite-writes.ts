@@ -14,6 +14,7 @@
  */
 import type BetterSqlite3 from "better-sqlite3";
 import { sqliteConnection } from "./client";
+import { writerBusy, writerIdle } from "./sqlite-writer";
 
 type Connection = BetterSqlite3.Database;
 
@@ -49,8 +50,13 @@ export function sqliteValue(value: unknown): unknown {
 export async function sqliteWrite<T>(work: (connection: Connection) => T): Promise<{ value: T } | null> {
   const connection = (await sqliteConnection()) as Connection | null;
   if (!connection) return null;
-  // A Prisma transaction holds the connection across awaits: wait for it to end rather than write inside it.
-  while (connection.inTransaction) await new Promise((resolve) => setImmediate(resolve));
+  // A Prisma transaction holds the connection across awaits: wait for it to end rather than write inside it. The
+  // writer thread's connection is this process's too: take turns with it rather than wait for its lock here, where
+  // waiting would stop the server's thread (SQLite's busy handler sleeps). Both checked in the turn that writes.
+  while (connection.inTransaction || writerBusy()) {
+    if (writerBusy()) await writerIdle();
+    else await new Promise((resolve) => setImmediate(resolve));
+  }
   return { value: connection.transaction(() => work(connection)).immediate() };
 }
 

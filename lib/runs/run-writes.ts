@@ -1,11 +1,13 @@
 /**
  * Writing a batch of runs (their series, rows, tags and points) in one transaction, and the lookups that come
- * before it, at the database's own speed: on SQLite straight on the connection with statements prepared once
- * (lib/db/sqlite-writes.ts), on PostgreSQL as one statement a table for the whole batch (lib/db/row-inserts.ts).
+ * before it, at the database's own speed: on SQLite with statements prepared once, on the writer thread's
+ * connection (lib/db/sqlite-writer.ts), so the server's thread goes on while SQLite works; on PostgreSQL as one
+ * statement a table for the whole batch (lib/db/row-inserts.ts).
  */
 import { db } from "@/lib/db/client";
 import type { RowsTable } from "@/lib/db/row-inserts";
-import { prepared, sqliteRead, sqliteValue, sqliteWrite } from "@/lib/db/sqlite-writes";
+import { writeRowsOnWriter } from "@/lib/db/sqlite-writer";
+import { sqliteRead, sqliteValue } from "@/lib/db/sqlite-writes";
 import { POINT_TABLE, pointRowsOf } from "./point-inserts";
 import {
   batchStatements,
@@ -44,17 +46,13 @@ export async function writeRunBatch(creates: readonly RunCreate[]): Promise<void
   const runs = creates.map(runRowValues);
   const tags = creates.flatMap((create) => create.document.tags.map((tag) => [create.id, tag]));
   const points = pointRowsOf(creates.map((create) => ({ runId: create.id, results: create.document.results })));
-  const written = await sqliteWrite((connection) => {
-    for (const [sql, rows] of [
-      [SQLITE_INSERTS.series, series],
-      [SQLITE_INSERTS.run, runs],
-      [SQLITE_INSERTS.tag, tags],
-      [SQLITE_INSERTS.point, points],
-    ] as const) {
-      const statement = prepared(connection, sql);
-      for (const row of rows) statement.run(row.map(sqliteValue));
-    }
-  });
+  const sqliteRows = (rows: readonly (readonly unknown[])[]) => rows.map((row) => row.map(sqliteValue));
+  const written = await writeRowsOnWriter([
+    { sql: SQLITE_INSERTS.series, rows: sqliteRows(series) },
+    { sql: SQLITE_INSERTS.run, rows: sqliteRows(runs) },
+    { sql: SQLITE_INSERTS.tag, rows: sqliteRows(tags) },
+    { sql: SQLITE_INSERTS.point, rows: sqliteRows(points) },
+  ]);
   if (written) return;
   await db().$transaction(batchStatements(creates));
 }

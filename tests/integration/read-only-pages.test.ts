@@ -20,6 +20,7 @@ import RunPage from "@/app/runs/[id]/page";
 import SeriesPage from "@/app/series/[id]/page";
 import SeriesListPage from "@/app/series/page";
 import { db, disconnectDb, provider } from "@/lib/db/client";
+import { setConnectionPragma } from "@/lib/db/sqlite-writer";
 import { BASE, counts, fixtureJson, idContext, jsonRequest, noContext, SEED_FILES } from "./helpers";
 
 const runIds: string[] = [];
@@ -28,8 +29,9 @@ let slug = "";
 
 async function setReadOnly(readOnly: boolean): Promise<void> {
   if (provider() === "sqlite") {
-    // The app's one SQLite connection refuses every write from now on, as a read-only file makes it.
-    await db().$queryRawUnsafe(`PRAGMA query_only = ${readOnly ? 1 : 0}`);
+    // The app's SQLite connections (its own and the writer thread's) refuse every write from now on, as a
+    // read-only file makes them.
+    await setConnectionPragma(`query_only = ${readOnly ? 1 : 0}`);
     return;
   }
   const client = new pg.Client({ connectionString: process.env.DATABASE_URL });

@@ -2,7 +2,7 @@
  * A database that cannot take writes answers 503 with what is wrong, not a generic 500, and /api/health says
  * which. SQLite's own limits make the errors here: `max_page_count` at the current size makes every write that
  * needs a page fail as a full disk does (SQLITE_FULL), `query_only` as a read-only database does
- * (SQLITE_READONLY). tests/e2e/storage.test.ts does the same with a real full file system and a read-only mount.
+ * (SQLITE_READONLY); both set on every connection the app has to the file (its own and the writer thread's). tests/e2e/storage.test.ts does the same with a real full file system and a read-only mount.
  */
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { POST as postComparison } from "@/app/api/comparisons/route";
@@ -10,13 +10,14 @@ import { GET as getHealth } from "@/app/api/health/route";
 import { PATCH as patchRun } from "@/app/api/runs/[id]/route";
 import { POST as postRun } from "@/app/api/runs/route";
 import { db } from "@/lib/db/client";
+import { setConnectionPragma } from "@/lib/db/sqlite-writer";
 import { databaseFilePath } from "@/lib/env";
 import { BASE, clearDatabase, counts, fixtureJson, idContext, jsonRequest, noContext, SEED_FILES } from "./helpers";
 
 let runId: string;
 
 async function pragma(statement: string): Promise<void> {
-  await db().$queryRawUnsafe(`PRAGMA ${statement}`);
+  await setConnectionPragma(statement);
 }
 
 async function health() {
