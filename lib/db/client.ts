@@ -32,7 +32,7 @@ const POSTGRESQL_CONNECT_TIMEOUT_MS = 5_000;
  * so each page was read again from the operating system: the search's queries took 2.4 ms with it, 1.1 ms with
  * 16 MiB (scripts/bench; docs/benchmarks.md). Memory used only as pages are read.
  */
-const SQLITE_CACHE_KIB = 32 * 1024;
+export const SQLITE_CACHE_KIB = 32 * 1024;
 /**
  * How many compiled query plans Prisma keeps (its default: 1,000). A plan is kept per query shape, and a batch's
  * shape depends on how many rows and ids it holds, so a restore of 10,000 runs filled the cache with plans of

@@ -19,13 +19,16 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type BetterSqlite3 from "better-sqlite3";
 import { databaseTarget, env } from "@/lib/env";
-import { sqliteConnection } from "./client";
+import { SQLITE_CACHE_KIB, sqliteConnection } from "./client";
 import type { RowsStatement, WriterError, WriterReply, WriterRequest, WriterSettings } from "./sqlite-writer-thread";
 
 export type { RowsStatement } from "./sqlite-writer-thread";
 
-/** The app connection's settings the writer's connection takes, read off it when the writer starts. */
-const MIRRORED_PRAGMAS = ["foreign_keys", "synchronous", "cache_size", "query_only", "max_page_count"] as const;
+/**
+ * The app connection's settings the writer's connection takes, read off it when the writer starts. The page cache
+ * is set as the app's is (client.ts), not read: the app sets it with its first query, which may not have run yet.
+ */
+const MIRRORED_PRAGMAS = ["foreign_keys", "synchronous", "query_only", "max_page_count"] as const;
 
 interface Pending {
   resolve: () => void;
@@ -92,7 +95,10 @@ function failAll(writer: Writer, error: Error): void {
 }
 
 function pragmasOf(connection: BetterSqlite3.Database): string[] {
-  return MIRRORED_PRAGMAS.map((name) => `${name} = ${connection.pragma(name, { simple: true })}`);
+  return [
+    ...MIRRORED_PRAGMAS.map((name) => `${name} = ${connection.pragma(name, { simple: true })}`),
+    `cache_size = -${SQLITE_CACHE_KIB}`,
+  ];
 }
 
 function startWriter(file: string, connection: BetterSqlite3.Database): Writer {
