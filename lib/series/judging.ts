@@ -120,11 +120,10 @@ export interface JudgeOptions {
  * then starts, with every upload that arrived meanwhile. Under a stream of uploads into one series the judgements
  * otherwise run back to back, each starting as the last ends, and take most of the server's thread: 32 connections
  * uploading spent 4.6–5.4 ms of the thread an upload, 3.3–3.4 ms with judgements paced at 2 (docs/benchmarks.md,
- * "Ingest"). With 4 (since the rows are written on a thread of their own, lib/db/sqlite-writer.ts), judging takes at
- * most a fifth of the time a stream of uploads leaves the thread, and a verdict comes at most four judgements' time
- * later (a 200-run judgement is ~5 ms at 100,000 runs). A lone upload never waits: nothing was running when it asked.
+ * "Ingest"). With 2, judging takes at most a third of the time a stream of uploads leaves it, and a verdict comes at
+ * most two judgements' time later. A lone upload never waits: nothing was running when it asked.
  */
-export const JUDGE_PACE = 4;
+export const JUDGE_PACE = 2;
 /** The longest a paced judgement waits, whatever the one before it took. */
 export const JUDGE_PACE_MAX_WAIT_MS = 500;
 
