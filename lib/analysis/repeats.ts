@@ -157,6 +157,6 @@ export function groupRepeats<R extends RepeatableRun>(runs: readonly R[]): RunGr
 export function repeatsBaseName(name: string): string {
   return name
     .replace(/,\s*repeat \d+\)$/, ")")
-    .replace(/\s*\(repeat \d+\)$/, "")
+    .replace(/(?<!\s)\s*\(repeat \d+\)$/, "")
     .trim();
 }

@@ -23,7 +23,7 @@ export function publicUrl(url: URL): string {
   copy.password = "";
   copy.search = "";
   copy.hash = "";
-  return copy.href.replace(/\/+$/, "");
+  return copy.href.replace(/(?<!\/)\/+$/, "");
 }
 
 export function buildRunDocument(

@@ -190,7 +190,7 @@ export function parseRequestRates(text: string): RequestRate[] {
   const rates: RequestRate[] = parts.map((part) => {
     if (/^(inf|infinity)$/i.test(part)) return "inf";
     const value = Number(part);
-    if (!/^\d*\.?\d+$/.test(part) || !(value > 0) || value > 1_000_000) {
+    if (!/^(\d+(\.\d+)?|\.\d+)$/.test(part) || !(value > 0) || value > 1_000_000) {
       throw new BenchUsageError(`--request-rate: "${part}" is not a rate above 0 (requests per second) or inf`);
     }
     return value;
@@ -309,7 +309,7 @@ export function parseBaseUrl(text: string): { url: URL; note?: string } {
   }
   if (url.protocol !== "http:" && url.protocol !== "https:")
     throw new BenchUsageError(`--base-url must be http:// or https://, not "${text}"`);
-  const path = url.pathname.replace(/\/+$/, "");
+  const path = url.pathname.replace(/(?<!\/)\/+$/, "");
   url.pathname = path === "" ? "/v1" : path;
   return path === "" ? { url, note: `--base-url has no path: using ${url.href}` } : { url };
 }
@@ -513,7 +513,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     } catch {
       throw new BenchUsageError(`--upload must be the http(s) URL of a servebench server, not "${values.upload}"`);
     }
-    options.upload = values.upload.replace(/\/+$/, "");
+    options.upload = values.upload.replace(/(?<!\/)\/+$/, "");
   }
   if (values.token !== undefined) options.token = values.token;
   if (values.engine !== undefined) options.engine = values.engine;

@@ -164,13 +164,13 @@ export function loadLevels(config: Pick<BenchConfig, "concurrency" | "requestRat
 /** The server's root (where SGLang and vLLM serve /get_server_info and /version): the API URL without `/v1`. */
 export function serverRoot(baseUrl: URL): URL {
   const root = new URL(baseUrl.href);
-  root.pathname = root.pathname.replace(/\/+$/, "").replace(/\/v1$/, "") || "/";
+  root.pathname = root.pathname.replace(/(?<!\/)\/+$/, "").replace(/\/v1$/, "") || "/";
   return root;
 }
 
 export function apiUrl(baseUrl: URL, path: string): URL {
   const url = new URL(baseUrl.href);
-  url.pathname = `${url.pathname.replace(/\/+$/, "")}/${path}`;
+  url.pathname = `${url.pathname.replace(/(?<!\/)\/+$/, "")}/${path}`;
   return url;
 }
 

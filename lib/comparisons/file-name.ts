@@ -17,7 +17,7 @@ export function fileSlug(title: string): string {
   const cut = slug.slice(0, 60);
   if (slug[60] === "-") return cut;
   const lastDash = cut.lastIndexOf("-");
-  return (lastDash >= 40 ? cut.slice(0, lastDash) : cut).replace(/-+$/, "");
+  return (lastDash >= 40 ? cut.slice(0, lastDash) : cut).replace(/(?<!-)-+$/, "");
 }
 
 /** The day as YYYY-MM-DD in the given time zone (the server's by default, the reader's in the browser). */

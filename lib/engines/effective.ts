@@ -62,7 +62,7 @@ type LooseFlagValue = FlagValue | number | (string | number)[];
 
 const SWITCH_ON = new Set(["true", "1", "on", "yes", "enabled", "enable"]);
 const SWITCH_OFF = new Set(["false", "0", "off", "no", "disabled", "disable"]);
-const PLAIN_NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
+const PLAIN_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i;
 
 /** The flags under the names runs store (they already are, unless written by hand): a Map, never a lookup. */
 function storedFlags(flags: Flags): Map<string, LooseFlagValue> {

@@ -42,7 +42,7 @@ const CSV_TAGS: Record<string, string> = {
 };
 
 function splitCsvLabel(label: string): { header: string; unit: string | undefined } {
-  const match = /^(.*?)\s*\(([^()]*)\)\s*$/.exec(label);
+  const match = /^(.*?)(?<!\s)\s*\(([^()]*)\)\s*$/.exec(label);
   return match ? { header: match[1]!.trim(), unit: match[2]!.trim() } : { header: label.trim(), unit: undefined };
 }
 

@@ -95,7 +95,16 @@ function rate(value: number | undefined, units: "tokens/s" | "queries/s"): Stati
 /** Seconds → an ISO 8601 duration ("PT49.97S"), in plain decimals. */
 export function isoDuration(seconds: number): string {
   const text = String(seconds);
-  return `PT${text.includes("e") ? seconds.toFixed(9).replace(/\.?0+$/, "") : text}S`;
+  return `PT${text.includes("e") ? withoutTrailingZeros(seconds.toFixed(9)) : text}S`;
+}
+
+/** "0.000000100" → "0.0000001", "5.000000000" → "5"; a number without a decimal point is left as it is. */
+function withoutTrailingZeros(fixed: string): string {
+  if (!fixed.includes(".")) return fixed;
+  let end = fixed.length;
+  while (fixed[end - 1] === "0") end -= 1;
+  if (fixed[end - 1] === ".") end -= 1;
+  return fixed.slice(0, end);
 }
 
 function definedOnly(record: Record<string, unknown>): Record<string, unknown> {

@@ -119,7 +119,7 @@ function unitsOf(stats: Record<string, unknown>, path: string): string {
 
 /** True for GuideLLM 0.4 and later, false for earlier versions, undefined when the version is not stated. */
 function guidellmFrom04(version: string | undefined): boolean | undefined {
-  const match = /(\d+)\.(\d+)/.exec(version ?? "");
+  const match = /(?<!\d)(\d+)\.(\d+)/.exec(version ?? "");
   if (!match) return undefined;
   return Number(match[1]) > 0 || Number(match[2]) >= 4;
 }

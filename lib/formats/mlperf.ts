@@ -42,7 +42,7 @@ interface Summary {
   notes: string[];
 }
 
-const HEADER = /^\s*={10,}\s*\r?\nMLPerf Results Summary\s*\r?\n={10,}\s*$/m;
+const HEADER = /^[^\S\r\n]*={10,}\s*\r?\nMLPerf Results Summary\s*\r?\n={10,}\s*$/m;
 
 export function isMlperfSummary(text: string): boolean {
   return HEADER.test(text.slice(0, 400)) && /^Scenario\s*:/m.test(text) && /^Result is\s*:/m.test(text);
@@ -60,7 +60,7 @@ function readSummary(text: string): Summary {
   let block: string | null = null;
   const raw = text.split(/\r?\n/);
   raw.forEach((rawLine, index) => {
-    const line = rawLine.replace(/\s+$/, "");
+    const line = rawLine.trimEnd();
     if (/^={10,}$/.test(line.trim())) return;
     // A title between two rules.
     if (/^={10,}$/.test((raw[index - 1] ?? "").trim()) && /^={10,}$/.test((raw[index + 1] ?? "").trim())) {
@@ -88,9 +88,11 @@ function readSummary(text: string): Summary {
       return;
     }
     block = null;
-    const pair = /^([^:]+?)\s*:\s*(.*)$/.exec(line);
-    if (pair?.[1] !== undefined && pair[2] !== undefined && pair[1].trim() !== "WARNING") {
-      lines.push({ section, label: pair[1].trim(), value: pair[2].trim(), line: index + 1 });
+    // "label : value" at the line's first colon (a label has at least one character).
+    const colon = line.indexOf(":");
+    const label = line.slice(0, colon).trim();
+    if (colon > 0 && label !== "WARNING") {
+      lines.push({ section, label, value: line.slice(colon + 1).trim(), line: index + 1 });
       return;
     }
     notes.push(line.trim());
@@ -342,7 +344,7 @@ function parseSummary(file: { name: string; data: unknown }): Fragment[] {
   for (const line of lines) {
     if (handled.has(line) || line.section !== "Test Parameters Used") continue;
     handled.add(line);
-    const key = `loadgen_${line.label.replace(/\s*\((ns|ms)\)$/, "_$1").replace(/[^\w.-]+/g, "_")}`;
+    const key = `loadgen_${line.label.replace(/(?<!\s)\s*\((ns|ms)\)$/, "_$1").replace(/[^\w.-]+/g, "_")}`;
     metadata[key] = metadataValue(line.value);
   }
   const closing = notes.filter((note) => /encountered/.test(note));

@@ -24,7 +24,7 @@ export function resolveBaseUrl(
   headers: HeaderGetter,
   fallback = "http://localhost:3000",
 ): string {
-  if (configured) return configured.replace(/\/+$/, "");
+  if (configured) return configured.replace(/(?<!\/)\/+$/, "");
   const host = firstOf(headers.get("x-forwarded-host")) ?? firstOf(headers.get("host"));
   if (!host || !HOST_PATTERN.test(host)) return fallback;
   const proto = firstOf(headers.get("x-forwarded-proto"))?.toLowerCase();

@@ -20,7 +20,7 @@ type CompareView = ReturnType<typeof parseCompareView>;
 
 /** Links in answers are absolute: an agent quotes them outside the instance. */
 export function linkTo(baseUrl: string, path: string): string {
-  return `${baseUrl.replace(/\/+$/, "")}${path}`;
+  return `${baseUrl.replace(/(?<!\/)\/+$/, "")}${path}`;
 }
 
 export async function searchRunsAnswer(query: RunListQuery, baseUrl: string) {

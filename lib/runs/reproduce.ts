@@ -31,7 +31,8 @@ function benchmarkCommandOf(run: StoredRun): string | null {
 
 /** A value on a comment line: one line, whatever the run holds. */
 function oneLine(text: string): string {
-  return text.replace(/\s*[\r\n]+\s*/g, " ");
+  // Each run of white space once, as a whole: `\s*[\r\n]+\s*` rescanned a long run of spaces from every start.
+  return text.replace(/\s+/g, (space) => (/[\r\n]/.test(space) ? " " : space));
 }
 
 function flagWords(flags: StoredRun["flags"]): string[] {

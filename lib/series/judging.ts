@@ -248,7 +248,7 @@ async function judgeNow(seriesId: string, options: JudgeOptions): Promise<Map<st
     now: new Date(),
     uploaded: new Set(options.uploadedRunIds ?? []),
     inTail: new Set(loaded.runs.map((run) => run.id)),
-    base: (options.baseUrl ?? "").replace(/\/+$/, ""),
+    base: (options.baseUrl ?? "").replace(/(?<!\/)\/+$/, ""),
   };
   const storedIds = await storeAndAnnounceChanges(judging);
   const status = await storeSummary(judging, storedIds);

@@ -71,7 +71,7 @@ export async function runExportRun(argv: string[]): Promise<number> {
     if (error instanceof TimeoutOptionError) return usageError(error.message);
     throw error;
   }
-  const defaultBase = (values.url ?? process.env.SERVEBENCH_URL ?? "http://localhost:3000").replace(/\/+$/, "");
+  const defaultBase = (values.url ?? process.env.SERVEBENCH_URL ?? "http://localhost:3000").replace(/(?<!\/)\/+$/, "");
   try {
     const { base, id } = target(positionals[0]!, defaultBase);
     const query = new URLSearchParams();

@@ -21,7 +21,7 @@ export async function runMcp(argv: string[]): Promise<number> {
   let url: string;
   try {
     const parsed = parseArgs({ args: argv, options: { url: { type: "string" } }, strict: true });
-    url = (parsed.values.url ?? process.env.SERVEBENCH_URL ?? "http://localhost:3000").replace(/\/+$/, "");
+    url = (parsed.values.url ?? process.env.SERVEBENCH_URL ?? "http://localhost:3000").replace(/(?<!\/)\/+$/, "");
     new URL(url);
   } catch (error) {
     process.stderr.write(`servebench mcp: ${error instanceof Error ? error.message : String(error)}\n\n${MCP_USAGE}\n`);

@@ -446,7 +446,7 @@ export async function runRestore(argv: string[]): Promise<number> {
     file = opened;
   }
 
-  const base = url.replace(/\/+$/, "");
+  const base = url.replace(/(?<!\/)\/+$/, "");
   const token = values.token ?? process.env.SERVEBENCH_TOKEN;
   const server: Server = { base, headers: token ? { authorization: `Bearer ${token}` } : {}, timeoutMs };
   const progress = new ProgressPrinter(process.stderr);

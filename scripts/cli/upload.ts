@@ -276,7 +276,7 @@ export async function runUpload(argv: string[]): Promise<number> {
     throw error;
   }
 
-  const base = (values.url ?? process.env.SERVEBENCH_URL ?? "http://localhost:3000").replace(/\/+$/, "");
+  const base = (values.url ?? process.env.SERVEBENCH_URL ?? "http://localhost:3000").replace(/(?<!\/)\/+$/, "");
   const ci = ciContext(process.env);
   const form = new FormData();
   for (const file of files) form.append("file", new Blob([fs.readFileSync(file.path)]), file.name);
@@ -429,7 +429,7 @@ async function attachEval(
     }
     throw error;
   }
-  const base = (values.url ?? process.env.SERVEBENCH_URL ?? "http://localhost:3000").replace(/\/+$/, "");
+  const base = (values.url ?? process.env.SERVEBENCH_URL ?? "http://localhost:3000").replace(/(?<!\/)\/+$/, "");
   const form = new FormData();
   for (const file of files) form.append("file", new Blob([fs.readFileSync(file.path)]), file.name);
   const token = values.token ?? process.env.SERVEBENCH_TOKEN;
