@@ -18,6 +18,9 @@ module.exports = {
     // `npm run bench -- --cpu-prof DIR` builds with the server's function names kept, so its profiles name them.
     ...(process.env.SERVEBENCH_SERVER_UNMINIFIED === "1" ? { serverMinification: false } : {}),
   },
+  // CI (.ci/run) type-checks the whole project before its tests build the app, and says so: the build need not
+  // check the same types again. Every other build checks them.
+  ...(process.env.SERVEBENCH_TYPES_CHECKED === "1" ? { typescript: { ignoreBuildErrors: true } } : {}),
   // The database drivers (native SQLite bindings, pg) are loaded by Node at run time, not bundled.
   serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "pg", "@prisma/adapter-pg"],
   env: { NEXT_PUBLIC_SERVEBENCH_VERSION: version },

@@ -11,6 +11,9 @@ const root = fileURLToPath(new URL("./.", import.meta.url)).replace(/\/$/, "");
 // known to be longer; none lowers it.
 const GUARD_MS = { unit: 120_000, integration: 300_000, e2e: 600_000 };
 
+/** Browser test files running at once, each with a `next start` of its own (tests/e2e/global-setup.ts). */
+const E2E_WORKERS = 2;
+
 // The integration suite runs on both databases. Without PostgreSQL installed (a laptop), the PostgreSQL half is
 // left out and the summary says so (tests/support/summary-reporter.ts); in CI it always runs, and a missing
 // PostgreSQL fails the run (tests/integration/postgresql-global-setup.ts).
@@ -95,9 +98,13 @@ export default defineConfig({
           // Several instances on one PostgreSQL: where PostgreSQL is installed (always in CI).
           exclude: runPostgresql ? [] : ["tests/e2e/postgresql-*.test.ts"],
           environment: "node",
-          // Builds the app when needed and serves it with `next start` on a fresh database.
+          // Builds the app when needed and serves it with `next start`, one server and database per worker.
           globalSetup: ["tests/e2e/global-setup.ts"],
-          fileParallelism: false,
+          // The browser files wait on servers and browsers far more than on the CPU: alone, one at a time, they kept
+          // the two cores half idle. Two at a time, each worker with a server of its own (a file may delete every
+          // run of its server), after the other projects' files (their group, 0, comes first).
+          maxWorkers: E2E_WORKERS,
+          sequence: { groupOrder: 1 },
           testTimeout: GUARD_MS.e2e,
           hookTimeout: GUARD_MS.e2e,
         },

@@ -5,10 +5,11 @@
  */
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deleteAllRuns, launchBrowser } from "./browser";
+import { workerServerUrl } from "./worker-server";
 
-const baseUrl = inject("baseUrl");
+const baseUrl = workerServerUrl();
 
 function run(id: string, name: string, tokS: number, gsm8k: number, flags: Record<string, string>) {
   return {

@@ -10,12 +10,13 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { normalizeRunDocument } from "@/lib/document/normalize";
 import { type OpenAITestServer, startOpenAITestServer } from "../support/openai-test-server";
 import { launchBrowser } from "./browser";
+import { workerServerUrl } from "./worker-server";
 
-const baseUrl = inject("baseUrl");
+const baseUrl = workerServerUrl();
 const ROOT = path.join(__dirname, "..", "..");
 const FIXTURES = path.join(ROOT, "tests", "fixtures");
 const TTFT_MS = 100;

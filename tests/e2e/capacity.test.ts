@@ -7,10 +7,11 @@
  */
 import crypto from "node:crypto";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./browser";
+import { workerServerUrl } from "./worker-server";
 
-const baseUrl = inject("baseUrl");
+const baseUrl = workerServerUrl();
 const suffix = crypto.randomBytes(3).toString("hex");
 const A = `capacity-a-${suffix}`;
 const B = `capacity-b-${suffix}`;

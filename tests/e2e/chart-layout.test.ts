@@ -5,12 +5,13 @@
  * on the rightmost point lies inside the screen.
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RealData, seedRealData } from "../../scripts/lighthouse/real-data";
 import { deleteAllRuns, launchBrowser } from "./browser";
 import { comparedPath, drawEverything } from "./pages";
+import { workerServerUrl } from "./worker-server";
 
-const baseUrl = inject("baseUrl");
+const baseUrl = workerServerUrl();
 
 let browser: Browser;
 let data: RealData;

@@ -8,11 +8,12 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { nightlyDocuments } from "../support/nightly-documents";
 import { deleteAllRuns } from "./browser";
+import { workerServerUrl } from "./worker-server";
 
-const baseUrl = inject("baseUrl");
+const baseUrl = workerServerUrl();
 const ROOT = path.join(__dirname, "..", "..");
 const LM_EVAL = path.join(
   ROOT,

@@ -8,11 +8,12 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatNumber } from "../../lib/format";
 import { launchBrowser } from "./browser";
+import { workerServerUrl } from "./worker-server";
 
-const baseUrl = inject("baseUrl");
+const baseUrl = workerServerUrl();
 const FIXTURES = path.join(__dirname, "..", "fixtures", "servebench");
 const FILES = ["hand-made-requests-vllm.json", "hand-made-requests-sglang.json"] as const;
 const suffix = crypto.randomBytes(3).toString("hex");

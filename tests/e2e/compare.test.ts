@@ -5,12 +5,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fileDate } from "../../lib/comparisons/file-name";
 import { deleteAllRuns, launchBrowser } from "./browser";
 import { drawEverything } from "./pages";
+import { workerServerUrl } from "./worker-server";
 
-const baseUrl = inject("baseUrl");
+const baseUrl = workerServerUrl();
 // "SGLang TP8, CUDA graphs on vs SGLang TP8, --disable-cuda-graph", the comparison's title, as a file name.
 const TITLE_SLUG = "sglang-tp8-cuda-graphs-on-vs-sglang-tp8-disable-cuda-graph";
 const FIXTURES = path.join(__dirname, "..", "fixtures");

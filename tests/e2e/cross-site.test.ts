@@ -8,11 +8,12 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deleteAllRuns, launchBrowser } from "./browser";
 import { freePort } from "./server";
+import { workerServerUrl } from "./worker-server";
 
-const baseUrl = inject("baseUrl");
+const baseUrl = workerServerUrl();
 const SEED = path.join(process.cwd(), "tests", "fixtures", "servebench");
 
 let browser: Browser;

@@ -6,10 +6,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deleteAllRuns, launchBrowser } from "./browser";
+import { workerServerUrl } from "./worker-server";
 
-const baseUrl = inject("baseUrl");
+const baseUrl = workerServerUrl();
 const FIXTURES = path.join(__dirname, "..", "fixtures");
 const SWEEP = "vllm/vllm_sweep_v0.25.1/SERVE--max_num_seqs=4-BENCH--max_concurrency=2-num_prompts=8";
 const SGLANG = "sglang/llama_3_3_70b_online_output.jsonl";

@@ -6,10 +6,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Browser, FileChooser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deleteAllRuns, launchBrowser } from "./browser";
+import { workerServerUrl } from "./worker-server";
 
-const baseUrl = inject("baseUrl");
+const baseUrl = workerServerUrl();
 const FIXTURES = path.join(__dirname, "..", "fixtures", "servebench");
 
 let browser: Browser;

@@ -6,12 +6,13 @@
  * detected changes and the alerts page with open alerts (a nightly series whose throughput drops).
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RealData, seedRealData } from "../../scripts/lighthouse/real-data";
 import { deleteAllRuns, launchBrowser } from "./browser";
 import { contrastFailures, drawEverything, elementsOutsideViewport, PAGES, silentScrollBoxes } from "./pages";
+import { workerServerUrl } from "./worker-server";
 
-const baseUrl = inject("baseUrl");
+const baseUrl = workerServerUrl();
 
 let browser: Browser;
 let data: RealData;

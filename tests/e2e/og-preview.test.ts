@@ -2,13 +2,14 @@
  * The link preview of a saved comparison with the longest texts the product makes, fetched from the running
  * server: a 1200×630 PNG whose margins stay white (nothing drawn past its box reaches them).
  */
-import { beforeAll, describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { CANVAS, MARGIN } from "../../lib/comparisons/og-layout";
 import { LONG_TITLE, longestPreviewDocuments } from "../support/long-preview";
 import { decodePng, inkOutside } from "../support/png";
 import { deleteAllRuns } from "./browser";
+import { workerServerUrl } from "./worker-server";
 
-const baseUrl = inject("baseUrl");
+const baseUrl = workerServerUrl();
 let slug = "";
 
 beforeAll(async () => {

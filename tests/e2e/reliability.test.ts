@@ -6,11 +6,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { migrateDatabase } from "../../lib/db/migrate";
 import { type RunningServer, startServer, stopServer } from "./server";
+import { workerServerUrl } from "./worker-server";
 
-const baseUrl = inject("baseUrl");
+const baseUrl = workerServerUrl();
 const FIXTURE = JSON.parse(
   fs.readFileSync(path.join(__dirname, "..", "fixtures", "servebench", "sglang-tp8-cuda-graphs-on.json"), "utf8"),
 ) as Record<string, unknown>;

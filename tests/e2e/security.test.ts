@@ -13,12 +13,13 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateDatabase } from "../../lib/db/migrate";
 import { launchBrowser } from "./browser";
 import { drawEverything } from "./pages";
+import { workerServerUrl } from "./worker-server";
 
-const baseUrl = inject("baseUrl");
+const baseUrl = workerServerUrl();
 const ROOT = path.join(__dirname, "..", "..");
 const SEED = path.join(ROOT, "tests", "fixtures", "servebench");
 

@@ -11,12 +11,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type OpenAITestServer, startOpenAITestServer } from "../support/openai-test-server";
 import { launchBrowser } from "./browser";
 import { drawEverything } from "./pages";
+import { workerServerUrl } from "./worker-server";
 
-const baseUrl = inject("baseUrl");
+const baseUrl = workerServerUrl();
 const ROOT = path.join(__dirname, "..", "..");
 const FIXTURES = path.join(ROOT, "tests", "fixtures");
 const suffix = crypto.randomBytes(3).toString("hex");

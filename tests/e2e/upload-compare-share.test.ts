@@ -4,11 +4,12 @@
  */
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deleteAllRuns, launchBrowser } from "./browser";
 import { drawEverything } from "./pages";
+import { workerServerUrl } from "./worker-server";
 
-const baseUrl = inject("baseUrl");
+const baseUrl = workerServerUrl();
 const FIXTURES = path.join(__dirname, "..", "fixtures", "servebench");
 
 const RUNS = {

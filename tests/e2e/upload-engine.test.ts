@@ -5,10 +5,11 @@
  */
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deleteAllRuns, launchBrowser } from "./browser";
+import { workerServerUrl } from "./worker-server";
 
-const baseUrl = inject("baseUrl");
+const baseUrl = workerServerUrl();
 const FIXTURES = path.join(__dirname, "..", "fixtures");
 const SGLANG = path.join(FIXTURES, "sglang", "llama_3_3_70b_online_output.jsonl");
 const VLLM = path.join(FIXTURES, "vllm", "bench_serve_v0.25.1.json");

@@ -13,10 +13,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deleteAllRuns, launchBrowser } from "./browser";
+import { workerServerUrl } from "./worker-server";
 
-const baseUrl = inject("baseUrl");
+const baseUrl = workerServerUrl();
 const SOURCE = path.join(__dirname, "..", "fixtures", "vllm", "bench_serve_v0.25.1.json");
 const LOOK = "/tmp/look";
 const LEVELS = Array.from({ length: 100 }, (_, index) => index + 1);

@@ -5,10 +5,11 @@
  */
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deleteAllRuns, launchBrowser } from "./browser";
+import { workerServerUrl } from "./worker-server";
 
-const baseUrl = inject("baseUrl");
+const baseUrl = workerServerUrl();
 const FIXTURES = path.join(__dirname, "..", "fixtures");
 const SGLANG = path.join(FIXTURES, "sglang", "llama_3_3_70b_online_output.jsonl");
 const CAMPAIGN_RUN = path.join(FIXTURES, "servebench", "vllm-tp8-baseline.json");

@@ -5,10 +5,11 @@
  * fits a 390 px screen.
  */
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deleteAllRuns, launchBrowser } from "./browser";
+import { workerServerUrl } from "./worker-server";
 
-const baseUrl = inject("baseUrl");
+const baseUrl = workerServerUrl();
 
 let browser: Browser;
 let page: Page;
