@@ -72,13 +72,16 @@ function linkOf(stdout: string): string {
 
 /**
  * Move over a chart until Recharts shows its tooltip (it reacts to mouse movement, not to one position); on a
- * loaded machine the page may not answer the first sweeps, so the sweep repeats until the tooltip is there.
+ * loaded machine the page may not answer the first sweeps, so the sweep repeats until the tooltip is there. The
+ * chart is found and measured again before every sweep: charts above it draw when scrolled to, and one that
+ * drew late moved it down the page, away from where it was first measured.
  */
 async function hover(page: Page, selector: string, at: number, tooltip: string): Promise<void> {
   const wrapper = page.locator(selector).first();
-  await wrapper.scrollIntoViewIfNeeded();
-  const box = (await wrapper.boundingBox())!;
   while ((await page.locator(tooltip).count()) === 0) {
+    await wrapper.scrollIntoViewIfNeeded();
+    const box = await wrapper.boundingBox();
+    if (!box) continue;
     for (let step = 0; step < 10; step += 1) {
       await page.mouse.move(box.x + box.width * (at - 0.1 + step * 0.01), box.y + box.height * 0.5);
     }
