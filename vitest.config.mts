@@ -13,10 +13,9 @@ const GUARD_MS = { unit: 120_000, integration: 300_000, e2e: 600_000 };
 
 /**
  * Browser test files running at once, each with a `next start` of its own (tests/e2e/global-setup.ts). The files
- * wait on servers and browsers far more than on the CPU, and two at a time took the phase from ~600 s to ~370 s,
- * but see the e2e project below.
+ * wait on servers and browsers far more than on the CPU, and two at a time took the phase from ~600 s to ~370 s.
  */
-const E2E_WORKERS = 1;
+const E2E_WORKERS = 2;
 
 // The integration suite runs on both databases. Without PostgreSQL installed (a laptop), the PostgreSQL half is
 // left out and the summary says so (tests/support/summary-reporter.ts); in CI it always runs, and a missing
@@ -104,9 +103,8 @@ export default defineConfig({
           environment: "node",
           // Builds the app when needed and serves it with `next start`, one server and database per worker.
           globalSetup: ["tests/e2e/global-setup.ts"],
-          // After the other projects' files (their group, 0, comes first), E2E_WORKERS at a time, each worker with a
-          // server of its own (a file may delete every run of its server). One at a time for now: with two,
-          // server-metrics.test.ts hung in two fresh-clone CI runs of three (never when the e2e project ran alone).
+          // After the other projects' files (their group, 0, comes first), E2E_WORKERS at a time, each file on a
+          // server it has to itself while it runs (a lease: tests/e2e/worker-server.ts).
           maxWorkers: E2E_WORKERS,
           sequence: { groupOrder: 1 },
           testTimeout: GUARD_MS.e2e,

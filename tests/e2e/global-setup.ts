@@ -3,8 +3,8 @@
  * the way `npm start` serves it. The build is reused when it is of the current code.
  *
  * The e2e files run on several workers at once (their wait is mostly on servers and browsers, not the CPU), and
- * each worker has a server and a database of its own: a file may delete every run of its server, so two files
- * never share one. Files on one worker run one after another, as they all did on one server before.
+ * one server and database per worker is started here. A file takes one for itself with a lease while it runs
+ * (tests/e2e/worker-server.ts): a file may delete every run of its server, so two files never share one.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -16,8 +16,9 @@ import { startServer, stopServer } from "./server";
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** One server per e2e worker: index `VITEST_POOL_ID - 1` is the worker's own (tests/e2e/worker-server.ts). */
+    /** One server per e2e worker; a file takes one with a lease in `serverLeaseDir` (tests/e2e/worker-server.ts). */
     baseUrls: string[];
+    serverLeaseDir: string;
   }
 }
 
@@ -36,6 +37,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     "baseUrls",
     servers.map((server) => server.url),
   );
+  const leases = path.join(dir, "leases");
+  fs.mkdirSync(leases);
+  project.provide("serverLeaseDir", leases);
   return async () => {
     await Promise.all(servers.map((server) => stopServer(server)));
     fs.rmSync(dir, { recursive: true, force: true });
