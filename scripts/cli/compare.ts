@@ -19,6 +19,7 @@ import {
   RUN_ANSWER_MAX_BYTES,
   requestServer,
   ServerRequestError,
+  serverBase,
   TimeoutOptionError,
   timeoutMsFrom,
 } from "./server-request";
@@ -352,10 +353,7 @@ export async function runCompare(argv: string[]): Promise<number> {
     process.stderr.write(`servebench compare: ${problems.join("; ")}\n\n${COMPARE_USAGE}\n`);
     return 2;
   }
-  const defaultBase = (parsed.values.url ?? process.env.SERVEBENCH_URL ?? "http://localhost:3000").replace(
-    /(?<!\/)\/+$/,
-    "",
-  );
+  const defaultBase = serverBase(parsed.values.url);
   try {
     const [a, b] = parsed.positionals.map((given) => target(given, defaultBase));
     const [baseline, run] = await Promise.all([

@@ -11,6 +11,7 @@ import {
   READ_TIMEOUT_MS,
   RUN_ANSWER_MAX_BYTES,
   requestServer,
+  serverBase,
   TimeoutOptionError,
   timeoutMsFrom,
 } from "./server-request";
@@ -71,7 +72,7 @@ export async function runExportRun(argv: string[]): Promise<number> {
     if (error instanceof TimeoutOptionError) return usageError(error.message);
     throw error;
   }
-  const defaultBase = (values.url ?? process.env.SERVEBENCH_URL ?? "http://localhost:3000").replace(/(?<!\/)\/+$/, "");
+  const defaultBase = serverBase(values.url);
   try {
     const { base, id } = target(positionals[0]!, defaultBase);
     const query = new URLSearchParams();

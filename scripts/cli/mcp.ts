@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { serverBase } from "./server-request";
 
 export const MCP_USAGE = `Usage: servebench mcp [--url URL]
 
@@ -21,7 +22,7 @@ export async function runMcp(argv: string[]): Promise<number> {
   let url: string;
   try {
     const parsed = parseArgs({ args: argv, options: { url: { type: "string" } }, strict: true });
-    url = (parsed.values.url ?? process.env.SERVEBENCH_URL ?? "http://localhost:3000").replace(/(?<!\/)\/+$/, "");
+    url = serverBase(parsed.values.url);
     new URL(url);
   } catch (error) {
     process.stderr.write(`servebench mcp: ${error instanceof Error ? error.message : String(error)}\n\n${MCP_USAGE}\n`);

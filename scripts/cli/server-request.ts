@@ -140,3 +140,11 @@ export async function requestServer(url: string, init: RequestInit, limits: Requ
     limits.signal?.removeEventListener("abort", stop);
   }
 }
+
+/** Where a command finds the server when it names none: `--url`, else `$SERVEBENCH_URL`, else `npm start`'s. */
+export const DEFAULT_SERVER_URL = "http://localhost:3000";
+
+/** The server a command talks to (`--url` as given, else the environment's, else the default), without a trailing slash. */
+export function serverBase(given: string | undefined, env: Partial<Record<string, string>> = process.env): string {
+  return (given ?? env.SERVEBENCH_URL ?? DEFAULT_SERVER_URL).replace(/(?<!\/)\/+$/, "");
+}

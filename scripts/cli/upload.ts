@@ -10,6 +10,7 @@ import {
   PREVIEW_ANSWER_MAX_BYTES,
   requestServer,
   ServerRequestError,
+  serverBase,
   TimeoutOptionError,
   timeoutMsFrom,
   UPLOAD_ANSWER_MAX_BYTES,
@@ -276,7 +277,7 @@ export async function runUpload(argv: string[]): Promise<number> {
     throw error;
   }
 
-  const base = (values.url ?? process.env.SERVEBENCH_URL ?? "http://localhost:3000").replace(/(?<!\/)\/+$/, "");
+  const base = serverBase(values.url);
   const ci = ciContext(process.env);
   const form = new FormData();
   for (const file of files) form.append("file", new Blob([fs.readFileSync(file.path)]), file.name);
@@ -429,7 +430,7 @@ async function attachEval(
     }
     throw error;
   }
-  const base = (values.url ?? process.env.SERVEBENCH_URL ?? "http://localhost:3000").replace(/(?<!\/)\/+$/, "");
+  const base = serverBase(values.url);
   const form = new FormData();
   for (const file of files) form.append("file", new Blob([fs.readFileSync(file.path)]), file.name);
   const token = values.token ?? process.env.SERVEBENCH_TOKEN;

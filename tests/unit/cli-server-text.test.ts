@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { takeUploadTimeout } from "../../scripts/cli/bench";
 import { mdEscape, mdLinkTarget } from "../../scripts/cli/markdown";
-import { timeoutMsFrom } from "../../scripts/cli/server-request";
+import { DEFAULT_SERVER_URL, serverBase, timeoutMsFrom } from "../../scripts/cli/server-request";
 import { terminalSafe, terminalSafeJson } from "../../scripts/cli/server-text";
 
 describe("terminalSafe", () => {
@@ -148,5 +148,18 @@ describe("--timeout SECONDS", () => {
       given: "7",
     });
     expect(takeUploadTimeout(["--upload", "http://s"])).toEqual({ rest: ["--upload", "http://s"] });
+  });
+});
+
+describe("the server a command talks to", () => {
+  it("is --url, else $SERVEBENCH_URL, else the local default, each without its trailing slashes", () => {
+    expect(serverBase("http://bench.example.com:8080///", { SERVEBENCH_URL: "http://other" })).toBe(
+      "http://bench.example.com:8080",
+    );
+    expect(serverBase(undefined, { SERVEBENCH_URL: "https://team.example.com/servebench/" })).toBe(
+      "https://team.example.com/servebench",
+    );
+    expect(serverBase(undefined, {})).toBe(DEFAULT_SERVER_URL);
+    expect(DEFAULT_SERVER_URL).toBe("http://localhost:3000");
   });
 });
