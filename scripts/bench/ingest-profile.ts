@@ -4,7 +4,8 @@
  * 100,000) is written by the benchmark's seeder; then, on the app's own Prisma client over that file:
  *
  * - M uploads (default 300) of a new 8-level run each, through the steps POST /api/runs takes: the upload task
- *   the worker runs (parse, plan, validate), the series configuration check, storing, judging the series.
+ *   the worker runs (parse, plan, validate), the series configuration check, storing, judging the series; then
+ *   one judgement of that series, step by step (reading its newest runs, the window rule, the change points).
  * - R runs (default 5,000) restored from export lines, through the steps a restore job takes: reading and
  *   validating each ~1 MB part (the worker's task), storing its runs (restoreRuns), and the series judged at the end.
  *
@@ -79,6 +80,58 @@ function uploadDocument(index: number): string {
   return UPLOAD_TEMPLATE.replaceAll("[<id>]", String(index));
 }
 
+/** Judgements of the uploads' series timed step by step, after the uploads: what every upload's answer waits for. */
+const JUDGEMENTS_TIMED = 30;
+
+/**
+ * One judgement's steps (lib/series/judging.ts, judgeNow): reading the series' newest runs, the window rule over
+ * every judged figure, the change points over them; and the whole judgement, which also stores what changed and the
+ * series' summary. Each timed JUDGEMENTS_TIMED times over the same runs.
+ */
+async function profileJudgement(runId: string): Promise<void> {
+  const { db } = await import("@/lib/db/client");
+  const { JUDGE_TAIL_RUNS, judgeStoredSeries } = await import("@/lib/series/judging");
+  const { judgedMetrics, judgeLoaded, loadSeries, shownMetrics } = await import("@/lib/series/load");
+  const { seriesChangePoints } = await import("@/lib/series/change-points");
+  const run = await db().run.findUnique({ where: { id: runId }, select: { seriesId: true } });
+  const seriesId = run?.seriesId;
+  if (!seriesId) throw new Error(`the uploaded run ${runId} joined no series`);
+  const steps = { read: 0, rule: 0, changePoints: 0, whole: 0 };
+  let figures = 0;
+  let points = 0;
+  for (let index = 0; index < JUDGEMENTS_TIMED; index += 1) {
+    let at = performance.now();
+    const loaded = await loadSeries(seriesId, JUDGE_TAIL_RUNS);
+    steps.read += performance.now() - at;
+    at = performance.now();
+    const judgements = await judgeLoaded(loaded, judgedMetrics(loaded, shownMetrics(loaded)));
+    steps.rule += performance.now() - at;
+    at = performance.now();
+    seriesChangePoints(
+      judgements.map((judgement) => ({
+        key: judgement.metric.key,
+        better: judgement.metric.better,
+        points: judgement.points,
+      })),
+      seriesId,
+    );
+    steps.changePoints += performance.now() - at;
+    at = performance.now();
+    await judgeStoredSeries(seriesId);
+    steps.whole += performance.now() - at;
+    figures = judgements.length;
+    points = Math.max(0, ...judgements.map((judgement) => judgement.points.length));
+  }
+  const each = (ms: number) => `${(ms / JUDGEMENTS_TIMED).toFixed(2)} ms`;
+  console.log(
+    `\none judgement of that series (its newest ${JUDGE_TAIL_RUNS} runs, ${figures} figures judged, up to ${points} points each; ${JUDGEMENTS_TIMED} timed):`,
+  );
+  console.log(`  read the newest runs (loadSeries):     ${each(steps.read)}`);
+  console.log(`  the window rule, every figure:         ${each(steps.rule)}`);
+  console.log(`  the change points, every figure:       ${each(steps.changePoints)}`);
+  console.log(`  whole (the above, what changed and the summary stored): ${each(steps.whole)}`);
+}
+
 /** In the child, on DATABASE_URL: the uploads, then the restore, step by step. */
 async function profileApp(options: Options, exportFile: string): Promise<void> {
   const { performUploadTask } = await import("@/lib/ingest/upload-task");
@@ -92,6 +145,7 @@ async function profileApp(options: Options, exportFile: string): Promise<void> {
   const { judgeStoredSeries } = await import("@/lib/series/judging");
 
   const steps = { task: 0, check: 0, store: 0, judge: 0 };
+  let uploadedRunId = "";
   const started = performance.now();
   for (let index = 0; index < options.uploads; index += 1) {
     let at = performance.now();
@@ -109,6 +163,7 @@ async function profileApp(options: Options, exportFile: string): Promise<void> {
     at = performance.now();
     const stored = await storeRuns(outcome.runs);
     steps.store += performance.now() - at;
+    uploadedRunId = stored[0]!.id;
     at = performance.now();
     await judgeUploadedRuns(
       stored.map((run) => run.id),
@@ -123,6 +178,7 @@ async function profileApp(options: Options, exportFile: string): Promise<void> {
   console.log(`  series configuration check:            ${perRun(steps.check, options.uploads)}`);
   console.log(`  store (storeRuns):                     ${perRun(steps.store, options.uploads)}`);
   console.log(`  judge the series:                      ${perRun(steps.judge, options.uploads)}`);
+  await profileJudgement(uploadedRunId);
 
   // The restore: parts of whole lines as the job stores them, each read in the task, then stored.
   const bytes = fs.readFileSync(exportFile);
