@@ -80,7 +80,8 @@ function minutesAndSeconds(ms: number): string {
 // would each run next build, and next refuses the second ("Another next build process is already running").
 const BUILD_LOCK = path.join(ROOT, ".servebench-build.lock");
 
-function processAlive(pid: number): boolean {
+/** Whether a process with this id is running (EPERM: it is, but belongs to someone else). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -6,21 +6,12 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { processAlive } from "../../scripts/build-state";
 
 export interface Lease {
   /** Index of the server taken. */
   index: number;
   release: () => void;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 function leaseFile(dir: string, index: number): string {
@@ -54,7 +45,7 @@ export function tryLease(dir: string, count: number, pid = process.pid): Lease |
         continue; // released meanwhile
       }
       // An empty file is a lease being written this instant: held.
-      if (!Number.isInteger(holder) || holder <= 0 || alive(holder)) break;
+      if (!Number.isInteger(holder) || holder <= 0 || processAlive(holder)) break;
       fs.rmSync(file, { force: true });
     }
   }
